@@ -1,0 +1,424 @@
+"""Line-by-line parsing of a Dealer Event Log into typed events.
+
+Each line is parsed on its own with the LALR grammar in ``grammars/del.lark``
+so that a malformed line becomes one ``syntax`` problem and the lines after
+it are still audited. Lark's own error ("Unexpected token") is translated into
+a sentence a compliance officer understands, pointing at the offending word.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any, Callable, Iterable, Iterator
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from pydantic import ValidationError
+
+from . import events as ev
+from .resources import grammar_path
+from .values import Card, Owner
+
+
+class DelSyntaxError(Exception):
+    """A line that does not follow the DEL grammar; ``column`` is 1-based."""
+
+    def __init__(self, message: str, column: int):
+        super().__init__(message)
+        self.message = message
+        self.column = column
+
+
+# -- what a parsed line is --------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    key: str  # "DEL", "casino" or "source"
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A line that could not be parsed: becomes a ``syntax`` finding."""
+
+    column: int
+    message: str
+
+
+# -- tokens to event fields ---------------------------------------------------
+
+def _after_eq(tok: str) -> str:
+    return tok.split("=", 1)[1]
+
+
+def _cut_by(tok: str) -> Any:
+    value = _after_eq(tok)
+    return "dealer" if value == "dealer" else Owner.parse(value)
+
+
+def _unescape(tok: str) -> str:
+    return re.sub(r"\\([\"\\])", r"\1", tok[1:-1])
+
+
+#: token type -> (field, converter)
+_FIELDS: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "GAME_KV": ("game", _after_eq),
+    "RULESET_KV": ("ruleset", _after_eq),
+    "SEATS_KV": ("seats", lambda t: int(_after_eq(t))),
+    "MIN_KV": ("min", lambda t: Decimal(_after_eq(t))),
+    "MAX_KV": ("max", lambda t: Decimal(_after_eq(t))),
+    "EGALITE_MIN_KV": ("egalite_min", lambda t: Decimal(_after_eq(t))),
+    "EGALITE_MAX_KV": ("egalite_max", lambda t: Decimal(_after_eq(t))),
+    "AMOUNT_KV": ("amount", lambda t: Decimal(_after_eq(t))),
+    "ID_KV": ("id", _after_eq),
+    "PLAYER_KV": ("player", _after_eq),
+    "N_KV": ("n", lambda t: int(_after_eq(t))),
+    "DECKS_KV": ("decks", lambda t: int(_after_eq(t))),
+    "PROCEDURE_KV": ("procedure", _after_eq),
+    "CUT_BY_KV": ("by", _cut_by),
+    "BY_SEAT_KV": ("by", lambda t: Owner.parse(_after_eq(t))),
+    "BY_KV": ("by", lambda t: Owner.parse(_after_eq(t))),
+    "TALON_KV": ("talon", lambda t: int(_after_eq(t))),
+    "SEAT_KV": ("seat", lambda t: int(_after_eq(t))),
+    "SPOT_KV": ("spot", _after_eq),
+    "HOW_KV": ("how", _after_eq),
+    "MODE_KV": ("mode", _after_eq),
+    "PONTE_POINT_KV": ("ponte", lambda t: int(_after_eq(t))),
+    "BANKER_POINT_KV": ("banker", lambda t: int(_after_eq(t))),
+    "SEAT_NUMBER": ("seat", int),
+    "ROUND_NUMBER": ("n", int),
+    "CARD": ("card", Card.parse),
+    "POINT_DIGIT": ("point", int),
+    "STRING": ("text", _unescape),
+}
+
+#: bare word -> (field, value); None: the word carries no value of its own
+_WORDS: dict[str, tuple[str, Any] | None] = {
+    "PRESENT": ("present", True), "ABSENT": ("present", False),
+    "IN": ("action", "in"), "OUT": ("action", "out"),
+    "LAST_SHOE": ("what", "last-shoe"), "LAST_ROUNDS": ("what", "last-rounds"),
+    "NEW": None, "REFUSED": ("refused", True),
+    "BEGIN": ("action", "begin"), "END": ("action", "end"),
+    "DEALER": ("to", "dealer"), "PONTE": ("side", "ponte"), "BANKER": ("side", "banker"),
+    "WAR": ("choice", "war"), "SURRENDER": ("choice", "surrender"),
+    "APPROVED": ("approved", True),
+    "CARD_WORD": ("draw", True), "NON": ("draw", False),
+}
+
+#: how an argument is written, for messages
+_SPELLING = {
+    "seat": "seat=N", "spot": "spot=S", "amount": "amount=AMOUNT", "by": "by=OWNER",
+    "game": "game=G", "ruleset": "ruleset=R", "seats": "seats=N", "min": "min=AMOUNT",
+    "max": "max=AMOUNT", "egalite_min": "egalite-min=AMOUNT", "egalite_max": "egalite-max=AMOUNT",
+    "decks": "decks=N", "procedure": "procedure=P", "id": "id=ID", "n": "n=N",
+    "talon": "talon=N", "how": "how=H", "mode": "mode=M", "ponte": "ponte=P", "banker": "banker=B",
+    "card": "a card", "point": "a point", "text": '"text"',
+}
+
+
+def _limit(name: str, value: int, low: int, high: int, column: int) -> None:
+    if not low <= value <= high:
+        raise DelSyntaxError(f"{name} {value} is out of range: it must be from {low} to {high}", column)
+
+
+class _ToEvent(Transformer):
+    """Turns each verb's subtree into ``(verb, fields, column)``."""
+
+    def __default__(self, data: str, children: list, meta: Any) -> Any:
+        if data.startswith("_"):  # Lark's helper rules for repetitions
+            return super().__default__(data, children, meta)
+        verb = data.upper()
+        fields: dict[str, Any] = {}
+        for tok in children:
+            if not isinstance(tok, Token):
+                continue
+            spec = _FIELDS.get(tok.type)
+            if spec is not None:
+                name, convert = spec
+                value = convert(str(tok))
+            else:
+                word = _WORDS.get(tok.type, ...)
+                if word is None:
+                    continue
+                if word is ...:
+                    continue
+                name, value = word
+            if name in fields:
+                raise DelSyntaxError(f"{verb}: {_SPELLING.get(name, name)} is given twice", tok.column)
+            self._check_range(name, value, tok.column)
+            fields[name] = value
+        return (verb, fields)
+
+    @staticmethod
+    def _check_range(name: str, value: Any, column: int) -> None:
+        if name == "seat":
+            _limit("seat", value, 1, 99, column)
+        elif name == "seats":
+            _limit("seats", value, 1, 99, column)
+        elif name == "n":
+            _limit("number", value, 1, 999_999_999, column)
+        elif name == "decks":
+            _limit("decks", value, 1, 99, column)
+
+    def start(self, children: list) -> Any:
+        return children[-1]
+
+    def event(self, children: list) -> Any:
+        return children[0]
+
+    def comment(self, children: list) -> Comment:
+        return Comment(str(children[0]))
+
+    def header_del(self, children: list) -> Header:
+        return Header("DEL", str(children[-1]))
+
+    def header_casino(self, children: list) -> Header:
+        return Header("casino", str(children[-1]))
+
+    def header_source(self, children: list) -> Header:
+        return Header("source", str(children[-1]))
+
+    def event_line(self, children: list) -> Any:
+        ts_tok, table_tok, (verb, fields) = children
+        try:
+            ts = datetime.fromisoformat(str(ts_tok))
+        except ValueError:
+            raise DelSyntaxError(f"`{ts_tok}` is not a real date and time", ts_tok.column) from None
+        return _build(verb, fields, ts, str(table_tok))
+
+
+def _build(verb: str, fields: dict[str, Any], ts: datetime, table: str) -> Any:
+    if verb == "DEAL":
+        if "side" in fields:
+            fields["to"] = fields.pop("side")
+        elif "seat" in fields:
+            fields["to"] = "seat"
+    elif verb in ("TABLEAU", "ADVICE"):
+        fields.pop("side", None)
+    elif verb == "STOPCARD" and "talon" in fields:
+        fields["action"] = "place"
+    elif verb in ("PAY", "COLLECT", "PUSH"):
+        _check_settlement(verb, fields)
+    model = ev.MODELS[verb]
+    try:
+        return model(ts=ts, table=table, **fields)
+    except ValidationError as err:
+        missing = [
+            _SPELLING.get(str(e["loc"][0]), str(e["loc"][0]))
+            for e in err.errors() if e["type"] == "missing"
+        ]
+        if missing:
+            raise DelSyntaxError(f"{verb} needs {', '.join(missing)}", 0) from None
+        raise DelSyntaxError(f"{verb}: {err.errors()[0]['msg']}", 0) from None
+
+
+def _check_settlement(verb: str, fields: dict[str, Any]) -> None:
+    if "by" in fields:
+        if "seat" in fields or "spot" in fields:
+            raise DelSyntaxError(
+                f"{verb} takes either seat= and spot= (bataille) or by= (chemin de fer), not both", 0)
+        return
+    missing = [k for k in ("seat", "spot") if k not in fields]
+    if missing:
+        raise DelSyntaxError(
+            f"{verb} needs {' and '.join(_SPELLING[m] for m in missing)} (or by=OWNER at chemin de fer)", 0)
+
+
+# -- the parser -----------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    return Lark(grammar_path().read_text(encoding="utf-8"), parser="lalr",
+                lexer="contextual", transformer=_ToEvent(), maybe_placeholders=False)
+
+
+def grammar() -> Lark:
+    """The compiled grammar (for tools that want the plain tree)."""
+    return _lark()
+
+
+Parsed = Any  # ev.Event | Header | Comment | Problem | None (blank)
+
+
+def parse_line(text: str, lineno: int = 0) -> Parsed:
+    """Parse one line (without its line end). ``None`` for a blank line."""
+    body = text.rstrip()
+    if not body:
+        return None
+    try:
+        result = _lark().parse(body)
+    except DelSyntaxError as err:
+        return Problem(err.column or _verb_column(body), err.message)
+    except UnexpectedInput as err:
+        column, message = explain(body, err)
+        return Problem(column, message)
+    if lineno and not isinstance(result, (Header, Comment)):
+        result = result.model_copy(update={"line": lineno})
+    return result
+
+
+def parse_lines(lines: Iterable[str]) -> Iterator[tuple[int, Parsed]]:
+    for lineno, text in enumerate(lines, start=1):
+        yield lineno, parse_line(text.rstrip("\r\n"), lineno)
+
+
+# -- explaining errors -------------------------------------------------------------
+
+_TS_NO_OFFSET = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?$")
+_TS_LIKE = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]")
+
+_VALUE_HELP = {
+    "AMOUNT": "an amount: digits, no sign, at most 2 decimals (e.g. 50 or 12.50)",
+    "CARD": "a card: rank A K Q J 10 9 8 7 6 5 4 3 2 (or T) then suit S H D C, e.g. 10H",
+    "SEAT": "a seat number from 1 to 99",
+    "OWNER": "an owner: seat:N or standing:ID",
+    "CUT_BY": "dealer or seat:N",
+}
+_KV_VALUES = {
+    "GAME_KV": "bataille or chemin-de-fer",
+    "RULESET_KV": "a ruleset id such as fr-bataille-2007",
+    "SEATS_KV": "a number of seats from 1 to 99",
+    "MIN_KV": _VALUE_HELP["AMOUNT"], "MAX_KV": _VALUE_HELP["AMOUNT"],
+    "EGALITE_MIN_KV": _VALUE_HELP["AMOUNT"], "EGALITE_MAX_KV": _VALUE_HELP["AMOUNT"],
+    "AMOUNT_KV": _VALUE_HELP["AMOUNT"],
+    "ID_KV": "an id (letters, digits, _ . -)", "PLAYER_KV": "a player id (letters, digits, _ . -)",
+    "N_KV": "a positive number", "DECKS_KV": "a number of decks",
+    "PROCEDURE_KV": "sabot, shuffler or shuffler-dealer",
+    "CUT_BY_KV": _VALUE_HELP["CUT_BY"], "BY_SEAT_KV": "seat:N", "BY_KV": _VALUE_HELP["OWNER"],
+    "TALON_KV": "a number of cards", "SEAT_KV": _VALUE_HELP["SEAT"],
+    "SPOT_KV": "main, egalite, war or egalite-war",
+    "HOW_KV": "first, suite, taken, taux or auction", "MODE_KV": "solo, table or suivi",
+    "PONTE_POINT_KV": "a point from 0 to 9", "BANKER_POINT_KV": "a point from 0 to 9",
+}
+_BARE_VALUES = {
+    "CARD": _VALUE_HELP["CARD"], "SEAT_NUMBER": _VALUE_HELP["SEAT"],
+    "ROUND_NUMBER": "a round number (a positive integer)", "POINT_DIGIT": "a point from 0 to 9",
+    "STRING": 'a double-quoted text ("..." with \\" and \\\\ escapes)',
+    "TABLE": "a table id: a letter or digit then up to 31 letters, digits, _ . -",
+    "TIMESTAMP": "an RFC 3339 timestamp with an offset, e.g. 2026-11-20T21:03:12+01:00",
+}
+
+
+@lru_cache(maxsize=None)
+def _kv_key(term: str) -> str | None:
+    """The key a key=value terminal spells, read off the grammar itself."""
+    if not term.endswith("_KV"):
+        return None
+    pattern = _lark().get_terminal(term).pattern.value
+    m = re.match(r"([a-z-]+)=", pattern)
+    return m.group(1) if m else None
+
+
+@lru_cache(maxsize=None)
+def _display(term: str) -> str:
+    if term == "$END":
+        return "the end of the line"
+    key = _kv_key(term)
+    if key:
+        return f"{key}=…"
+    if term in _BARE_VALUES:
+        return _BARE_VALUES[term].split(":")[0]
+    try:
+        pattern = _lark().get_terminal(term).pattern
+    except KeyError:
+        return term
+    return pattern.value if pattern.type == "str" else term.lower()
+
+
+def _verbs() -> set[str]:
+    return set(ev.MODELS)
+
+
+def _word_at(body: str, column: int) -> tuple[int, str]:
+    """The blank-separated word covering 1-based ``column``, and where it starts."""
+    i = min(max(column - 1, 0), len(body))
+    while i < len(body) and body[i] in " \t":
+        i += 1
+    while i > 0 and body[i - 1] not in " \t":
+        i -= 1
+    j = i
+    while j < len(body) and body[j] not in " \t":
+        j += 1
+    return i + 1, body[i:j]
+
+
+def _verb_column(body: str) -> int:
+    words = list(re.finditer(r"\S+", body))
+    return words[2].start() + 1 if len(words) >= 3 else 1
+
+
+def _expected_before(prefix: str) -> set[str]:
+    """The terminals the grammar accepts right after ``prefix``."""
+    try:
+        _lark().parse(prefix)
+    except UnexpectedInput as err:
+        if isinstance(err, UnexpectedCharacters):
+            found = set(err.allowed or ())
+        else:
+            found = set(getattr(err, "expected", ()) or ())
+        found.discard("_WS")
+        if found & {"<END-OF-FILE>", "$END"}:
+            found = (found - {"<END-OF-FILE>"}) | {"$END"}
+        return found
+    except DelSyntaxError:
+        return {"$END"}
+    return {"$END"}
+
+
+def explain(body: str, err: UnexpectedInput) -> tuple[int, str]:
+    """A (column, message) for a line Lark refused.
+
+    Lark reports the character where lexing stopped, which may be inside a
+    word; the message is about the whole word, and what the grammar expected
+    in its place is found by parsing the line up to that word.
+    """
+    column = getattr(err, "column", len(body) + 1)
+    if isinstance(err, UnexpectedToken) and err.token.type == "$END" or isinstance(err, UnexpectedEOF):
+        column = len(body) + 1
+    words = body.split()
+    verb = words[2] if len(words) >= 3 else None
+    where = f"{verb}: " if verb in _verbs() else ""
+
+    if column > len(body):
+        expected = _expected_before(body + " ") - {"$END"}
+        wanted = ", ".join(sorted(_display(t) for t in expected))
+        return column, f"{where}the line ends too early; expected {wanted}"
+
+    start, word = _word_at(body, column)
+    expected = _expected_before(body[: start - 1])
+    if "TIMESTAMP" in expected:
+        if _TS_NO_OFFSET.match(word):
+            return start, f"timestamp `{word}` has no UTC offset: add Z or +hh:mm (RFC 3339)"
+        if _TS_LIKE.match(word) or word[:1].isdigit():
+            return start, f"`{word}` is not an RFC 3339 timestamp (e.g. 2026-11-20T21:03:12.345+01:00)"
+        return start, f"a line must start with a timestamp or `#`; found `{word}`"
+    if "TABLE" in expected:
+        return start, f"`{word}` is not a table id: {_BARE_VALUES['TABLE'].split(': ', 1)[1]}"
+    if expected & _verbs():
+        if word.upper() in _verbs():
+            return start, f"unknown verb `{word}`: verbs are upper case (`{word.upper()}`)"
+        return start, f"unknown verb `{word}`"
+    if expected <= {"$END"}:
+        return start, f"{where}unexpected `{word}`: nothing more belongs on this line"
+
+    allowed = " or ".join(sorted(_display(t) for t in expected))
+    if "=" in word:
+        key, value = word.split("=", 1)
+        for term in sorted(expected):
+            if _kv_key(term) == key:
+                return start, (f"{where}`{value}` is not a valid value for {key}=: "
+                               f"expected {_KV_VALUES.get(term, term)}")
+        return start, f"{where}unexpected argument `{key}=` here; expected {allowed}"
+    for term in sorted(expected):
+        if term in _BARE_VALUES and not _kv_key(term):
+            return start, f"{where}`{word}` is not {_BARE_VALUES[term]}"
+    return start, f"{where}unexpected `{word}`; expected {allowed}"

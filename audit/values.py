@@ -1,0 +1,81 @@
+"""Value types of the DEL format: cards, owners, amounts.
+
+They are small and immutable because the engine keeps them in per-table
+state and compares them constantly; amounts are always ``Decimal``.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+SUITS = ("S", "H", "D", "C")
+
+#: Bataille order (art. 55-19: "as, roi, dame, valet, dix, neuf, ... deux").
+BATAILLE_VALUE = {rank: 14 - i for i, rank in enumerate(RANKS)}
+#: Baccara points: A = 1, 10 and faces = 0.
+BACCARA_POINTS = {
+    "A": 1, "K": 0, "Q": 0, "J": 0, "10": 0,
+    "9": 9, "8": 8, "7": 7, "6": 6, "5": 5, "4": 4, "3": 3, "2": 2,
+}
+
+
+class Card(BaseModel):
+    """A card as the shoe reader saw it; ``T`` is normalised to ``10``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    rank: Literal["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+    suit: Literal["S", "H", "D", "C"]
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        rank, suit = text[:-1], text[-1]
+        if rank == "T":
+            rank = "10"
+        return cls(rank=rank, suit=suit)
+
+    @property
+    def bataille_value(self) -> int:
+        return BATAILLE_VALUE[self.rank]
+
+    @property
+    def baccara_points(self) -> int:
+        return BACCARA_POINTS[self.rank]
+
+    def __str__(self) -> str:
+        return f"{self.rank}{self.suit}"
+
+
+class Owner(BaseModel):
+    """Who owns a stake: a seated player (by seat) or a standing player (by id)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    kind: Literal["seat", "standing"]
+    id: str
+
+    @classmethod
+    def parse(cls, text: str) -> "Owner":
+        kind, _, ident = text.partition(":")
+        return cls(kind=kind, id=ident)  # type: ignore[arg-type]
+
+    @classmethod
+    def seated(cls, seat: int) -> "Owner":
+        return cls(kind="seat", id=str(seat))
+
+    @property
+    def seat(self) -> int | None:
+        return int(self.id) if self.kind == "seat" else None
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.id}"
+
+
+def fmt_amount(value: Decimal) -> str:
+    """Write an amount the way the DEL format does: no exponent, no sign."""
+    text = format(value, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text or "0"
