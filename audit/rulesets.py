@@ -1,0 +1,332 @@
+"""Rulesets and house overlays: YAML data validated by pydantic.
+
+A ruleset encodes one regulation: each rule is data (id, check, category,
+severity, parameters, citation), in the manner of semgrep's rule files. A
+house overlay changes what a text leaves to the establishment. Anything
+malformed stops the audit with a ``RulesetError`` naming file, line and key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+
+from .checks import CATALOGUE, Params
+from .findings import Category, Severity
+from .resources import rulesets_dir
+
+MAX_YAML_BYTES = 1_000_000
+MAX_YAML_NODES = 50_000
+
+
+class RulesetError(Exception):
+    """A ruleset or overlay that cannot be used; the message says where and why."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Citation(_Strict):
+    #: where in the regulation, e.g. "art. 55-19, al. 5"
+    article: str = Field(min_length=1)
+    #: the sentence enforced, quoted in the regulation's language
+    text: str = Field(min_length=1)
+
+
+class Rule(_Strict):
+    id: str = Field(pattern=r"^[A-Z][A-Z0-9]*(-[A-Z0-9]+)*$")
+    check: str
+    category: Category
+    severity: Severity
+    #: what the rule requires, in plain words
+    message: str = Field(min_length=1)
+    citation: Citation
+    params: dict[str, Any] = Field(default_factory=dict)
+    enabled: bool = True
+    #: the reading chosen where the text is silent or ambiguous
+    reading: str | None = None
+
+    _settings: Params = PrivateAttr()
+
+    @model_validator(mode="after")
+    def _check_params(self) -> "Rule":
+        schema = CATALOGUE.get(self.check)
+        if schema is None:
+            known = ", ".join(sorted(CATALOGUE))
+            raise ValueError(f"unknown check {self.check!r}; the engine knows: {known}")
+        self._settings = schema.model_validate(self.params)
+        return self
+
+    @property
+    def settings(self) -> Any:
+        return self._settings
+
+    @property
+    def citation_text(self) -> str:
+        return f"{self.citation.article}: {self.citation.text}"
+
+
+class Regulation(_Strict):
+    name: str
+    source: list[str] = Field(min_length=1)
+
+
+class Ruleset(_Strict):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9.-]*$")
+    game: Literal["bataille", "chemin-de-fer", "any"]
+    title: str
+    regulation: Regulation
+    rules: list[Rule]
+
+    @model_validator(mode="after")
+    def _unique(self) -> "Ruleset":
+        seen_ids: set[str] = set()
+        seen_checks: dict[str, str] = {}
+        for rule in self.rules:
+            if rule.id in seen_ids:
+                raise ValueError(f"rule id {rule.id} appears twice")
+            seen_ids.add(rule.id)
+            if rule.check in seen_checks:
+                raise ValueError(f"check {rule.check} is used by both {seen_checks[rule.check]} and {rule.id}")
+            seen_checks[rule.check] = rule.id
+        return self
+
+
+class RuleOverride(_Strict):
+    enabled: bool | None = None
+    severity: Severity | None = None
+    params: dict[str, Any] | None = None
+    reading: str | None = None
+
+
+class Overlay(_Strict):
+    overlay: str = Field(pattern=r"^[a-z0-9][a-z0-9.-]*$")
+    ruleset: str
+    title: str
+    rules: dict[str, RuleOverride]
+
+
+class LoadedRuleset:
+    """A ruleset ready for the engine: rules by check, with their source file."""
+
+    def __init__(self, ruleset: Ruleset, path: Path, sha256: str, overlay: "LoadedOverlay | None" = None):
+        self.model = ruleset
+        self.path = path
+        self.sha256 = sha256
+        self.overlay = overlay
+        self.by_check: dict[str, Rule] = {r.check: r for r in ruleset.rules if r.enabled}
+
+    @property
+    def id(self) -> str:
+        return self.model.id
+
+    @property
+    def game(self) -> str:
+        return self.model.game
+
+    def rule(self, check: str) -> Rule | None:
+        return self.by_check.get(check)
+
+    def settings(self, check: str) -> Any:
+        rule = self.by_check.get(check)
+        return rule.settings if rule else None
+
+
+class LoadedOverlay:
+    def __init__(self, overlay: Overlay, path: Path, sha256: str):
+        self.model = overlay
+        self.path = path
+        self.sha256 = sha256
+
+
+# -- reading YAML with positions -------------------------------------------------
+
+def _read(path: Path) -> tuple[Any, yaml.Node | None, str]:
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise RulesetError(f"{path}: cannot read: {err.strerror or err}") from None
+    if len(raw) > MAX_YAML_BYTES:
+        raise RulesetError(f"{path}: larger than {MAX_YAML_BYTES} bytes; refused")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise RulesetError(f"{path}: not UTF-8 (byte {err.start})") from None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        _count_nodes(node, path)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f", line {mark.line + 1}" if mark else ""
+        problem = getattr(err, "problem", None) or str(err)
+        raise RulesetError(f"{path}{where}: invalid YAML: {problem}") from None
+    return data, node, hashlib.sha256(raw).hexdigest()
+
+
+def _count_nodes(node: yaml.Node | None, path: Path) -> None:
+    """Refuse alias bombs: count nodes as pydantic would see them, aliases expanded."""
+    budget = [MAX_YAML_NODES]
+    memo: dict[int, int] = {}
+
+    def size(n: yaml.Node) -> int:
+        key = id(n)
+        if key in memo:
+            return memo[key]
+        total = 1
+        if isinstance(n, yaml.SequenceNode):
+            for child in n.value:
+                total += size(child)
+                if total > budget[0]:
+                    break
+        elif isinstance(n, yaml.MappingNode):
+            for k, v in n.value:
+                total += size(k) + size(v)
+                if total > budget[0]:
+                    break
+        memo[key] = total
+        return total
+
+    if node is not None and size(node) > MAX_YAML_NODES:
+        raise RulesetError(f"{path}: more than {MAX_YAML_NODES} YAML nodes once aliases are expanded; refused")
+
+
+def _line_of(node: yaml.Node | None, loc: tuple[Any, ...]) -> int | None:
+    """The line of the deepest node of ``loc`` that exists in the YAML."""
+    line = node.start_mark.line + 1 if node is not None else None
+    for part in loc:
+        if isinstance(node, yaml.MappingNode):
+            nxt = None
+            for k, v in node.value:
+                if k.value == part:
+                    line = k.start_mark.line + 1
+                    nxt = v
+                    break
+            node = nxt
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+            node = node.value[part]
+            line = node.start_mark.line + 1
+        else:
+            break
+        if node is None:
+            break
+    return line
+
+
+def _loc_text(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _validate(model: type[BaseModel], data: Any, node: yaml.Node | None, path: Path) -> Any:
+    if not isinstance(data, dict):
+        raise RulesetError(f"{path}: expected a mapping at the top level")
+    try:
+        return model.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+        line = _line_of(node, loc)
+        where = f", line {line}" if line else ""
+        key = _loc_text(loc) or "(top level)"
+        msg = first["msg"]
+        if first["type"] == "extra_forbidden":
+            msg = "unknown key"
+        elif first["type"] == "missing":
+            msg = "required key is missing"
+        more = f" (and {len(err.errors()) - 1} more)" if len(err.errors()) > 1 else ""
+        raise RulesetError(f"{path}{where}: {key}: {msg}{more}") from None
+
+
+# -- public API ---------------------------------------------------------------------
+
+def load_ruleset(path: Path) -> LoadedRuleset:
+    data, node, sha = _read(path)
+    ruleset = _validate(Ruleset, data, node, path)
+    return LoadedRuleset(ruleset, path, sha)
+
+
+def load_overlay(path: Path) -> LoadedOverlay:
+    data, node, sha = _read(path)
+    return LoadedOverlay(_validate(Overlay, data, node, path), path, sha)
+
+
+def apply_overlay(base: LoadedRuleset, overlay: LoadedOverlay) -> LoadedRuleset:
+    """The base ruleset with the house's choices; every override must name a real rule."""
+    ov = overlay.model
+    if ov.ruleset != base.id:
+        raise RulesetError(f"{overlay.path}: ruleset: overlay is for {ov.ruleset!r}, not {base.id!r}")
+    by_id = {r.id: r for r in base.model.rules}
+    rules = []
+    for rule_id in ov.rules:
+        if rule_id not in by_id:
+            raise RulesetError(f"{overlay.path}: rules.{rule_id}: no such rule in {base.id}")
+    for rule in base.model.rules:
+        change = ov.rules.get(rule.id)
+        if change is None:
+            rules.append(rule)
+            continue
+        data = rule.model_dump()
+        if change.enabled is not None:
+            data["enabled"] = change.enabled
+        if change.severity is not None:
+            data["severity"] = change.severity
+        if change.reading is not None:
+            data["reading"] = change.reading
+        if change.params is not None:
+            unknown = set(change.params) - set(CATALOGUE[rule.check].model_fields)
+            if unknown:
+                raise RulesetError(f"{overlay.path}: rules.{rule.id}.params.{sorted(unknown)[0]}: unknown key")
+            data["params"] = {**rule.params, **change.params}
+        try:
+            rules.append(Rule.model_validate(data))
+        except ValidationError as err:
+            first = err.errors()[0]
+            raise RulesetError(
+                f"{overlay.path}: rules.{rule.id}.{_loc_text(tuple(first['loc']))}: {first['msg']}") from None
+    merged = base.model.model_copy(update={"rules": rules})
+    return LoadedRuleset(merged, base.path, base.sha256, overlay)
+
+
+class Library:
+    """Every ruleset available to an audit, by id, with overlays applied."""
+
+    def __init__(self, rulesets: dict[str, LoadedRuleset]):
+        self.rulesets = rulesets
+
+    @classmethod
+    def load(cls, directory: Path | None = None, overlays: list[Path] | None = None) -> "Library":
+        directory = directory or rulesets_dir()
+        if not directory.is_dir():
+            raise RulesetError(f"{directory}: rulesets directory not found")
+        found: dict[str, LoadedRuleset] = {}
+        for path in sorted(directory.glob("*.yaml")):
+            loaded = load_ruleset(path)
+            if loaded.id in found:
+                raise RulesetError(f"{path}: id: ruleset {loaded.id} is also defined in {found[loaded.id].path}")
+            if loaded.id != path.stem:
+                raise RulesetError(f"{path}: id: {loaded.id!r} does not match the file name {path.stem!r}")
+            found[loaded.id] = loaded
+        for opath in overlays or []:
+            overlay = load_overlay(opath)
+            base = found.get(overlay.model.ruleset)
+            if base is None:
+                raise RulesetError(f"{opath}: ruleset: no ruleset {overlay.model.ruleset!r}")
+            if base.overlay is not None:
+                raise RulesetError(f"{opath}: ruleset {base.id} already has overlay {base.overlay.path}")
+            found[base.id] = apply_overlay(base, overlay)
+        return cls(found)
+
+    def get(self, ruleset_id: str) -> LoadedRuleset | None:
+        return self.rulesets.get(ruleset_id)
+
+    @property
+    def format_rules(self) -> LoadedRuleset:
+        return self.rulesets["del-v1"]
