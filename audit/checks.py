@@ -145,6 +145,7 @@ CATALOGUE: dict[str, type[Params]] = {
     "burn-start-extra": BurnCount,
     "burn-resume": BurnCount,
     "burn-resume-extra": BurnCount,
+    "burn-unexpected": NoParams,
     # table
     "seat-limit": SeatLimit,
     "seat-range": NoParams,

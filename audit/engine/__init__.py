@@ -1,0 +1,1 @@
+"""The replay engine: table, shoe and round state machines that turn events into findings."""

@@ -1,0 +1,564 @@
+"""One round (coup) of la bataille: a state object with a verify/apply pair per event.
+
+``verify_*`` compares an event with what the ruleset allows at this point of
+the round and flags each breach; ``apply_*`` then records what happened, so
+that the replay follows the log even where the log breaks the rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import ROUND_DOWN, ROUND_HALF_EVEN, ROUND_UP, Decimal
+
+from .. import events as ev
+from ..values import Card, Owner, fmt_amount
+from .context import Flagger
+
+CENT = Decimal("0.01")
+_ROUNDING = {"down": ROUND_DOWN, "up": ROUND_UP, "half-even": ROUND_HALF_EVEN}
+
+
+@dataclass
+class Limits:
+    min: Decimal
+    max: Decimal
+    egalite_min: Decimal | None = None
+    egalite_max: Decimal | None = None
+
+    @property
+    def eg_min(self) -> Decimal:
+        return self.min if self.egalite_min is None else self.egalite_min
+
+    @property
+    def eg_max(self) -> Decimal:
+        return self.max if self.egalite_max is None else self.egalite_max
+
+
+@dataclass
+class Spot:
+    owners: dict[Owner, Decimal] = field(default_factory=dict)
+    last_line: int = 0
+    settled_line: int = 0
+    settled_phase: int = 0
+
+    @property
+    def total(self) -> Decimal:
+        return sum(self.owners.values(), Decimal(0))
+
+
+@dataclass
+class HandState:
+    seat: int
+    spots: dict[str, Spot] = field(default_factory=dict)
+    card: Card | None = None
+    war_card: Card | None = None
+    choice: str | None = None
+
+    def spot(self, name: str) -> Spot:
+        if name not in self.spots:
+            self.spots[name] = Spot()
+        return self.spots[name]
+
+    def stake(self, name: str) -> Decimal:
+        spot = self.spots.get(name)
+        return spot.total if spot else Decimal(0)
+
+
+def _cmp(a: Card, b: Card) -> str:
+    if a.bataille_value > b.bataille_value:
+        return "higher"
+    if a.bataille_value < b.bataille_value:
+        return "lower"
+    return "equal"
+
+
+class BatailleRound:
+    """Bets → "rien ne va plus" → first deal → choices and first settlements → bataille → settlements."""
+
+    def __init__(self, n: int, line: int, limits: Limits, flagger: Flagger, seated: dict[int, str | None],
+                 seats: int, supervisor: bool):
+        self.n = n
+        self.line = line
+        self.limits = limits
+        self.f = flagger
+        self.seated = seated  # the table's live seat map
+        self.seats = seats
+        self.supervisor = supervisor
+        self.hands: dict[int, HandState] = {}
+        self.closed_bets_line = 0
+        self.phase = "betting"  # betting, dealing, choices, bataille
+        self.dealt: set[int] = set()
+        self.dealer_card: Card | None = None
+        self.dealer_war_card: Card | None = None
+        self.war_queue: list[tuple[int, int | None]] = []  # (burns required, seat or None for the dealer)
+        self.burns = 0
+        self.settle_phase = 1
+        self.last_settled_seat: int | None = None
+        self.drew_cards = False
+
+    # -- helpers -----------------------------------------------------------------
+
+    def flag(self, check: str, message: str, **kw) -> None:
+        self.f.flag(check, message, round=self.n, **kw)
+
+    def hand(self, seat: int) -> HandState:
+        if seat not in self.hands:
+            self.hands[seat] = HandState(seat)
+        return self.hands[seat]
+
+    def staked_seats(self) -> list[int]:
+        return sorted(s for s, h in self.hands.items() if h.stake("main") > 0)
+
+    def warring(self) -> list[int]:
+        return sorted(s for s, h in self.hands.items() if h.choice == "war" and h.card is not None)
+
+    # -- bets ------------------------------------------------------------------------
+
+    def verify_bet(self, e: ev.Bet) -> None:
+        owner = e.by or Owner.seated(e.seat)
+        if e.amount <= 0:
+            self.flag("bet-limits", f"a bet of {fmt_amount(e.amount)} on seat {e.seat} {e.spot}")
+        if e.seat > self.seats:
+            self.flag("seat-range", f"bet on seat {e.seat}; the table has {self.seats} places")
+        self._verify_owner(e.seat, owner, e.approved)
+        if e.spot in ("egalite", "egalite-war"):
+            offered = self.f.settings("egalite-offered")
+            if offered is not None and not offered.offered:
+                self.flag("egalite-offered", "an égalité bet at a table whose house rules do not offer it")
+        if self.phase != "betting":
+            self._verify_late(e.seat, e.spot, "BET")
+        elif e.spot in ("war", "egalite-war"):
+            self.f.flag("out-of-context", f"a {e.spot} bet before any card is dealt", round=self.n)
+        if e.spot == "egalite":
+            rule = self.f.settings("egalite-needs-stake")
+            if rule is not None and rule.order == "after" and self.hand(e.seat).spot("main").owners.get(owner, 0) <= 0:
+                self.flag("egalite-needs-stake",
+                          f"égalité bet on seat {e.seat} by {owner} before any initial stake of theirs")
+
+    def _verify_owner(self, seat: int, owner: Owner, approved: bool) -> None:
+        occupied = seat in self.seated
+        if owner.kind == "seat" and owner.seat != seat and owner.seat not in self.seated:
+            self.f.flag("out-of-context", f"by={owner}: nobody sits at seat {owner.seat}", round=self.n)
+        if not occupied:
+            if owner.kind == "standing":
+                self.flag("vacant-seat-approval",
+                          f"standing player {owner.id} bets on vacant seat {seat}: a standing player bets only on a seated player's hand")
+            elif owner.seat == seat:
+                self.flag("vacant-seat-approval", f"bet on vacant seat {seat} with no seated player named as its owner",
+                          expected=f"BET seat={seat} ... by=seat:M approved")
+            elif not approved:
+                self.flag("vacant-seat-approval", f"seat {owner.seat} bets on vacant seat {seat} without the dealer's approval",
+                          expected=f"BET seat={seat} ... by={owner} approved")
+            return
+        if owner.kind == "standing":
+            self.flag("standing-forbidden", f"standing player {owner.id} bets on seat {seat}; the house rules forbid it")
+            if not self.supervisor:
+                self.flag("standing-supervisor",
+                          f"standing player {owner.id} bets on seat {seat} with no table supervisor present",
+                          expected="SUPERVISOR present (before the bet)")
+
+    def _verify_late(self, seat: int, spot: str, verb: str) -> None:
+        allowed = self.f.settings("late-bet")
+        hand = self.hands.get(seat)
+        if verb == "BET" and allowed is not None and spot in allowed.at_bataille and hand is not None \
+                and hand.choice == "war" and self.phase in ("choices", "bataille") and hand.war_card is None:
+            return
+        what = "placed" if verb == "BET" else "withdrawn"
+        self.flag("late-bet", f"chips {what} on seat {seat} {spot} after \"rien ne va plus\" (line {self.closed_bets_line})")
+
+    def apply_bet(self, e: ev.Bet) -> None:
+        owner = e.by or Owner.seated(e.seat)
+        spot = self.hand(e.seat).spot(e.spot)
+        spot.owners[owner] = spot.owners.get(owner, Decimal(0)) + e.amount
+        spot.last_line = e.line
+
+    def verify_withdraw(self, e: ev.Withdraw) -> None:
+        owner = e.by or Owner.seated(e.seat)
+        if self.phase != "betting":
+            self._verify_late(e.seat, e.spot, "WITHDRAW")
+        held = self.hands.get(e.seat)
+        have = held.spots[e.spot].owners.get(owner, Decimal(0)) if held and e.spot in held.spots else Decimal(0)
+        if e.amount > have:
+            self.f.flag("out-of-context", f"{owner} withdraws {fmt_amount(e.amount)} from seat {e.seat} {e.spot}, "
+                        f"which holds {fmt_amount(have)} of theirs", round=self.n)
+
+    def apply_withdraw(self, e: ev.Withdraw) -> None:
+        owner = e.by or Owner.seated(e.seat)
+        spot = self.hand(e.seat).spot(e.spot)
+        spot.owners[owner] = max(Decimal(0), spot.owners.get(owner, Decimal(0)) - e.amount)
+        spot.last_line = e.line
+
+    def verify_nomorebets(self, e: ev.NoMoreBets) -> None:
+        if self.phase != "betting":
+            self.f.flag("out-of-context", "\"rien ne va plus\" announced twice", round=self.n)
+
+    def apply_nomorebets(self, e: ev.NoMoreBets) -> None:
+        if self.phase != "betting":
+            return
+        self.phase = "dealing"
+        self.closed_bets_line = e.line
+        self._check_stakes()
+
+    def _check_stakes(self) -> None:
+        lim = self.limits
+        players: set[int] = set()
+        boxes: dict[Owner, int] = {}
+        for seat in sorted(self.hands):
+            hand = self.hands[seat]
+            main = hand.spots.get("main")
+            if main and main.total > 0:
+                for owner, amount in sorted(main.owners.items(), key=lambda kv: str(kv[0])):
+                    if 0 < amount < lim.min:
+                        self.flag("bet-limits", f"seat {seat} main: {owner} stakes {fmt_amount(amount)}, "
+                                  f"below the table minimum {fmt_amount(lim.min)}", line=main.last_line,
+                                  expected=f"a stake of at least {fmt_amount(lim.min)}", actual=None)
+                    if owner.kind == "seat" and amount > 0:
+                        boxes[owner] = boxes.get(owner, 0) + 1
+                        players.add(owner.seat or 0)
+                if main.total > lim.max:
+                    self.flag("bet-limits", f"seat {seat} main: stakes total {fmt_amount(main.total)}, "
+                              f"above the table maximum {fmt_amount(lim.max)}", line=main.last_line,
+                              expected=f"at most {fmt_amount(lim.max)} on the hand", actual=None)
+            eg = hand.spots.get("egalite")
+            if eg and eg.total > 0:
+                self._check_egalite(seat, "egalite", eg)
+                needs = self.f.settings("egalite-needs-stake")
+                if needs is not None and needs.order == "anytime" and hand.stake("main") <= 0:
+                    self.flag("egalite-needs-stake", f"égalité bet on seat {seat}, which holds no initial stake",
+                              line=eg.last_line, actual=None)
+        self._check_house_boxes(players, boxes)
+
+    def _check_egalite(self, seat: int, name: str, spot: Spot) -> None:
+        lim = self.limits
+        for owner, amount in sorted(spot.owners.items(), key=lambda kv: str(kv[0])):
+            if 0 < amount < lim.eg_min:
+                self.flag("egalite-limits", f"seat {seat} {name}: {owner} stakes {fmt_amount(amount)}, below the "
+                          f"égalité minimum {fmt_amount(lim.eg_min)}", line=spot.last_line, actual=None)
+        if spot.total > lim.eg_max:
+            self.flag("egalite-limits", f"seat {seat} {name}: {fmt_amount(spot.total)} staked, above the égalité "
+                      f"maximum {fmt_amount(lim.eg_max)}", line=spot.last_line, actual=None)
+
+    def _check_house_boxes(self, players: set[int], boxes: dict[Owner, int]) -> None:
+        if self.f.enabled("lone-player-two-boxes") and len(players) == 1:
+            (owner, count), = boxes.items()
+            if count < 2:
+                self.flag("lone-player-two-boxes", f"the only player ({owner}) plays {count} box; the house requires two",
+                          line=self.closed_bets_line)
+        cap = self.f.settings("boxes-per-player")
+        if cap is not None and len(players) > 1:
+            for owner, count in sorted(boxes.items(), key=lambda kv: str(kv[0])):
+                if count > cap.max_boxes:
+                    self.flag("boxes-per-player", f"{owner} plays {count} boxes while others play; "
+                              f"the house allows {cap.max_boxes}", line=self.closed_bets_line)
+
+    # -- cards -----------------------------------------------------------------------
+
+    def verify_deal(self, e: ev.Deal) -> None:
+        if e.to in ("ponte", "banker"):
+            self.f.flag("out-of-context", f"DEAL {e.to} is a chemin de fer event", round=self.n)
+            return
+        if self.phase == "betting":
+            self.flag("no-more-bets", "a card dealt before \"rien ne va plus\"", expected="NOMOREBETS")
+            self.apply_nomorebets(e)  # the bets are closed in fact
+            self.closed_bets_line = e.line
+        if self.phase == "choices" and (self.warring() or self.burns):
+            self._start_bataille()
+        if self.phase == "bataille":
+            self._verify_war_deal(e)
+        elif self.phase == "dealing":
+            self._verify_first_deal(e)
+        else:
+            self.flag("deal-first", "a card too many: the round's cards are all dealt")
+
+    def _verify_first_deal(self, e: ev.Deal) -> None:
+        order = self.staked_seats()
+        pending = [s for s in order if s not in self.dealt]
+        if e.to == "dealer":
+            if pending:
+                self.flag("deal-first", "the dealer took his card before seat(s) "
+                          + ", ".join(map(str, pending)) + " got theirs",
+                          expected=f"DEAL seat={pending[0]} <card>")
+            return
+        seat = e.seat or 0
+        if seat not in order:
+            self.flag("deal-first", f"a card to seat {seat}, which holds no initial stake",
+                      expected=f"DEAL seat={pending[0]} <card>" if pending else "DEAL dealer <card>")
+        elif seat in self.dealt:
+            self.flag("deal-first", f"a second card to seat {seat}",
+                      expected=f"DEAL seat={pending[0]} <card>" if pending else "DEAL dealer <card>")
+        elif pending and seat != pending[0]:
+            self.flag("deal-first", f"seat {seat} dealt before seat {pending[0]}: cards go from the dealer's left, clockwise",
+                      expected=f"DEAL seat={pending[0]} <card>")
+
+    def apply_deal(self, e: ev.Deal) -> None:
+        self.drew_cards = True
+        if e.to in ("ponte", "banker"):
+            return
+        if self.phase == "dealing":
+            if e.to == "dealer":
+                self.dealer_card = e.card
+                self.phase = "choices"
+            elif e.seat in self.hands and e.seat not in self.dealt and self.hands[e.seat].stake("main") > 0:
+                self.hands[e.seat].card = e.card
+                self.dealt.add(e.seat)
+            elif e.seat is not None:
+                self.dealt.add(e.seat)
+        elif self.phase == "bataille":
+            self._apply_war_deal(e)
+        self.burns = 0
+
+    def verify_burn(self, e: ev.Burn) -> None:
+        if self.phase == "choices" and self.warring():
+            self._start_bataille()
+        if self.phase == "bataille":
+            nxt = self.war_queue[0][0] if self.war_queue else 0
+            if self.burns + 1 > nxt:
+                where = "after the bataille's last card" if not self.war_queue else "before the next bataille card"
+                self.flag("burn-bataille-extra", f"{self.burns + 1} card(s) burned {where}; the rules burn {nxt}")
+        elif self.phase in ("dealing", "choices"):
+            self.flag("burn-unexpected", "a card burned where the rules require none (during the first deal)"
+                      if self.phase == "dealing" else "a card burned where the rules require none (no bataille)")
+
+    def apply_burn(self, e: ev.Burn) -> None:
+        self.drew_cards = True
+        if self.phase in ("bataille",):
+            self.burns += 1
+
+    # -- the choice and the bataille ----------------------------------------------------
+
+    def verify_choice(self, e: ev.Choice) -> None:
+        hand = self.hands.get(e.seat)
+        if hand is None or hand.card is None or self.dealer_card is None:
+            self.flag("bataille-choice", f"seat {e.seat} chooses {e.choice} before its card and the dealer's are out")
+            return
+        if _cmp(hand.card, self.dealer_card) != "equal":
+            self.flag("bataille-choice", f"seat {e.seat} chooses {e.choice}, but {hand.card} does not tie the dealer's {self.dealer_card}")
+        elif hand.choice is not None:
+            self.flag("bataille-choice", f"seat {e.seat} chooses twice")
+        elif self.phase == "bataille":
+            self.flag("bataille-choice", f"seat {e.seat} chooses after the bataille began")
+
+    def apply_choice(self, e: ev.Choice) -> None:
+        hand = self.hands.get(e.seat)
+        if hand is not None and hand.choice is None and self.phase == "choices" and hand.card and self.dealer_card \
+                and _cmp(hand.card, self.dealer_card) == "equal":
+            hand.choice = e.choice
+
+    def _tied_seats(self) -> list[int]:
+        if self.dealer_card is None:
+            return []
+        return [s for s in self.staked_seats()
+                if self.hands[s].card is not None and _cmp(self.hands[s].card, self.dealer_card) == "equal"]
+
+    def _start_bataille(self) -> None:
+        self.phase = "bataille"
+        self.settle_phase = 2
+        self.last_settled_seat = None
+        for seat in self._tied_seats():
+            if self.hands[seat].choice is None:
+                self.flag("bataille-choice", f"seat {seat} tied the dealer and made no choice before the bataille",
+                          expected=f"CHOICE seat={seat} war|surrender")
+        burns = self.f.settings("burn-bataille") or self.f.settings("burn-bataille-extra")
+        before_players = burns.before_players if burns else 0
+        each = burns.before_each_player if burns else 0
+        before_dealer = burns.before_dealer if burns else 0
+        players = self.warring()
+        self.war_queue = [((before_players if i == 0 else 0) + each, seat) for i, seat in enumerate(players)]
+        self.war_queue.append((before_dealer, None))
+        for seat in players:
+            self._check_war_stake(seat)
+
+    def _check_war_stake(self, seat: int) -> None:
+        hand = self.hands[seat]
+        main, war = hand.stake("main"), hand.stake("war")
+        if war != main:
+            self.flag("war-stake", f"seat {seat} goes to bataille with {fmt_amount(war)} on war; "
+                      f"the initial stake is {fmt_amount(main)}",
+                      expected=f"BET seat={seat} spot=war amount={fmt_amount(main)}", actual=None,
+                      line=hand.spots["war"].last_line if "war" in hand.spots else None)
+        egw = hand.spots.get("egalite-war")
+        if egw and egw.total > 0:
+            self._check_egalite(seat, "egalite-war", egw)
+
+    def _lone_ace(self) -> bool:
+        players = self.warring()
+        return (self.f.enabled("bataille-ace") and len(players) == 1
+                and self.hands[players[0]].war_card is not None and self.hands[players[0]].war_card.rank == "A")
+
+    def _verify_war_deal(self, e: ev.Deal) -> None:
+        if not self.war_queue:
+            self.flag("deal-bataille", "a card too many: the bataille's cards are all dealt")
+            return
+        need, target = self.war_queue[0]
+        who = "the dealer" if e.to == "dealer" else f"seat {e.seat}"
+        if e.to == "dealer" and self._lone_ace():
+            self.flag("bataille-ace", "the only player at bataille received an Ace: the dealer's card is not needed")
+        want = "dealer" if target is None else f"seat={target}"
+        queued = [s for _, s in self.war_queue]
+        key = None if e.to == "dealer" else e.seat
+        if key not in queued:
+            self.flag("deal-bataille", f"a bataille card to {who}, which is not in the bataille or already has its card",
+                      expected=f"DEAL {want} <card>")
+            return
+        if key != target:
+            self.flag("deal-bataille", f"bataille card to {who} out of turn", expected=f"DEAL {want} <card>")
+            need = dict((s, b) for b, s in self.war_queue)[key]
+        if self.burns < need:
+            self.flag("burn-bataille", f"{self.burns} card(s) burned before this bataille card; the rules burn {need}",
+                      expected=f"BURN (×{need}) before DEAL {'dealer' if key is None else f'seat={key}'}")
+
+    def _apply_war_deal(self, e: ev.Deal) -> None:
+        key = None if e.to == "dealer" else e.seat
+        for i, (_, seat) in enumerate(self.war_queue):
+            if seat == key:
+                del self.war_queue[i]
+                break
+        else:
+            return
+        if key is None:
+            self.dealer_war_card = e.card
+        else:
+            self.hands[key].war_card = e.card
+
+    # -- settlements -------------------------------------------------------------------
+
+    def verify_settle(self, e: ev.Pay | ev.Collect | ev.Push) -> None:
+        if e.seat is None or e.spot is None:
+            self.f.flag("out-of-context", f"{e.verb} by= is a chemin de fer settlement", round=self.n)
+            return
+        hand = self.hands.get(e.seat)
+        spot = hand.spots.get(e.spot) if hand else None
+        if spot is None or spot.total <= 0:
+            self.flag("settle-once", f"seat {e.seat} {e.spot} settled, but nothing is staked there")
+            return
+        if spot.settled_line:
+            self.flag("settle-once", f"seat {e.seat} {e.spot} settled twice (first at line {spot.settled_line})")
+            return
+        self._verify_order(e.seat)
+        expected = self._expected(hand, e.spot)
+        if expected is None:
+            return
+        check, verb, amount, why = expected
+        got_amount = getattr(e, "amount", None)
+        if verb == e.verb and (amount is None or amount == got_amount):
+            return
+        want = f"{verb} seat={e.seat} spot={e.spot}" + (f" amount={fmt_amount(amount)}" if amount is not None else "")
+        self.flag(check, f"seat {e.seat} {e.spot}: {_said(e.verb, got_amount)}, rules {_said(verb, amount, rule=True)} ({why})",
+                  expected=want)
+
+    def _verify_order(self, seat: int) -> None:
+        rule = self.f.settings("pay-order")
+        if rule is None:
+            return
+        last = self.last_settled_seat
+        if last is not None and ((rule.order == "descending" and seat > last) or (rule.order == "ascending" and seat < last)):
+            way = "right to left (descending seats)" if rule.order == "descending" else "ascending seats"
+            self.flag("pay-order", f"seat {seat} settled after seat {last}: settlements go {way}")
+
+    def apply_settle(self, e: ev.Pay | ev.Collect | ev.Push) -> None:
+        if e.seat is None or e.spot is None:
+            return
+        hand = self.hands.get(e.seat)
+        spot = hand.spots.get(e.spot) if hand else None
+        if spot is None or spot.total <= 0 or spot.settled_line:
+            return
+        spot.settled_line = e.line
+        spot.settled_phase = self.settle_phase
+        self.last_settled_seat = e.seat
+
+    def _expected(self, hand: HandState, spot: str) -> tuple[str, str, Decimal | None, str] | None:
+        """(check, verb, amount, why) the rules require for a spot now, or None if it cannot be settled yet."""
+        stake = hand.stake(spot)
+        if hand.card is None or self.dealer_card is None:
+            self.flag("settle-once", f"seat {hand.seat} {spot} settled before its card and the dealer's were dealt")
+            return None
+        first = _cmp(hand.card, self.dealer_card)
+        if spot == "egalite":
+            odds = self.f.settings("pay-egalite")
+            if odds is None:
+                return None
+            if first == "equal":
+                return "pay-egalite", "PAY", stake * odds.odds, f"égalité {fmt_amount(odds.odds)} to 1 on {fmt_amount(stake)}, first cards equal"
+            return "pay-egalite", "COLLECT", stake, f"first cards {hand.card} and {self.dealer_card} differ"
+        if spot == "main" and first != "equal":
+            odds = self.f.settings("pay-main")
+            if odds is None:
+                return None
+            if first == "higher":
+                return "pay-main", "PAY", stake * odds.odds, f"{fmt_amount(odds.odds)} to 1 on a stake of {fmt_amount(stake)}, {hand.card} beats {self.dealer_card}"
+            return "pay-main", "COLLECT", stake, f"{hand.card} loses to {self.dealer_card}"
+        if spot == "main" and hand.choice == "surrender":
+            rule = self.f.settings("surrender")
+            if rule is None:
+                return None
+            share = (stake * rule.fraction).quantize(CENT, rounding=_ROUNDING[rule.rounding])
+            return "surrender", "COLLECT", share, f"surrender: the house keeps {rule.fraction} of {fmt_amount(stake)}"
+        if first != "equal" or hand.choice != "war":
+            self.flag("settle-once", f"seat {hand.seat} {spot} settled, but the hand is tied and no bataille decides it")
+            return None
+        outcome = self._war_outcome(hand)
+        if outcome is None:
+            self.flag("settle-once", f"seat {hand.seat} {spot} settled before the bataille decided it")
+            return None
+        if spot == "egalite-war":
+            odds = self.f.settings("pay-egalite-war")
+            if odds is None:
+                return None
+            equal = self.dealer_war_card is not None and _cmp(hand.war_card, self.dealer_war_card) == "equal"  # type: ignore[arg-type]
+            if equal:
+                return "pay-egalite-war", "PAY", stake * odds.odds, f"égalité re-bet {fmt_amount(odds.odds)} to 1, bataille cards equal"
+            return "pay-egalite-war", "COLLECT", stake, "the bataille cards are not equal"
+        rule = self.f.settings("pay-bataille")
+        if rule is None:
+            return None
+        verb = getattr(rule, outcome).main if spot == "main" else getattr(rule, outcome).war
+        vs = f"{hand.war_card} vs {self.dealer_war_card}" if self.dealer_war_card else f"{hand.war_card} (Ace)"
+        why = f"bataille {outcome} ({vs})"
+        if verb == "pay":
+            return "pay-bataille", "PAY", stake * rule.odds, why
+        if verb == "collect":
+            return "pay-bataille", "COLLECT", stake, why
+        return "pay-bataille", "PUSH", None, why
+
+    def _war_outcome(self, hand: HandState) -> str | None:
+        if hand.war_card is None:
+            return None
+        if self.dealer_war_card is None:
+            if self.f.enabled("bataille-ace") and hand.war_card.rank == "A" and len(self.warring()) == 1:
+                return "higher"
+            return None
+        return _cmp(hand.war_card, self.dealer_war_card)
+
+    # -- end of the round -------------------------------------------------------------
+
+    def finish(self, line: int) -> None:
+        """At ROUND end: every staked hand got its card, every stake was settled."""
+        if self.phase == "betting":
+            return
+        for seat in self.staked_seats():
+            hand = self.hands[seat]
+            if hand.card is None:
+                self.flag("deal-first", f"seat {seat} holds a stake but got no card", line=line, actual=None)
+        for seat in self._tied_seats():
+            hand = self.hands[seat]
+            if hand.choice is None:
+                self.flag("bataille-choice", f"seat {seat} tied the dealer and never chose", line=line, actual=None)
+            elif hand.choice == "war" and hand.war_card is None:
+                self.flag("deal-bataille", f"seat {seat} went to bataille but got no bataille card", line=line, actual=None)
+        if self.phase == "bataille" and self.war_queue and self.war_queue[-1][1] is None and not self._lone_ace() \
+                and len(self.war_queue) == 1:
+            self.flag("deal-bataille", "the dealer took no bataille card", line=line, actual=None,
+                      expected="DEAL dealer <card>")
+        for seat in sorted(self.hands, reverse=True):
+            for name, spot in sorted(self.hands[seat].spots.items()):
+                if spot.total > 0 and not spot.settled_line:
+                    self.flag("settle-once", f"seat {seat} {name} ({fmt_amount(spot.total)}) was never settled",
+                              line=line, actual=None)
+
+
+def _said(verb: str, amount: Decimal | None, rule: bool = False) -> str:
+    if verb == "PAY":
+        return f"{'pay' if rule else 'paid'} {fmt_amount(amount)}" if amount is not None else ("pay" if rule else "paid")
+    if verb == "COLLECT":
+        return f"{'collect' if rule else 'collected'} {fmt_amount(amount)}" if amount is not None else "collect"
+    return "push (return the stake)" if rule else "pushed"

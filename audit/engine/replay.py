@@ -1,0 +1,142 @@
+"""Replaying a log: lines in, findings out, one table state per open table.
+
+The log is streamed line by line; what the auditor keeps is the state of
+each open table (bounded by seats and cards, not by the log's length) and the
+findings themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Iterable
+
+from .. import events as ev
+from ..findings import Finding
+from ..parser import Comment, Header, Problem, parse_line
+from ..rulesets import Library
+from .context import Flagger, Sink
+from .table import Table
+
+
+@dataclass
+class InputStats:
+    path: str
+    lines: int = 0
+    events: int = 0
+    rounds: int = 0
+    tables: set[str] = field(default_factory=set)
+
+
+class FileReplay:
+    """The replay of one input: its tables, its clock, its findings."""
+
+    def __init__(self, library: Library, path: str):
+        self.library = library
+        self.sink = Sink(path)
+        self.stats = InputStats(path)
+        self.format = Flagger(self.sink, library.format_rules, None, None)
+        self.tables: dict[str, Table] = {}
+        self.unopened: set[str] = set()  # tables already reported as never opened
+        self.latest: datetime | None = None
+        self.table_clock: dict[str, datetime] = {}
+        self.seen_event = False
+        self.skip_rest = False
+        tol = self.format.settings("time-order")
+        self.tolerance = timedelta(seconds=tol.tolerance_seconds if tol else 0)
+
+    @property
+    def findings(self) -> list[Finding]:
+        return self.sink.findings
+
+    def feed(self, lineno: int, text: str) -> None:
+        self.stats.lines = lineno
+        if self.skip_rest:
+            return
+        parsed = parse_line(text, lineno)
+        self.sink.line = lineno
+        self.sink.text = ""
+        if parsed is None or isinstance(parsed, Comment):
+            return
+        if isinstance(parsed, Problem):
+            self.format.flag("syntax", f"column {parsed.column}: {parsed.message}", actual=text.strip()[:200])
+            return
+        if isinstance(parsed, Header):
+            self._header(parsed)
+            return
+        self.seen_event = True
+        self.stats.events += 1
+        words = text.split(None, 2)
+        self.sink.text = words[2].strip() if len(words) == 3 else ""
+        self._event(parsed)
+
+    def _header(self, header: Header) -> None:
+        if self.seen_event:
+            return  # a header-like line after the first event is a comment
+        if header.key == "DEL" and header.value != "1":
+            self.format.flag("del-version", f"format version {header.value}; this auditor reads version 1 only: "
+                             "the rest of the file is not audited", expected="#DEL 1")
+            self.skip_rest = True
+
+    def _clock(self, e) -> None:
+        last = self.table_clock.get(e.table)
+        flagger = self.tables[e.table].f if e.table in self.tables else self.format
+        if last is not None and e.ts < last:
+            flagger.flag("time-order", f"time goes back at table {e.table}: {e.ts.isoformat()} after {last.isoformat()}",
+                         round=self._round_of(e.table))
+        elif self.latest is not None and e.ts < self.latest - self.tolerance:
+            flagger.flag("time-order", f"{e.ts.isoformat()} is more than {self.tolerance.seconds} s behind the "
+                         f"log's clock ({self.latest.isoformat()})", round=self._round_of(e.table))
+        self.table_clock[e.table] = max(e.ts, last) if last else e.ts
+        self.latest = max(e.ts, self.latest) if self.latest else e.ts
+
+    def _round_of(self, table: str) -> int | None:
+        t = self.tables.get(table)
+        return t.round.n if t is not None and t.round is not None else None
+
+    def _event(self, e) -> None:
+        self._clock(e)
+        if isinstance(e, ev.Open):
+            self._open(e)
+            return
+        table = self.tables.get(e.table)
+        if table is None:
+            if e.table not in self.unopened:
+                self.unopened.add(e.table)
+                Flagger(self.sink, self.library.format_rules, None, e.table).flag(
+                    "table-unopened", f"event for table {e.table}, which is not open; "
+                    "its events are not audited until it opens")
+            return
+        if e.verb == "ROUND" and e.action == "begin":
+            self.stats.rounds += 1
+        table.handle(e)
+        if e.verb == "CLOSE":
+            del self.tables[e.table]
+
+    def _open(self, e: ev.Open) -> None:
+        flagger_fmt = Flagger(self.sink, self.library.format_rules, None, e.table)
+        if e.table in self.tables:
+            flagger_fmt.flag("out-of-context", f"table {e.table} opened again without closing")
+            return
+        ruleset = self.library.get(e.ruleset)
+        if ruleset is None or ruleset.game != e.game:
+            why = (f"no ruleset {e.ruleset!r} is known" if ruleset is None
+                   else f"ruleset {e.ruleset} governs {ruleset.game}, not {e.game}")
+            flagger_fmt.flag("ruleset-unknown", f"{why}; table {e.table} is not audited")
+            self.unopened.add(e.table)
+            return
+        self.unopened.discard(e.table)
+        self.stats.tables.add(e.table)
+        self.tables[e.table] = Table(e, Flagger(self.sink, self.library.format_rules, ruleset, e.table))
+
+    def finish(self) -> None:
+        for table_id in sorted(self.tables):
+            self.tables[table_id].end_of_input(self.stats.lines)
+
+
+def replay(library: Library, path: str, lines: Iterable[str]) -> FileReplay:
+    run = FileReplay(library, path)
+    for lineno, text in enumerate(lines, start=1):
+        run.feed(lineno, text.rstrip("\r\n"))
+    run.finish()
+    return run

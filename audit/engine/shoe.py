@@ -1,0 +1,162 @@
+"""The state of one shoe: its preparation, the cards that left it, its stop card.
+
+Memory is fixed whatever the length of play: a count per distinct card and a
+few counters. Both games share it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .. import events as ev
+from ..values import Card
+from .context import Flagger
+
+CARDS_PER_DECK = 52
+
+
+class ShoeState:
+    def __init__(self, event: ev.Shoe, flagger: Flagger):
+        self.f = flagger
+        self.procedure = event.procedure
+        self.decks = event.decks
+        self.line = event.line
+        self.cuts: list[ev.Cut] = []
+        self.cut_checked = False
+        self.talon: int | None = None
+        self.stop_out = False
+        self.stop_out_line = 0
+        #: after the stop card: may one more round begin (the card came out between rounds)?
+        self.one_more_round = False
+        self.last_round: int | None = None
+        self.drawn = 0
+        self.counts: Counter[Card] = Counter()
+        self.dealt_any = False
+        self.burns_since_deal = 0
+        self.paused = False
+        self.awaiting_resume_burns = False
+        self._check_decks(event)
+        self._check_procedure(event)
+
+    @property
+    def size(self) -> int:
+        return CARDS_PER_DECK * self.decks
+
+    @property
+    def machine(self) -> bool:
+        return self.procedure == "shuffler-dealer"
+
+    # -- preparation -------------------------------------------------------------
+
+    def _check_decks(self, event: ev.Shoe) -> None:
+        want = self.f.settings("shoe-decks")
+        if want is not None and event.decks != want.decks:
+            self.f.flag("shoe-decks", f"shoe of {event.decks} decks; the rules require {want.decks}",
+                        expected=f"SHOE new decks={want.decks} procedure={event.procedure}")
+
+    def _check_procedure(self, event: ev.Shoe) -> None:
+        allowed = self.f.settings("shoe-procedure")
+        if allowed is not None and event.procedure not in allowed.allowed:
+            self.f.flag("shoe-procedure", f"procedure {event.procedure} is not allowed here; allowed: "
+                        + ", ".join(allowed.allowed))
+
+    def verify_cut(self, event: ev.Cut) -> None:
+        if self.machine:
+            self.f.flag("machine-no-cut", "a shuffling-dealing machine is not cut")
+        elif self.drawn:
+            self.f.flag("out-of-context", "a cut after cards have left the shoe")
+
+    def apply_cut(self, event: ev.Cut) -> None:
+        if not event.refused:
+            self.cuts.append(event)
+
+    def verify_stopcard(self, event: ev.StopCard) -> None:
+        if event.action == "place":
+            if self.machine:
+                self.f.flag("machine-no-cut", "a shuffling-dealing machine takes no stop card")
+                return
+            if self.talon is not None or self.drawn:
+                self.f.flag("out-of-context", "a stop card placed in a shoe already in play")
+                return
+            if event.talon is not None and event.talon >= self.size:
+                self.f.flag("out-of-context", f"talon of {event.talon} cards in a shoe of {self.size}")
+            rule = self.f.settings("stopcard-talon")
+            if rule is not None and event.talon is not None and event.talon < rule.min_talon:
+                self.f.flag("stopcard-talon", f"stop card leaves a talon of {event.talon} cards; "
+                            f"the rules require at least {rule.min_talon}",
+                            expected=f"STOPCARD talon={rule.min_talon} (or more)")
+            return
+        if self.talon is None:
+            self.f.flag("out-of-context", "STOPCARD out, but no stop card was placed in this shoe")
+        elif self.stop_out:
+            self.f.flag("out-of-context", "the stop card came out twice")
+        elif self.drawn != self.size - self.talon:
+            self.f.flag("stopcard-depth",
+                        f"stop card came out after {self.drawn} cards; a talon of {self.talon} "
+                        f"puts it after {self.size - self.talon}")
+
+    def apply_stopcard(self, event: ev.StopCard, round_active: bool, round_n: int | None) -> None:
+        if event.action == "place":
+            if not self.machine and self.talon is None and not self.drawn:
+                self._check_cuts()
+                self.talon = event.talon
+            return
+        if self.talon is not None and not self.stop_out:
+            self._stop_came_out(round_active, round_n, event.line)
+
+    def _stop_came_out(self, round_active: bool, round_n: int | None, line: int) -> None:
+        self.stop_out = True
+        self.stop_out_line = line
+        if round_active:
+            self.last_round = round_n
+        else:
+            self.one_more_round = True
+
+    def _check_cuts(self) -> None:
+        if self.cut_checked or self.machine:
+            return
+        self.cut_checked = True
+        rule = self.f.settings("shoe-cut")
+        if rule is None:
+            return
+        bys = ["dealer" if c.by == "dealer" else "player" for c in self.cuts]
+        if rule.pattern == "last-by-player":
+            if not bys or bys[-1] != "player":
+                self.f.flag("shoe-cut", "the last cut before the stop card was not made by a player"
+                            if bys else "the shoe was not cut", expected="CUT by=seat:N (the last cut)")
+        elif bys != ["dealer", "player"]:
+            got = ", ".join(bys) or "no cut"
+            self.f.flag("shoe-cut", f"cuts logged: {got}; the rules require one by the dealer, then one by a player",
+                        expected="CUT by=dealer, then CUT by=seat:N")
+
+    # -- cards leaving the shoe -----------------------------------------------------
+
+    def draw(self, card: Card | None, round_active: bool, round_n: int | None) -> None:
+        """Every BURN and DEAL: stop card depth, card counts, preparation done."""
+        if not self.drawn and not self.machine:
+            self._check_cuts()
+            if self.talon is None and self.f.enabled("stopcard-talon"):
+                self.f.flag("stopcard-talon", "cards drawn from a shoe with no stop card",
+                            expected="STOPCARD talon=N before the first card")
+        if self.talon is not None and not self.stop_out and self.drawn == self.size - self.talon:
+            self.f.flag("stopcard-depth", f"{self.drawn} cards have left the shoe: with a talon of "
+                        f"{self.talon} the stop card should have come out before this card",
+                        expected="STOPCARD out")
+            self._stop_came_out(round_active, round_n, self.f.sink.line)
+        self.drawn += 1
+        if self.drawn == self.size + 1:
+            self.f.flag("card-count", f"more cards drawn than a shoe of {self.decks} decks holds ({self.size})")
+        if card is not None:
+            self.counts[card] += 1
+            if self.counts[card] == self.decks + 1:
+                self.f.flag("card-count", f"{card} seen {self.counts[card]} times in a shoe of {self.decks} decks")
+
+    def round_may_begin(self, n: int) -> bool:
+        """After the stop card, only the round it came out in (or just before) is played."""
+        if not self.stop_out:
+            return True
+        if self.one_more_round and self.last_round is None:
+            self.last_round = n
+            self.one_more_round = False
+            return True
+        return False

@@ -1,0 +1,301 @@
+"""The state of one table between OPEN and CLOSE: limits, staff, seats, shoe, round.
+
+Table-level events are verified here; round events are handed to the round
+object of the table's game. The game-specific part is the round class only,
+so the shoe, table and findings machinery is shared by every game.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from .. import events as ev
+from ..values import fmt_amount
+from .bataille import BatailleRound, Limits
+from .context import Flagger
+from .shoe import ShoeState
+
+ROUND_VERBS = {"BET", "WITHDRAW", "NOMOREBETS", "CHOICE", "PAY", "COLLECT", "PUSH"}
+CDF_VERBS = {"HAND", "BANK", "ASSOCIATE", "PASS", "BID", "AWARD", "BANCO", "STAKE", "PONTE",
+             "ABAT", "CALL", "TABLEAU", "ADVICE", "POINT"}
+
+
+class Table:
+    def __init__(self, event: ev.Open, flagger: Flagger):
+        self.f = flagger
+        self.id = event.table
+        self.game = event.game
+        self.seats = event.seats
+        self.limits = Limits(event.min, event.max, event.egalite_min, event.egalite_max)
+        self.pending_limits: Limits | None = None
+        self.dealer: str | None = None
+        self.supervisor = False
+        self.seated: dict[int, str | None] = {}
+        self.shoe: ShoeState | None = None
+        self.round: BatailleRound | None = None
+        self.last_round_n = 0
+        self.rounds = 0
+        self.announced: str | None = None
+        self.rounds_after_announce = 0
+        self._verify_open(event)
+
+    # -- opening and limits -----------------------------------------------------------
+
+    def _verify_open(self, e: ev.Open) -> None:
+        cap = self.f.settings("seat-limit")
+        if cap is not None and e.seats > cap.max_seats:
+            self.f.flag("seat-limit", f"table opened with {e.seats} seats; the rules allow at most {cap.max_seats}",
+                        expected=f"seats={cap.max_seats} (at most)")
+        self._verify_limits(self.limits)
+
+    def _verify_limits(self, lim: Limits) -> None:
+        if lim.min > lim.max or lim.eg_min > lim.eg_max:
+            self.f.flag("out-of-context", "posted minimum above the maximum")
+            return
+        mult = self.f.settings("limits-multiple")
+        if mult is not None and lim.min > 0:
+            ratio = lim.max / lim.min
+            if ratio not in [Decimal(m) for m in mult.multiples]:
+                allowed = ", ".join(str(m) for m in mult.multiples)
+                self.f.flag("limits-multiple", f"maximum {fmt_amount(lim.max)} is {fmt_amount(ratio.normalize())} times "
+                            f"the minimum {fmt_amount(lim.min)}; the rules allow {allowed} times",
+                            expected="max = " + " | ".join(fmt_amount(lim.min * m) for m in mult.multiples))
+        house = self.f.settings("house-limits")
+        if house is not None:
+            if house.min_at_least is not None and lim.min < house.min_at_least:
+                self.f.flag("house-limits", f"minimum {fmt_amount(lim.min)} below the house's {fmt_amount(house.min_at_least)}")
+            if house.max_at_most is not None and lim.max > house.max_at_most:
+                self.f.flag("house-limits", f"maximum {fmt_amount(lim.max)} above the house's {fmt_amount(house.max_at_most)}")
+            if house.egalite_max_at_most is not None and lim.eg_max > house.egalite_max_at_most:
+                self.f.flag("house-limits", f"égalité maximum {fmt_amount(lim.eg_max)} above the house's "
+                            f"{fmt_amount(house.egalite_max_at_most)}")
+
+    def on_limits(self, e: ev.Limits) -> None:
+        new = Limits(e.min, e.max, e.egalite_min, e.egalite_max)
+        if new.min != self.current_limits().min:
+            self.f.flag("limits-min-change", f"minimum changed from {fmt_amount(self.current_limits().min)} to "
+                        f"{fmt_amount(new.min)} without closing the table", expected="CLOSE, then OPEN with the new minimum")
+        self._verify_limits(new)
+        self.pending_limits = new
+
+    def current_limits(self) -> Limits:
+        return self.pending_limits or self.limits
+
+    # -- staff and seats -----------------------------------------------------------------
+
+    def on_dealer(self, e: ev.Dealer) -> None:
+        if self.round is not None and self.dealer is not None and e.id != self.dealer:
+            self.f.flag("dealer-relief", f"dealer {self.dealer} relieved by {e.id} during round {self.round.n}",
+                        round=self.round.n)
+        self.dealer = e.id
+
+    def on_supervisor(self, e: ev.Supervisor) -> None:
+        self.supervisor = e.present
+        if self.round is not None:
+            self.round.supervisor = e.present
+
+    def on_seat(self, e: ev.Seat) -> None:
+        if e.seat > self.seats:
+            self.f.flag("seat-range", f"seat {e.seat} taken at a table of {self.seats} places")
+        if e.action == "in":
+            if e.seat in self.seated:
+                self.f.flag("out-of-context", f"seat {e.seat} taken while already occupied")
+            self.seated[e.seat] = e.player
+        else:
+            if e.seat not in self.seated:
+                self.f.flag("out-of-context", f"seat {e.seat} left while vacant")
+            self.seated.pop(e.seat, None)
+
+    def on_announce(self, e: ev.Announce) -> None:
+        rule = self.f.settings("end-announced")
+        if rule is not None and e.what == "last-rounds" and e.n != rule.last_rounds:
+            self.f.flag("end-announced", f"{e.n} last rounds announced; the rules announce {rule.last_rounds}",
+                        expected=f"ANNOUNCE last-rounds n={rule.last_rounds}")
+        self.announced = e.what
+        self.rounds_after_announce = 0
+        self.announced_n = e.n
+
+    def on_close(self, e: ev.Close) -> None:
+        if self.round is not None:
+            self.f.flag("round-open", f"round {self.round.n} still open when the table closed", round=self.round.n)
+            self.round = None
+        if self.rounds and self.announced is None and self.f.enabled("end-announced"):
+            self.f.flag("end-announced", "the table closed with no announcement of the end of play",
+                        expected="ANNOUNCE last-shoe or ANNOUNCE last-rounds n=3 before CLOSE")
+
+    # -- the shoe ------------------------------------------------------------------------------
+
+    def on_shoe(self, e: ev.Shoe) -> None:
+        if self.round is not None:
+            self.f.flag("out-of-context", "a new shoe during a round", round=self.round.n)
+        if self.announced == "last-shoe" and self.shoe is not None:
+            self.f.flag("end-announced", "a new shoe after the last shoe was announced")
+        self.shoe = ShoeState(e, self.f)
+
+    def _need_shoe(self, what: str) -> ShoeState | None:
+        if self.shoe is None:
+            self.f.flag("out-of-context", f"{what} with no shoe prepared (SHOE new)", round=self._n())
+        return self.shoe
+
+    def on_shuffle(self, e: ev.Shuffle) -> None:
+        self._need_shoe("SHUFFLE")
+
+    def on_cut(self, e: ev.Cut) -> None:
+        shoe = self._need_shoe("CUT")
+        if shoe is not None:
+            shoe.verify_cut(e)
+            shoe.apply_cut(e)
+
+    def on_stopcard(self, e: ev.StopCard) -> None:
+        shoe = self._need_shoe("STOPCARD")
+        if shoe is not None:
+            shoe.verify_stopcard(e)
+            shoe.apply_stopcard(e, self.round is not None and self.round.drew_cards, self._n())
+
+    def on_pause(self, e: ev.Pause) -> None:
+        shoe = self._need_shoe("PAUSE")
+        if shoe is None:
+            return
+        if not shoe.machine:
+            self.f.flag("out-of-context", "PAUSE is for a shuffling-dealing machine")
+        if self.round is not None:
+            self.f.flag("out-of-context", "PAUSE during a round", round=self.round.n)
+        shoe.paused = True
+
+    def on_resume(self, e: ev.Resume) -> None:
+        shoe = self._need_shoe("RESUME")
+        if shoe is None:
+            return
+        if not shoe.paused:
+            self.f.flag("out-of-context", "RESUME without a PAUSE")
+        shoe.paused = False
+        if shoe.dealt_any:
+            shoe.awaiting_resume_burns = True
+            shoe.burns_since_deal = 0
+
+    def on_burn(self, e: ev.Burn) -> None:
+        shoe = self._need_shoe("BURN")
+        if shoe is None:
+            return
+        if not shoe.dealt_any or shoe.awaiting_resume_burns:
+            check = "burn-start-extra" if not shoe.dealt_any else "burn-resume-extra"
+            rule = self.f.settings(check)
+            if rule is not None and shoe.burns_since_deal + 1 > rule.count:
+                when = "before the first card of the shoe" if not shoe.dealt_any else "after RESUME"
+                self.f.flag(check, f"{shoe.burns_since_deal + 1} cards burned {when}; the rules burn {rule.count}",
+                            round=self._n())
+        elif self.round is not None:
+            self.round.verify_burn(e)
+            self.round.apply_burn(e)
+        else:
+            self.f.flag("burn-unexpected", "a card burned between rounds, where the rules require none")
+        shoe.burns_since_deal += 1
+        shoe.draw(e.card, self.round is not None and self.round.drew_cards, self._n())
+
+    def _verify_deal_burns(self, shoe: ShoeState) -> None:
+        if not shoe.dealt_any:
+            rule = self.f.settings("burn-start")
+            if rule is not None and shoe.burns_since_deal < rule.count:
+                self.f.flag("burn-start", f"first card of the shoe dealt after {shoe.burns_since_deal} burned card(s); "
+                            f"the rules burn {rule.count}", round=self._n(),
+                            expected=f"BURN (×{rule.count}) before the first DEAL")
+        elif shoe.awaiting_resume_burns:
+            rule = self.f.settings("burn-resume")
+            if rule is not None and shoe.burns_since_deal < rule.count:
+                self.f.flag("burn-resume", f"first card after RESUME dealt after {shoe.burns_since_deal} burned card(s); "
+                            f"the rules burn {rule.count}", round=self._n(),
+                            expected=f"BURN (×{rule.count}) after RESUME")
+
+    # -- rounds -------------------------------------------------------------------------------
+
+    def _n(self) -> int | None:
+        return self.round.n if self.round is not None else None
+
+    def on_round(self, e: ev.Round) -> None:
+        if e.action == "begin":
+            self._begin(e)
+        elif self.round is None or self.round.n != e.n:
+            self.f.flag("out-of-context", f"ROUND {e.n} end, but " + (
+                f"round {self.round.n} is the one open" if self.round else "no round is open"), round=self._n())
+        else:
+            self.round.finish(e.line)
+            self.round = None
+
+    def _begin(self, e: ev.Round) -> None:
+        if self.round is not None:
+            self.f.flag("round-open", f"round {self.round.n} never ended (round {e.n} begins)", round=self.round.n)
+            self.round = None
+        if e.n <= self.last_round_n:
+            self.f.flag("round-number", f"round {e.n} after round {self.last_round_n}: round numbers increase",
+                        round=e.n, expected=f"ROUND {self.last_round_n + 1} begin (or higher)")
+        self.last_round_n = max(self.last_round_n, e.n)
+        if self.shoe is None:
+            self.f.flag("out-of-context", "a round begins with no shoe prepared", round=e.n)
+        elif not self.shoe.round_may_begin(e.n):
+            self.f.flag("play-past-stopcard", f"round {e.n} begins after the stop card came out "
+                        f"(line {self.shoe.stop_out_line}) without a new shoe", round=e.n, expected="SHOE new ...")
+        if self.announced == "last-rounds":
+            self.rounds_after_announce += 1
+            rule = self.f.settings("end-announced")
+            if rule is not None and self.rounds_after_announce > (self.announced_n or rule.last_rounds):
+                self.f.flag("end-announced", f"round {e.n} is played after the last rounds were announced", round=e.n)
+        if self.pending_limits is not None:
+            self.limits, self.pending_limits = self.pending_limits, None
+        self.rounds += 1
+        self.round = BatailleRound(e.n, e.line, self.limits, self.f, self.seated, self.seats, self.supervisor)
+
+    def on_round_event(self, e) -> None:
+        rnd = self.round
+        if rnd is None:
+            self.f.flag("out-of-context", f"{e.verb} outside any round")
+            return
+        verb = e.verb
+        if verb == "BET":
+            rnd.verify_bet(e)
+            rnd.apply_bet(e)
+        elif verb == "WITHDRAW":
+            rnd.verify_withdraw(e)
+            rnd.apply_withdraw(e)
+        elif verb == "NOMOREBETS":
+            rnd.verify_nomorebets(e)
+            rnd.apply_nomorebets(e)
+        elif verb == "CHOICE":
+            rnd.verify_choice(e)
+            rnd.apply_choice(e)
+        else:
+            rnd.verify_settle(e)
+            rnd.apply_settle(e)
+
+    def on_deal(self, e: ev.Deal) -> None:
+        shoe = self._need_shoe("DEAL")
+        if self.round is None:
+            self.f.flag("out-of-context", "DEAL outside any round")
+        if shoe is not None:
+            self._verify_deal_burns(shoe)
+        if self.round is not None:
+            self.round.verify_deal(e)
+            self.round.apply_deal(e)
+        if shoe is not None:
+            shoe.draw(e.card, self.round is not None, self._n())
+            shoe.dealt_any = True
+            shoe.awaiting_resume_burns = False
+            shoe.burns_since_deal = 0
+
+    # -- dispatch ---------------------------------------------------------------------------------
+
+    def handle(self, e) -> None:
+        verb = e.verb
+        if verb in ROUND_VERBS:
+            self.on_round_event(e)
+        elif verb in CDF_VERBS:
+            self.f.flag("out-of-context", f"{verb} is a chemin de fer event, at a {self.game} table", round=self._n())
+        elif verb == "NOTE":
+            return
+        else:
+            getattr(self, "on_" + verb.lower())(e)
+
+    def end_of_input(self, line: int) -> None:
+        if self.round is not None:
+            self.f.flag("round-open", f"round {self.round.n} still open at the end of the log",
+                        line=line, round=self.round.n, actual=None)
+            self.round = None

@@ -1,0 +1,46 @@
+"""The report a person reads first: a summary, then findings by table and round."""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from rich.console import Console
+from rich.markup import escape
+
+from ..findings import Finding
+from ..report import Report
+
+_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+
+
+def _group_key(f: Finding) -> tuple[str, str, int]:
+    return (f.path, f.table or "", -1 if f.round is None else f.round)
+
+
+def render(report: Report, console: Console) -> None:
+    counts = report.counts()
+    inputs = ", ".join(i.path for i in report.inputs)
+    console.print(f"[bold]audit[/bold]: {escape(inputs)}")
+    console.print(f"  {report.tables} table(s), {report.rounds} round(s), {report.events} event(s) audited")
+    overlays = [r for r in report.rulesets if r.overlay is not None]
+    for r in overlays:
+        console.print(f"  house rules: {escape(r.overlay.model.overlay)} over {r.id} ({escape(r.overlay.path.as_posix())})")
+    if not report.findings:
+        console.print("  [green]no finding[/green]")
+        return
+    console.print("  findings: " + ", ".join(
+        f"[{_STYLE[s]}]{n} {s}[/{_STYLE[s]}]" for s, n in counts.items()))
+    ordered = sorted(report.findings, key=lambda f: (*_group_key(f), f.line, f.rule))
+    for (path, table, rnd), items in groupby(ordered, key=_group_key):
+        where = f"table {table}" if table else "(no table)"
+        when = f", round {rnd}" if rnd >= 0 else ""
+        console.print()
+        console.print(f"[bold]{escape(path)} — {escape(where)}{when}[/bold]")
+        for f in items:
+            style = _STYLE[f.severity]
+            console.print(f"  line {f.line}: [{style}]{f.severity}[/{style}] {f.rule} ({f.category})")
+            console.print(f"    {escape(f.message)}")
+            if f.expected or f.actual:
+                console.print(f"    expected: {escape(f.expected or '—')}")
+                console.print(f"    actual:   {escape(f.actual or '—')}")
+            console.print(f"    [dim]{escape(f.citation)}[/dim]")
