@@ -1,0 +1,55 @@
+"""One fixture per rule, its failing and passing cases side by side, checked exactly."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from audit.report import run_audit
+from audit.rulesets import Library
+from fixtures import RULE_FIXTURES, read_fixture, rule_fixtures
+
+FIXTURES = rule_fixtures()
+
+
+def _audit(fx):
+    library = Library.load(overlays=fx.house)
+    report = run_audit(library, [str(fx.path)])
+    return sorted((f.rule, f.line) for f in report.findings), report
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.relative_to(RULE_FIXTURES).as_posix())
+def test_fixture_gives_exactly_its_expected_findings(path):
+    fx = read_fixture(path)
+    assert fx.expected, f"{path.name} expects no finding: a rule fixture must break its rule at least once"
+    got, report = _audit(fx)
+    opened = set(re.findall(r"^\S+\s+(\S+)\s+OPEN\b", path.read_text(encoding="utf-8"), re.M))
+    passing = {t for t in opened if "PASS" in t}
+    waived = re.search(r"^# no-pass-table: \S", path.read_text(encoding="utf-8"), re.M)
+    assert passing or waived, f"{path.name} has no table named ...PASS... that keeps the rule"
+    assert not [f for f in report.findings if f.table in passing], "a PASS table gave findings"
+    detail = "\n".join(f"  line {f.line}: {f.rule}: {f.message}" for f in report.findings)
+    assert got == fx.expected, f"findings differ from the fixture's expectations:\n{detail}"
+
+
+def test_every_rule_has_a_fixture_that_breaks_it():
+    library = Library.load()
+    by_rule: dict[str, set[str]] = {}
+    for path in FIXTURES:
+        for rule, _ in read_fixture(path).expected:
+            by_rule.setdefault(rule, set()).add(path.name)
+    missing = [
+        f"{ruleset.id}: {rule.id}"
+        for ruleset in library.rulesets.values()
+        for rule in ruleset.model.rules
+        if rule.id not in by_rule
+    ]
+    assert not missing, "rules with no failing fixture:\n" + "\n".join(missing)
+
+
+def test_every_rule_fixture_is_named_after_a_rule():
+    library = Library.load()
+    ids = {r.id for rs in library.rulesets.values() for r in rs.model.rules}
+    strays = [p.name for p in FIXTURES if p.stem not in ids]
+    assert not strays, f"fixtures not named after a rule: {strays}"
