@@ -37,7 +37,7 @@ class FailOn(str, Enum):
 
 
 def _die(message: str) -> None:
-    Console(stderr=True, highlight=False).print(f"[bold red]audit:[/bold red] {escape(message)}")
+    sys.stderr.write(f"audit: {message}\n")
     raise typer.Exit(2)
 
 

@@ -52,7 +52,7 @@ NICE = tuple(Decimal(v) for v in (
     1000, 1500, 2000, 2500, 5000, 10000))
 
 EXAMPLE_PATH = Path(__file__).resolve().parent.parent / "fixtures" / "nights" / "example-night.del"
-EXAMPLE_SEED = 2026
+EXAMPLE_SEED = 2031
 EXAMPLE_START = datetime(2026, 11, 20, 21, 0, tzinfo=TZ)
 
 #: How often things happen (per round, or per hand where it says so).
@@ -65,7 +65,7 @@ P_WAR = 0.7             # a tied hand goes to bataille rather than surrender
 P_EGALITE_WAR = 0.4     # MC: a player at bataille re-bets égalité
 P_LEAVE = 0.08          # a seated player leaves between rounds
 P_SIT = 0.1             # a new player sits down between rounds
-P_CUT_REFUSED = 0.15    # FR: the first player asked declines to cut
+P_CUT_REFUSED = 0.25    # FR: the first player asked declines to cut
 
 
 @dataclass(frozen=True)
@@ -125,9 +125,9 @@ def example_tables() -> list[TableSpec]:
     """The three tables of the example night: both rulesets, all procedures."""
     d = Decimal
     return [
-        TableSpec("BAT-01", FR, 110, 7, d(10), d(500), d(5), d(50), "sabot"),
+        TableSpec("BAT-01", FR, 120, 7, d(10), d(500), d(5), d(50), "sabot"),
         TableSpec("BAT-02", MC, 100, 7, d(20), d(1000), d(5), d(100), "shuffler"),
-        TableSpec("BAT-03", MC, 90, 6, d("12.50"), d(1250), d("2.50"), d(125), "shuffler-dealer"),
+        TableSpec("BAT-03", MC, 110, 6, d("12.50"), d(1250), d("2.50"), d(125), "shuffler-dealer"),
     ]
 
 

@@ -164,7 +164,8 @@ class BatailleRound:
                 and hand.choice == "war" and self.phase in ("choices", "bataille") and hand.war_card is None:
             return
         what = "placed" if verb == "BET" else "withdrawn"
-        self.flag("late-bet", f"chips {what} on seat {seat} {spot} after \"rien ne va plus\" (line {self.closed_bets_line})")
+        self.flag("late-bet", f"chips {what} on seat {seat} {spot} after \"rien ne va plus\" (line {self.closed_bets_line})",
+                  expected=f"no {verb} after NOMOREBETS (line {self.closed_bets_line})")
 
     def apply_bet(self, e: ev.Bet) -> None:
         owner = e.by or Owner.seated(e.seat)
