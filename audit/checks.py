@@ -12,7 +12,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Outcome = Literal["pay", "push", "collect"]
 SpotName = Literal["main", "egalite", "war", "egalite-war"]
@@ -121,6 +121,62 @@ class BoxesPerPlayer(Params):
     max_boxes: int = Field(gt=0)
 
 
+class MinPlayers(Params):
+    min_players: int = Field(gt=0)
+
+
+class MinCards(Params):
+    min_cards: int = Field(gt=0)
+
+
+DrawCell = Literal["T", "R", "O"]
+
+
+class BankerTable(Params):
+    """The banker's drawing table: rows by banker's point, 11 cells: ponte's third card 0-9, then NON."""
+
+    rows: dict[int, list[DrawCell]]
+    always_draw: list[int]
+    always_stand: list[int]
+
+    @field_validator("rows")
+    @classmethod
+    def _eleven(cls, rows: dict[int, list[str]]) -> dict[int, list[str]]:
+        for point, cells in rows.items():
+            if not 0 <= point <= 9 or len(cells) != 11:
+                raise ValueError(f"row {point}: a row is a point 0-9 with 11 cells (third card 0-9, then NON)")
+        return rows
+
+
+class PonteDrawing(Params):
+    draw_on: list[int]
+    stand_on: list[int]
+    choice_on: list[int]
+
+
+class AdviceOn(Params):
+    #: the ponte's point on which the employee's advice is always "non"
+    points: list[int]
+
+
+class AuctionStep(Params):
+    below: Decimal | None  # the bracket applies to bids below this amount; None: no upper bound
+    step: Decimal = Field(gt=0)
+
+
+class Auction(Params):
+    steps: list[AuctionStep] = Field(min_length=1)
+
+
+class BancoRules(Params):
+    #: the share of the bank the ponte who calls "banco avec la table" stakes himself
+    table_share: Decimal = Field(gt=0, le=1)
+
+
+class Associates(Params):
+    max_associates: int = Field(ge=0)
+
+
 #: check name -> parameter schema. Games: which tables a check can apply to.
 CATALOGUE: dict[str, type[Params]] = {
     # the format itself (ruleset del-v1)
@@ -182,4 +238,31 @@ CATALOGUE: dict[str, type[Params]] = {
     "settle-once": NoParams,
     "pay-order": PayOrder,
     "bataille-choice": NoParams,
+    # chemin de fer
+    "cdf-min-players": MinPlayers,
+    "cdf-first-hand": NoParams,
+    "cdf-cut-order": NoParams,
+    "cdf-hand-passing": NoParams,
+    "cdf-auction": Auction,
+    "cdf-bank-announced": NoParams,
+    "cdf-bank-min": NoParams,
+    "cdf-bank-lowered": NoParams,
+    "cdf-stakes-bank": BancoRules,
+    "cdf-associate": Associates,
+    "cdf-banco-priority": NoParams,
+    "cdf-banco-suivi": NoParams,
+    "cdf-cards-largest": NoParams,
+    "cdf-late-stake": NoParams,
+    "cdf-cards-left": MinCards,
+    "cdf-deal-order": NoParams,
+    "cdf-natural": NoParams,
+    "cdf-ponte-first": NoParams,
+    "cdf-draw-ponte": PonteDrawing,
+    "cdf-draw-ponte-table": PonteDrawing,
+    "cdf-draw-banker": BankerTable,
+    "cdf-tableau": BankerTable,
+    "cdf-advice": AdviceOn,
+    "cdf-point": NoParams,
+    "cdf-settle": NoParams,
+    "cdf-pay-order": NoParams,
 }

@@ -316,12 +316,16 @@ class _Table:
         reliefs = set(range(rng.randint(20, 40), r + 1, rng.randint(25, 45)))
         return _Plan(
             limits=rng.randint(third, max(third, 2 * r // 3)),
-            pause=rng.randint(third, max(third, 2 * r // 3)) if self.spec.procedure == "shuffler-dealer" else None,
+            pause=rng.randint(third, max(third, 2 * r // 3)) if self._pauses() else None,
             supervisor_in=rng.randint(2, max(2, third)),
             supervisor_out=rng.randint(2 * third, max(2 * third, r - 3)),
             reliefs=reliefs,
             announce=max(1, r - 2) if self.mc else None,
         )
+
+    def _pauses(self) -> bool:
+        """Only the Monaco text has a machine stop and restart (with its 5 burns)."""
+        return self.mc and self.spec.procedure == "shuffler-dealer"
 
     def _new_player_id(self) -> str:
         self.counter += 1
@@ -333,7 +337,7 @@ class _Table:
                   f"max={fmt_amount(s.max)} egalite-min={fmt_amount(s.egalite_min)} "
                   f"egalite-max={fmt_amount(s.egalite_max)}", 0.0, 0.5)
         self._relief()
-        for _ in range(self.rng.randint(2, min(5, s.seats))):
+        for _ in range(self.rng.randint(min(2, s.seats), min(5, s.seats))):
             self._sit()
 
     def _close(self) -> None:

@@ -22,6 +22,7 @@ class ShoeState:
         self.decks = event.decks
         self.line = event.line
         self.cuts: list[ev.Cut] = []
+        self.all_cuts: list[ev.Cut] = []
         self.cut_checked = False
         self.talon: int | None = None
         self.stop_out = False
@@ -67,6 +68,7 @@ class ShoeState:
             self.f.flag("out-of-context", "a cut after cards have left the shoe")
 
     def apply_cut(self, event: ev.Cut) -> None:
+        self.all_cuts.append(event)
         if not event.refused:
             self.cuts.append(event)
 

@@ -12,12 +12,14 @@ from decimal import Decimal
 from .. import events as ev
 from ..values import fmt_amount
 from .bataille import BatailleRound, Limits
+from .chemin_de_fer import CdfRound, CdfTable
 from .context import Flagger
 from .shoe import ShoeState
 
-ROUND_VERBS = {"BET", "WITHDRAW", "NOMOREBETS", "CHOICE", "PAY", "COLLECT", "PUSH"}
-CDF_VERBS = {"HAND", "BANK", "ASSOCIATE", "PASS", "BID", "AWARD", "BANCO", "STAKE", "PONTE",
-             "ABAT", "CALL", "TABLEAU", "ADVICE", "POINT"}
+BATAILLE_VERBS = {"BET", "WITHDRAW", "CHOICE"}
+CDF_ROUND_VERBS = {"BANK", "ASSOCIATE", "BANCO", "STAKE", "PONTE", "ABAT", "CALL", "TABLEAU", "ADVICE", "POINT"}
+CDF_HAND_VERBS = {"HAND", "PASS", "BID", "AWARD"}
+SETTLE_VERBS = {"PAY", "COLLECT", "PUSH"}
 
 
 class Table:
@@ -32,7 +34,8 @@ class Table:
         self.supervisor = False
         self.seated: dict[int, str | None] = {}
         self.shoe: ShoeState | None = None
-        self.round: BatailleRound | None = None
+        self.round: BatailleRound | CdfRound | None = None
+        self.cdf = CdfTable(self) if self.game == "chemin-de-fer" else None
         self.last_round_n = 0
         self.rounds = 0
         self.announced: str | None = None
@@ -131,6 +134,8 @@ class Table:
         if self.announced == "last-shoe" and self.shoe is not None:
             self.f.flag("end-announced", "a new shoe after the last shoe was announced")
         self.shoe = ShoeState(e, self.f)
+        if self.cdf is not None:
+            self.cdf.new_shoe()
 
     def _need_shoe(self, what: str) -> ShoeState | None:
         if self.shoe is None:
@@ -242,7 +247,14 @@ class Table:
         if self.pending_limits is not None:
             self.limits, self.pending_limits = self.pending_limits, None
         self.rounds += 1
-        self.round = BatailleRound(e.n, e.line, self.limits, self.f, self.seated, self.seats, self.supervisor)
+        if self.cdf is not None:
+            rule = self.f.settings("cdf-min-players")
+            if rule is not None and len(self.seated) < rule.min_players:
+                self.f.flag("cdf-min-players", f"coup {e.n} starts with {len(self.seated)} seated player(s); "
+                            f"the rules require {rule.min_players}", round=e.n)
+            self.round = CdfRound(e.n, e.line, self, self.cdf)
+        else:
+            self.round = BatailleRound(e.n, e.line, self.limits, self.f, self.seated, self.seats, self.supervisor)
 
     def on_round_event(self, e) -> None:
         rnd = self.round
@@ -250,6 +262,12 @@ class Table:
             self.f.flag("out-of-context", f"{e.verb} outside any round")
             return
         verb = e.verb
+        if isinstance(rnd, CdfRound):
+            if verb in SETTLE_VERBS:
+                rnd.on_settle(e)
+            else:
+                getattr(rnd, "on_" + verb.lower())(e)
+            return
         if verb == "BET":
             rnd.verify_bet(e)
             rnd.apply_bet(e)
@@ -272,6 +290,8 @@ class Table:
             self.f.flag("out-of-context", "DEAL outside any round")
         if shoe is not None:
             self._verify_deal_burns(shoe)
+            if self.cdf is not None and not shoe.dealt_any:
+                self._check_cdf_cuts(shoe)
         if self.round is not None:
             self.round.verify_deal(e)
             self.round.apply_deal(e)
@@ -285,14 +305,59 @@ class Table:
 
     def handle(self, e) -> None:
         verb = e.verb
-        if verb in ROUND_VERBS:
+        if verb in CDF_HAND_VERBS or verb in CDF_ROUND_VERBS:
+            if self.cdf is None:
+                self.f.flag("out-of-context", f"{verb} is a chemin de fer event, at a {self.game} table", round=self._n())
+            elif verb in CDF_HAND_VERBS:
+                self._on_hand_event(e)
+            else:
+                self.on_round_event(e)
+        elif verb in BATAILLE_VERBS and self.cdf is not None:
+            self.f.flag("out-of-context", f"{verb} is a bataille event, at a chemin de fer table", round=self._n())
+        elif verb in BATAILLE_VERBS or verb in SETTLE_VERBS or verb == "NOMOREBETS":
             self.on_round_event(e)
-        elif verb in CDF_VERBS:
-            self.f.flag("out-of-context", f"{verb} is a chemin de fer event, at a {self.game} table", round=self._n())
         elif verb == "NOTE":
             return
         else:
             getattr(self, "on_" + verb.lower())(e)
+
+    def _on_hand_event(self, e) -> None:
+        cdf, coup = self.cdf, self._n()
+        assert cdf is not None
+        if e.verb == "HAND":
+            previous = cdf.bank.holder
+            cdf.verify_hand(e, coup)
+            cdf.apply_hand(e)
+            if isinstance(self.round, CdfRound):
+                self.round.saw_hand = True
+                self.round.suite = e.how == "suite" or (e.how is None and previous == cdf.bank.holder)
+        elif e.verb == "PASS":
+            cdf.on_pass(e, coup)
+        elif e.verb == "BID":
+            cdf.on_bid(e, coup)
+        else:
+            cdf.on_award(e, coup)
+
+    def _check_cdf_cuts(self, shoe: ShoeState) -> None:
+        if not self.f.enabled("cdf-cut-order") or shoe.cut_checked:
+            return
+        shoe.cut_checked = True
+        order = sorted(self.seated, reverse=True)
+        cuts = shoe.all_cuts
+        problem = None
+        if not cuts or cuts[-1].refused:
+            problem = "no player cut the shoe"
+        else:
+            for i, cut in enumerate(cuts):
+                seat = cut.by.seat if cut.by != "dealer" else None
+                want = order[i] if i < len(order) else None
+                if seat is None or seat != want:
+                    problem = (f"cut {i + 1} by {cut.by}; the cut is offered from the employee's left (seat "
+                               f"{order[0] if order else '?'}) to each previous player in turn")
+                    break
+        if problem:
+            self.f.flag("cdf-cut-order", problem, line=cuts[-1].line if cuts else shoe.line,
+                        expected=f"CUT by=seat:{order[0]}" if order else None, actual=None)
 
     def end_of_input(self, line: int) -> None:
         if self.round is not None:
