@@ -355,7 +355,14 @@ class _Table:
         elif self._pause_due(n):
             self._pause()
         if n == self.plan.announce:
+            self._announce()
+
+    def _announce(self) -> None:
+        """MC: the three last rounds; a night of one or two rounds is its last shoe."""
+        if self.spec.rounds >= 3:
             self.emit("ANNOUNCE last-rounds n=3")
+        else:
+            self.emit("ANNOUNCE last-shoe")  # the shoe just prepared outlasts the night
 
     def _one_offs(self, n: int) -> None:
         if n in self.plan.reliefs:

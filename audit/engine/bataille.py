@@ -90,8 +90,10 @@ class BatailleRound:
         self.dealt: set[int] = set()
         self.dealer_card: Card | None = None
         self.dealer_war_card: Card | None = None
-        self.war_queue: list[tuple[int, int | None]] = []  # (burns required, seat or None for the dealer)
-        self.burns = 0
+        self.war_queue: list[int | None] = []  # seats still to get a bataille card; None: the dealer
+        self.war_players_dealt = 0
+        self.burn_lines: list[int] = []  # bataille burns since the last card
+        self.closed_by_deal = False
         self.settle_phase = 1
         self.last_settled_seat: int | None = None
         self.drew_cards = False
@@ -120,7 +122,8 @@ class BatailleRound:
             self.flag("bet-limits", f"a bet of {fmt_amount(e.amount)} on seat {e.seat} {e.spot}")
         if e.seat > self.seats:
             self.flag("seat-range", f"bet on seat {e.seat}; the table has {self.seats} places")
-        self._verify_owner(e.seat, owner, e.approved)
+        if e.spot not in ("war", "egalite-war"):
+            self._verify_owner(e.seat, owner, e.approved)
         if e.spot in ("egalite", "egalite-war"):
             offered = self.f.settings("egalite-offered")
             if offered is not None and not offered.offered:
@@ -190,8 +193,9 @@ class BatailleRound:
         spot.last_line = e.line
 
     def verify_nomorebets(self, e: ev.NoMoreBets) -> None:
-        if self.phase != "betting":
+        if self.phase != "betting" and not self.closed_by_deal:
             self.f.flag("out-of-context", "\"rien ne va plus\" announced twice", round=self.n)
+        self.closed_by_deal = False
 
     def apply_nomorebets(self, e: ev.NoMoreBets) -> None:
         if self.phase != "betting":
@@ -240,7 +244,7 @@ class BatailleRound:
                       f"maximum {fmt_amount(lim.eg_max)}", line=spot.last_line, actual=None)
 
     def _check_house_boxes(self, players: set[int], boxes: dict[Owner, int]) -> None:
-        if self.f.enabled("lone-player-two-boxes") and len(players) == 1:
+        if self.f.enabled("lone-player-two-boxes") and len(self.seated) == 1 and boxes:
             (owner, count), = boxes.items()
             if count < 2:
                 self.flag("lone-player-two-boxes", f"the only player ({owner}) plays {count} box; the house requires two",
@@ -262,7 +266,10 @@ class BatailleRound:
             self.flag("no-more-bets", "a card dealt before \"rien ne va plus\"", expected="NOMOREBETS")
             self.apply_nomorebets(e)  # the bets are closed in fact
             self.closed_bets_line = e.line
-        if self.phase == "choices" and (self.warring() or self.burns):
+            self.closed_by_deal = True
+        if self.phase == "choices" and e.to == "seat" and e.seat in self._pending_first():
+            return  # a late first card: reported at the dealer's card
+        if self.phase == "choices" and (self.warring() or self.burn_lines):
             self._start_bataille()
         if self.phase == "bataille":
             self._verify_war_deal(e)
@@ -291,9 +298,16 @@ class BatailleRound:
             self.flag("deal-first", f"seat {seat} dealt before seat {pending[0]}: cards go from the dealer's left, clockwise",
                       expected=f"DEAL seat={pending[0]} <card>")
 
+    def _pending_first(self) -> list[int]:
+        return [s for s in self.staked_seats() if s not in self.dealt]
+
     def apply_deal(self, e: ev.Deal) -> None:
         self.drew_cards = True
         if e.to in ("ponte", "banker"):
+            return
+        if self.phase == "choices" and e.to == "seat" and e.seat in self._pending_first():
+            self.hands[e.seat].card = e.card
+            self.dealt.add(e.seat)
             return
         if self.phase == "dealing":
             if e.to == "dealer":
@@ -306,24 +320,20 @@ class BatailleRound:
                 self.dealt.add(e.seat)
         elif self.phase == "bataille":
             self._apply_war_deal(e)
-        self.burns = 0
+        self.burn_lines = []
 
     def verify_burn(self, e: ev.Burn) -> None:
         if self.phase == "choices" and self.warring():
             self._start_bataille()
-        if self.phase == "bataille":
-            nxt = self.war_queue[0][0] if self.war_queue else 0
-            if self.burns + 1 > nxt:
-                where = "after the bataille's last card" if not self.war_queue else "before the next bataille card"
-                self.flag("burn-bataille-extra", f"{self.burns + 1} card(s) burned {where}; the rules burn {nxt}")
-        elif self.phase in ("dealing", "choices"):
-            self.flag("burn-unexpected", "a card burned where the rules require none (during the first deal)"
-                      if self.phase == "dealing" else "a card burned where the rules require none (no bataille)")
+        if self.phase != "bataille":
+            where = {"betting": "while bets are placed", "dealing": "during the first deal",
+                     "choices": "with no bataille to deal"}[self.phase]
+            self.flag("burn-unexpected", f"a card burned where the rules require none ({where})")
 
     def apply_burn(self, e: ev.Burn) -> None:
         self.drew_cards = True
-        if self.phase in ("bataille",):
-            self.burns += 1
+        if self.phase == "bataille":
+            self.burn_lines.append(e.line)
 
     # -- the choice and the bataille ----------------------------------------------------
 
@@ -341,7 +351,7 @@ class BatailleRound:
 
     def apply_choice(self, e: ev.Choice) -> None:
         hand = self.hands.get(e.seat)
-        if hand is not None and hand.choice is None and self.phase == "choices" and hand.card and self.dealer_card \
+        if hand is not None and hand.choice is None and hand.card and self.dealer_card \
                 and _cmp(hand.card, self.dealer_card) == "equal":
             hand.choice = e.choice
 
@@ -359,13 +369,8 @@ class BatailleRound:
             if self.hands[seat].choice is None:
                 self.flag("bataille-choice", f"seat {seat} tied the dealer and made no choice before the bataille",
                           expected=f"CHOICE seat={seat} war|surrender")
-        burns = self.f.settings("burn-bataille") or self.f.settings("burn-bataille-extra")
-        before_players = burns.before_players if burns else 0
-        each = burns.before_each_player if burns else 0
-        before_dealer = burns.before_dealer if burns else 0
         players = self.warring()
-        self.war_queue = [((before_players if i == 0 else 0) + each, seat) for i, seat in enumerate(players)]
-        self.war_queue.append((before_dealer, None))
+        self.war_queue = [*players, None]
         for seat in players:
             self._check_war_stake(seat)
 
@@ -386,39 +391,53 @@ class BatailleRound:
         return (self.f.enabled("bataille-ace") and len(players) == 1
                 and self.hands[players[0]].war_card is not None and self.hands[players[0]].war_card.rank == "A")
 
+    def _burns_needed(self, key: int | None) -> int:
+        """Burns the rules put before this bataille card: the first player's, a later player's, the dealer's."""
+        burns = self.f.settings("burn-bataille") or self.f.settings("burn-bataille-extra")
+        if burns is None:
+            return 0
+        if key is None:
+            return burns.before_dealer
+        return (burns.before_players if self.war_players_dealt == 0 else 0) + burns.before_each_player
+
     def _verify_war_deal(self, e: ev.Deal) -> None:
         if not self.war_queue:
             self.flag("deal-bataille", "a card too many: the bataille's cards are all dealt")
             return
-        need, target = self.war_queue[0]
+        target = self.war_queue[0]
         who = "the dealer" if e.to == "dealer" else f"seat {e.seat}"
         if e.to == "dealer" and self._lone_ace():
             self.flag("bataille-ace", "the only player at bataille received an Ace: the dealer's card is not needed")
         want = "dealer" if target is None else f"seat={target}"
-        queued = [s for _, s in self.war_queue]
         key = None if e.to == "dealer" else e.seat
-        if key not in queued:
+        if key not in self.war_queue:
             self.flag("deal-bataille", f"a bataille card to {who}, which is not in the bataille or already has its card",
                       expected=f"DEAL {want} <card>")
             return
         if key != target:
             self.flag("deal-bataille", f"bataille card to {who} out of turn", expected=f"DEAL {want} <card>")
-            need = dict((s, b) for b, s in self.war_queue)[key]
-        if self.burns < need:
-            self.flag("burn-bataille", f"{self.burns} card(s) burned before this bataille card; the rules burn {need}",
-                      expected=f"BURN (×{need}) before DEAL {'dealer' if key is None else f'seat={key}'}")
+        self._verify_war_burns(key)
+
+    def _verify_war_burns(self, key: int | None) -> None:
+        need = self._burns_needed(key)
+        got = len(self.burn_lines)
+        card = "DEAL dealer" if key is None else f"DEAL seat={key}"
+        if got < need:
+            self.flag("burn-bataille", f"{got} card(s) burned before this bataille card; the rules burn {need}",
+                      expected=f"BURN (×{need}) before {card}")
+        elif got > need:
+            self.flag("burn-bataille-extra", f"{got} cards burned before the next bataille card ({card}); "
+                      f"the rules burn {need}", line=self.burn_lines[need], actual=None)
 
     def _apply_war_deal(self, e: ev.Deal) -> None:
         key = None if e.to == "dealer" else e.seat
-        for i, (_, seat) in enumerate(self.war_queue):
-            if seat == key:
-                del self.war_queue[i]
-                break
-        else:
+        if key not in self.war_queue:
             return
+        self.war_queue.remove(key)
         if key is None:
             self.dealer_war_card = e.card
         else:
+            self.war_players_dealt += 1
             self.hands[key].war_card = e.card
 
     # -- settlements -------------------------------------------------------------------
@@ -470,6 +489,8 @@ class BatailleRound:
     def _expected(self, hand: HandState, spot: str) -> tuple[str, str, Decimal | None, str] | None:
         """(check, verb, amount, why) the rules require for a spot now, or None if it cannot be settled yet."""
         stake = hand.stake(spot)
+        if hand.card is None and hand.stake("main") <= 0:
+            return "settle-once", "PUSH", None, "the hand holds no initial stake and got no card: the bet is returned"
         if hand.card is None or self.dealer_card is None:
             self.flag("settle-once", f"seat {hand.seat} {spot} settled before its card and the dealer's were dealt")
             return None
@@ -546,10 +567,12 @@ class BatailleRound:
                 self.flag("bataille-choice", f"seat {seat} tied the dealer and never chose", line=line, actual=None)
             elif hand.choice == "war" and hand.war_card is None:
                 self.flag("deal-bataille", f"seat {seat} went to bataille but got no bataille card", line=line, actual=None)
-        if self.phase == "bataille" and self.war_queue and self.war_queue[-1][1] is None and not self._lone_ace() \
-                and len(self.war_queue) == 1:
+        if self.phase == "bataille" and self.war_queue == [None] and not self._lone_ace():
             self.flag("deal-bataille", "the dealer took no bataille card", line=line, actual=None,
                       expected="DEAL dealer <card>")
+        if self.burn_lines:
+            self.flag("burn-bataille-extra", f"{len(self.burn_lines)} card(s) burned after the bataille's last card",
+                      line=self.burn_lines[0], actual=None)
         for seat in sorted(self.hands, reverse=True):
             for name, spot in sorted(self.hands[seat].spots.items()):
                 if spot.total > 0 and not spot.settled_line:

@@ -155,7 +155,7 @@ class Table:
         shoe = self._need_shoe("STOPCARD")
         if shoe is not None:
             shoe.verify_stopcard(e)
-            shoe.apply_stopcard(e, self.round is not None and self.round.drew_cards, self._n())
+            shoe.apply_stopcard(e, self.round is not None, self._n())
 
     def on_pause(self, e: ev.Pause) -> None:
         shoe = self._need_shoe("PAUSE")
@@ -195,7 +195,7 @@ class Table:
         else:
             self.f.flag("burn-unexpected", "a card burned between rounds, where the rules require none")
         shoe.burns_since_deal += 1
-        shoe.draw(e.card, self.round is not None and self.round.drew_cards, self._n())
+        shoe.draw(e.card, self.round is not None, self._n())
 
     def _verify_deal_burns(self, shoe: ShoeState) -> None:
         if not shoe.dealt_any:
