@@ -162,6 +162,8 @@ class _ToEvent(Transformer):
     def _check_range(name: str, value: Any, column: int) -> None:
         if name == "seat":
             _limit("seat", value, 1, 99, column)
+        elif name == "by" and isinstance(value, Owner) and value.kind == "seat":
+            _limit("seat", int(value.id), 1, 99, column)
         elif name == "seats":
             _limit("seats", value, 1, 99, column)
         elif name == "n":

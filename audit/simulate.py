@@ -18,6 +18,13 @@ seeded from ``seed``; never the global generator, never the clock. Money is
 ``Decimal`` throughout. The tables' lines are merged by timestamp (ties
 broken by table id); each table's own lines are strictly increasing in time.
 
+Choices where the rules leave room: the war stake of a hand is one BET by
+the hand's player for the hand's whole main total (standing shares
+included); a bet on a vacant place, its war stake included, carries
+``by=seat:M approved``; égalité bets are the seated player's own; only FR
+shoes ever see a ``CUT refused``; only MC shuffling-dealing machines PAUSE;
+an MC night of fewer than three rounds announces ``last-shoe`` instead.
+
     python -m audit.simulate                     # writes fixtures/nights/example-night.del
     python -m audit.simulate --tables 20 --rounds 2000 --seed 7 -o big.del
 """
@@ -52,6 +59,9 @@ NICE = tuple(Decimal(v) for v in (
     1000, 1500, 2000, 2500, 5000, 10000))
 
 EXAMPLE_PATH = Path(__file__).resolve().parent.parent / "fixtures" / "nights" / "example-night.del"
+#: Picked so that the card-driven rarities all occur: a stop card due exactly
+#: at a round's end, a lone Ace at an MC bataille, several players at one
+#: bataille on both rulesets, an égalité re-bet won, a refused cut.
 EXAMPLE_SEED = 2031
 EXAMPLE_START = datetime(2026, 11, 20, 21, 0, tzinfo=TZ)
 
@@ -278,6 +288,7 @@ class _Table:
 
     # .. output
     def emit(self, text: str, lo: float = 1.0, hi: float = 3.0) -> None:
+        """Log ``text`` ``lo``..``hi`` seconds (whole milliseconds) after the table's last line."""
         self.t += timedelta(milliseconds=self.rng.randint(int(lo * 1000), int(hi * 1000)))
         table = self.spec.table
         self.out.append((self.t, table, f"{_stamp(self.t)} {table} {text}"))

@@ -59,6 +59,8 @@ class Owner(BaseModel):
     @classmethod
     def parse(cls, text: str) -> "Owner":
         kind, _, ident = text.partition(":")
+        if kind == "seat":
+            ident = str(int(ident))  # seat:07 is seat 7
         return cls(kind=kind, id=ident)  # type: ignore[arg-type]
 
     @classmethod

@@ -391,6 +391,13 @@ MALFORMED = [
      [("quot", "unterminated", "string", '"')]),
     ("unterminated-escaped-quote", PREFIX + r'NOTE "he said \"banco\"\"', '"he',
      [("quot", "unterminated", "string", '"')]),
+    ("bad-spot", PREFIX + "BET seat=2 spot=hand amount=50", "spot=hand", ["hand", "spot"]),
+    ("bad-owner-kind", PREFIX + "BET seat=2 spot=main amount=50 by=player:P1", "by=player:P1", ["player:P1"]),
+    ("empty-standing-id", PREFIX + "BET seat=2 spot=main amount=50 by=standing:", "by=standing:", ["standing:"]),
+    ("round-0", PREFIX + "ROUND 0 begin", "0", ["0", ("round", "number")]),
+    ("table-id-too-long", f"{TS} {'T' * 33} CLOSE", "T" * 33, ["table"]),
+    ("table-id-bad-start", f"{TS} -BAT-01 CLOSE", "-BAT-01", ["-BAT-01", "table"]),
+    ("no-verb", f"{TS} BAT-01", len(f"{TS} BAT-01") + 1, [("verb", "CLOSE", "ends")]),
     ("no-timestamp", "BAT-01 CLOSE", 1, ["timestamp"]),
     ("stray-text", "-------- shift change --------", 1, ["timestamp"]),
 ]

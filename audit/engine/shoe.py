@@ -26,6 +26,7 @@ class ShoeState:
         self.cut_checked = False
         self.talon: int | None = None
         self.stop_out = False
+        self.stop_implied = False  # out, as the depth says, though the log has not said so yet
         self.stop_out_line = 0
         #: after the stop card: may one more round begin (the card came out between rounds)?
         self.one_more_round = False
@@ -72,7 +73,7 @@ class ShoeState:
         if not event.refused:
             self.cuts.append(event)
 
-    def verify_stopcard(self, event: ev.StopCard) -> None:
+    def verify_stopcard(self, event: ev.StopCard, round_n: int | None = None) -> None:
         if event.action == "place":
             if self.machine:
                 self.f.flag("machine-no-cut", "a shuffling-dealing machine takes no stop card")
@@ -90,12 +91,14 @@ class ShoeState:
             return
         if self.talon is None:
             self.f.flag("out-of-context", "STOPCARD out, but no stop card was placed in this shoe")
+        elif self.stop_implied:
+            self.stop_implied = False  # the late STOPCARD out was reported at the card it was due before
         elif self.stop_out:
-            self.f.flag("out-of-context", "the stop card came out twice")
+            self.f.flag("out-of-context", "the stop card came out twice", round=round_n)
         elif self.drawn != self.size - self.talon:
             self.f.flag("stopcard-depth",
                         f"stop card came out after {self.drawn} cards; a talon of {self.talon} "
-                        f"puts it after {self.size - self.talon}")
+                        f"puts it after {self.size - self.talon}", round=round_n)
 
     def apply_stopcard(self, event: ev.StopCard, round_active: bool, round_n: int | None) -> None:
         if event.action == "place":
@@ -139,19 +142,22 @@ class ShoeState:
             self._check_cuts()
             if self.talon is None and self.f.enabled("stopcard-talon"):
                 self.f.flag("stopcard-talon", "cards drawn from a shoe with no stop card",
-                            expected="STOPCARD talon=N before the first card")
+                            expected="STOPCARD talon=N before the first card", round=round_n)
         if self.talon is not None and not self.stop_out and self.drawn == self.size - self.talon:
             self.f.flag("stopcard-depth", f"{self.drawn} cards have left the shoe: with a talon of "
                         f"{self.talon} the stop card should have come out before this card",
-                        expected="STOPCARD out")
+                        expected="STOPCARD out", round=round_n)
             self._stop_came_out(round_active, round_n, self.f.sink.line)
+            self.stop_implied = True
         self.drawn += 1
         if self.drawn == self.size + 1:
-            self.f.flag("card-count", f"more cards drawn than a shoe of {self.decks} decks holds ({self.size})")
+            self.f.flag("card-count", f"more cards drawn than a shoe of {self.decks} decks holds ({self.size})",
+                        round=round_n)
         if card is not None:
             self.counts[card] += 1
             if self.counts[card] == self.decks + 1:
-                self.f.flag("card-count", f"{card} seen {self.counts[card]} times in a shoe of {self.decks} decks")
+                self.f.flag("card-count", f"{card} seen {self.counts[card]} times in a shoe of {self.decks} decks",
+                            round=round_n)
 
     def round_may_begin(self, n: int) -> bool:
         """After the stop card, only the round it came out in (or just before) is played."""

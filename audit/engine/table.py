@@ -154,7 +154,7 @@ class Table:
     def on_stopcard(self, e: ev.StopCard) -> None:
         shoe = self._need_shoe("STOPCARD")
         if shoe is not None:
-            shoe.verify_stopcard(e)
+            shoe.verify_stopcard(e, self._n())
             shoe.apply_stopcard(e, self.round is not None, self._n())
 
     def on_pause(self, e: ev.Pause) -> None:
