@@ -59,7 +59,13 @@ class Rule(_Strict):
         if schema is None:
             known = ", ".join(sorted(CATALOGUE))
             raise ValueError(f"unknown check {self.check!r}; the engine knows: {known}")
-        self._settings = schema.model_validate(self.params)
+        try:
+            self._settings = schema.model_validate(self.params)
+        except ValidationError as err:
+            first = err.errors()[0]
+            key = ".".join(str(p) for p in first["loc"])
+            msg = "unknown key" if first["type"] == "extra_forbidden" else first["msg"]
+            raise ValueError(f"params.{key}: {msg}" if key else f"params: {msg}") from None
         return self
 
     @property
@@ -231,7 +237,8 @@ def _validate(model: type[BaseModel], data: Any, node: yaml.Node | None, path: P
     try:
         return model.model_validate(data)
     except ValidationError as err:
-        first = err.errors()[0]
+        errors = sorted(err.errors(), key=lambda e: e["type"] != "extra_forbidden")
+        first = errors[0]
         loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and p.startswith("function-")))
         line = _line_of(node, loc)
         where = f", line {line}" if line else ""

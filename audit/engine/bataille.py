@@ -37,6 +37,7 @@ class Limits:
 @dataclass
 class Spot:
     owners: dict[Owner, Decimal] = field(default_factory=dict)
+    owner_lines: dict[Owner, int] = field(default_factory=dict)
     last_line: int = 0
     settled_line: int = 0
     settled_phase: int = 0
@@ -163,8 +164,9 @@ class BatailleRound:
     def _verify_late(self, seat: int, spot: str, verb: str) -> None:
         allowed = self.f.settings("late-bet")
         hand = self.hands.get(seat)
+        window = ("choices",) if spot == "war" else ("choices", "bataille")  # the war stake opens the bataille
         if verb == "BET" and allowed is not None and spot in allowed.at_bataille and hand is not None \
-                and hand.choice == "war" and self.phase in ("choices", "bataille") and hand.war_card is None:
+                and hand.choice == "war" and self.phase in window and hand.war_card is None:
             return
         what = "placed" if verb == "BET" else "withdrawn"
         self.flag("late-bet", f"chips {what} on seat {seat} {spot} after \"rien ne va plus\" (line {self.closed_bets_line})",
@@ -174,7 +176,7 @@ class BatailleRound:
         owner = e.by or Owner.seated(e.seat)
         spot = self.hand(e.seat).spot(e.spot)
         spot.owners[owner] = spot.owners.get(owner, Decimal(0)) + e.amount
-        spot.last_line = e.line
+        spot.owner_lines[owner] = spot.last_line = e.line
 
     def verify_withdraw(self, e: ev.Withdraw) -> None:
         owner = e.by or Owner.seated(e.seat)
@@ -190,7 +192,7 @@ class BatailleRound:
         owner = e.by or Owner.seated(e.seat)
         spot = self.hand(e.seat).spot(e.spot)
         spot.owners[owner] = max(Decimal(0), spot.owners.get(owner, Decimal(0)) - e.amount)
-        spot.last_line = e.line
+        spot.owner_lines[owner] = spot.last_line = e.line
 
     def verify_nomorebets(self, e: ev.NoMoreBets) -> None:
         if self.phase != "betting" and not self.closed_by_deal:
@@ -215,7 +217,7 @@ class BatailleRound:
                 for owner, amount in sorted(main.owners.items(), key=lambda kv: str(kv[0])):
                     if 0 < amount < lim.min:
                         self.flag("bet-limits", f"seat {seat} main: {owner} stakes {fmt_amount(amount)}, "
-                                  f"below the table minimum {fmt_amount(lim.min)}", line=main.last_line,
+                                  f"below the table minimum {fmt_amount(lim.min)}", line=main.owner_lines.get(owner, main.last_line),
                                   expected=f"a stake of at least {fmt_amount(lim.min)}", actual=None)
                     if owner.kind == "seat" and amount > 0:
                         boxes[owner] = boxes.get(owner, 0) + 1
@@ -238,15 +240,17 @@ class BatailleRound:
         for owner, amount in sorted(spot.owners.items(), key=lambda kv: str(kv[0])):
             if 0 < amount < lim.eg_min:
                 self.flag("egalite-limits", f"seat {seat} {name}: {owner} stakes {fmt_amount(amount)}, below the "
-                          f"égalité minimum {fmt_amount(lim.eg_min)}", line=spot.last_line, actual=None)
+                          f"égalité minimum {fmt_amount(lim.eg_min)}", line=spot.owner_lines.get(owner, spot.last_line),
+                          actual=None)
         if spot.total > lim.eg_max:
             self.flag("egalite-limits", f"seat {seat} {name}: {fmt_amount(spot.total)} staked, above the égalité "
                       f"maximum {fmt_amount(lim.eg_max)}", line=spot.last_line, actual=None)
 
     def _check_house_boxes(self, players: set[int], boxes: dict[Owner, int]) -> None:
-        if self.f.enabled("lone-player-two-boxes") and len(self.seated) == 1 and boxes:
-            (owner, count), = boxes.items()
-            if count < 2:
+        if self.f.enabled("lone-player-two-boxes") and len(self.seated) == 1:
+            owner = Owner.seated(next(iter(self.seated)))
+            count = boxes.get(owner, 0)
+            if 0 < count < 2:
                 self.flag("lone-player-two-boxes", f"the only player ({owner}) plays {count} box; the house requires two",
                           line=self.closed_bets_line)
         cap = self.f.settings("boxes-per-player")
@@ -369,9 +373,8 @@ class BatailleRound:
             if self.hands[seat].choice is None:
                 self.flag("bataille-choice", f"seat {seat} tied the dealer and made no choice before the bataille",
                           expected=f"CHOICE seat={seat} war|surrender")
-        players = self.warring()
-        self.war_queue = [*players, None]
-        for seat in players:
+        self.war_queue = [*self.warring(), None]
+        for seat in self.warring():
             self._check_war_stake(seat)
 
     def _check_war_stake(self, seat: int) -> None:
@@ -382,7 +385,10 @@ class BatailleRound:
                       f"the initial stake is {fmt_amount(main)}",
                       expected=f"BET seat={seat} spot=war amount={fmt_amount(main)}", actual=None,
                       line=hand.spots["war"].last_line if "war" in hand.spots else None)
-        egw = hand.spots.get("egalite-war")
+
+    def _check_egalite_war(self, seat: int) -> None:
+        """The égalité re-bet may come until the seat's bataille card: judged then."""
+        egw = self.hands[seat].spots.get("egalite-war")
         if egw and egw.total > 0:
             self._check_egalite(seat, "egalite-war", egw)
 
@@ -417,6 +423,8 @@ class BatailleRound:
         if key != target:
             self.flag("deal-bataille", f"bataille card to {who} out of turn", expected=f"DEAL {want} <card>")
         self._verify_war_burns(key)
+        if key is not None:
+            self._check_egalite_war(key)
 
     def _verify_war_burns(self, key: int | None) -> None:
         need = self._burns_needed(key)

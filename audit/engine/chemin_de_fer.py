@@ -100,16 +100,17 @@ class CdfTable:
     def apply_hand(self, e: ev.Hand) -> None:
         b = self.bank
         who = e.by or Owner.seated(e.seat)
-        if who != b.holder or e.how in ("taken", "taux", "auction", "first"):
+        changed = who != b.holder
+        if changed or e.how in ("taken", "taux", "auction", "first"):
             b.associates = []
             b.last_bank = None if e.how != "taux" else b.last_bank
             b.last_net = Decimal(0)
+        if changed:
+            b.prev_banco = b.prev_sole_staker = None
         b.holder, b.holder_seat, b.took_how = who, e.seat, e.how
         b.passed_by = None
         b.associate_of_passed = []
         b.bids, b.award = [], None
-        if who != b.holder:
-            b.prev_banco = b.prev_sole_staker = None
 
     def on_pass(self, e: ev.Pass, coup: int | None) -> None:
         b = self.bank

@@ -39,44 +39,50 @@ class Table:
         self.last_round_n = 0
         self.rounds = 0
         self.announced: str | None = None
+        self.announced_n: int | None = None
         self.rounds_after_announce = 0
         self._verify_open(event)
+
+    def _flag(self, check: str, message: str, **kw) -> None:
+        """A table-level finding: inside a round it names the round."""
+        kw.setdefault("round", self._n())
+        self.f.flag(check, message, **kw)
 
     # -- opening and limits -----------------------------------------------------------
 
     def _verify_open(self, e: ev.Open) -> None:
         cap = self.f.settings("seat-limit")
         if cap is not None and e.seats > cap.max_seats:
-            self.f.flag("seat-limit", f"table opened with {e.seats} seats; the rules allow at most {cap.max_seats}",
+            self._flag("seat-limit", f"table opened with {e.seats} seats; the rules allow at most {cap.max_seats}",
                         expected=f"seats={cap.max_seats} (at most)")
         self._verify_limits(self.limits)
 
     def _verify_limits(self, lim: Limits) -> None:
         if lim.min > lim.max or lim.eg_min > lim.eg_max:
-            self.f.flag("out-of-context", "posted minimum above the maximum")
+            self._flag("out-of-context", "posted minimum above the maximum")
             return
         mult = self.f.settings("limits-multiple")
         if mult is not None and lim.min > 0:
             ratio = lim.max / lim.min
             if ratio not in [Decimal(m) for m in mult.multiples]:
                 allowed = ", ".join(str(m) for m in mult.multiples)
-                self.f.flag("limits-multiple", f"maximum {fmt_amount(lim.max)} is {fmt_amount(ratio.normalize())} times "
+                self._flag("limits-multiple", f"maximum {fmt_amount(lim.max)} is {fmt_amount(ratio.normalize())} times "
                             f"the minimum {fmt_amount(lim.min)}; the rules allow {allowed} times",
                             expected="max = " + " | ".join(fmt_amount(lim.min * m) for m in mult.multiples))
         house = self.f.settings("house-limits")
         if house is not None:
             if house.min_at_least is not None and lim.min < house.min_at_least:
-                self.f.flag("house-limits", f"minimum {fmt_amount(lim.min)} below the house's {fmt_amount(house.min_at_least)}")
+                self._flag("house-limits", f"minimum {fmt_amount(lim.min)} below the house's {fmt_amount(house.min_at_least)}")
             if house.max_at_most is not None and lim.max > house.max_at_most:
-                self.f.flag("house-limits", f"maximum {fmt_amount(lim.max)} above the house's {fmt_amount(house.max_at_most)}")
+                self._flag("house-limits", f"maximum {fmt_amount(lim.max)} above the house's {fmt_amount(house.max_at_most)}")
             if house.egalite_max_at_most is not None and lim.eg_max > house.egalite_max_at_most:
-                self.f.flag("house-limits", f"égalité maximum {fmt_amount(lim.eg_max)} above the house's "
+                self._flag("house-limits", f"égalité maximum {fmt_amount(lim.eg_max)} above the house's "
                             f"{fmt_amount(house.egalite_max_at_most)}")
 
     def on_limits(self, e: ev.Limits) -> None:
         new = Limits(e.min, e.max, e.egalite_min, e.egalite_max)
         if new.min != self.current_limits().min:
-            self.f.flag("limits-min-change", f"minimum changed from {fmt_amount(self.current_limits().min)} to "
+            self._flag("limits-min-change", f"minimum changed from {fmt_amount(self.current_limits().min)} to "
                         f"{fmt_amount(new.min)} without closing the table", expected="CLOSE, then OPEN with the new minimum")
         self._verify_limits(new)
         self.pending_limits = new
@@ -88,7 +94,7 @@ class Table:
 
     def on_dealer(self, e: ev.Dealer) -> None:
         if self.round is not None and self.dealer is not None and e.id != self.dealer:
-            self.f.flag("dealer-relief", f"dealer {self.dealer} relieved by {e.id} during round {self.round.n}",
+            self._flag("dealer-relief", f"dealer {self.dealer} relieved by {e.id} during round {self.round.n}",
                         round=self.round.n)
         self.dealer = e.id
 
@@ -98,48 +104,49 @@ class Table:
             self.round.supervisor = e.present
 
     def on_seat(self, e: ev.Seat) -> None:
-        if e.seat > self.seats:
-            self.f.flag("seat-range", f"seat {e.seat} taken at a table of {self.seats} places")
+        if e.action == "in" and e.seat > self.seats:
+            self._flag("seat-range", f"seat {e.seat} taken at a table of {self.seats} places")
         if e.action == "in":
             if e.seat in self.seated:
-                self.f.flag("out-of-context", f"seat {e.seat} taken while already occupied")
+                self._flag("out-of-context", f"seat {e.seat} taken while already occupied")
             self.seated[e.seat] = e.player
         else:
             if e.seat not in self.seated:
-                self.f.flag("out-of-context", f"seat {e.seat} left while vacant")
+                self._flag("out-of-context", f"seat {e.seat} left while vacant")
             self.seated.pop(e.seat, None)
 
     def on_announce(self, e: ev.Announce) -> None:
         rule = self.f.settings("end-announced")
         if rule is not None and e.what == "last-rounds" and e.n != rule.last_rounds:
-            self.f.flag("end-announced", f"{e.n} last rounds announced; the rules announce {rule.last_rounds}",
+            self._flag("end-announced", f"{e.n} last rounds announced; the rules announce {rule.last_rounds}",
                         expected=f"ANNOUNCE last-rounds n={rule.last_rounds}")
-        self.announced = e.what
-        self.rounds_after_announce = 0
-        self.announced_n = e.n
+        if self.announced is None:  # a second announcement does not extend play
+            self.announced = e.what
+            self.rounds_after_announce = 0
+            self.announced_n = e.n
 
     def on_close(self, e: ev.Close) -> None:
         if self.round is not None:
-            self.f.flag("round-open", f"round {self.round.n} still open when the table closed", round=self.round.n)
+            self._flag("round-open", f"round {self.round.n} still open when the table closed", round=self.round.n)
             self.round = None
         if self.rounds and self.announced is None and self.f.enabled("end-announced"):
-            self.f.flag("end-announced", "the table closed with no announcement of the end of play",
+            self._flag("end-announced", "the table closed with no announcement of the end of play",
                         expected="ANNOUNCE last-shoe or ANNOUNCE last-rounds n=3 before CLOSE")
 
     # -- the shoe ------------------------------------------------------------------------------
 
     def on_shoe(self, e: ev.Shoe) -> None:
         if self.round is not None:
-            self.f.flag("out-of-context", "a new shoe during a round", round=self.round.n)
+            self._flag("out-of-context", "a new shoe during a round", round=self.round.n)
         if self.announced == "last-shoe" and self.shoe is not None:
-            self.f.flag("end-announced", "a new shoe after the last shoe was announced")
+            self._flag("end-announced", "a new shoe after the last shoe was announced")
         self.shoe = ShoeState(e, self.f)
         if self.cdf is not None:
             self.cdf.new_shoe()
 
     def _need_shoe(self, what: str) -> ShoeState | None:
         if self.shoe is None:
-            self.f.flag("out-of-context", f"{what} with no shoe prepared (SHOE new)", round=self._n())
+            self._flag("out-of-context", f"{what} with no shoe prepared (SHOE new)", round=self._n())
         return self.shoe
 
     def on_shuffle(self, e: ev.Shuffle) -> None:
@@ -162,9 +169,9 @@ class Table:
         if shoe is None:
             return
         if not shoe.machine:
-            self.f.flag("out-of-context", "PAUSE is for a shuffling-dealing machine")
+            self._flag("out-of-context", "PAUSE is for a shuffling-dealing machine")
         if self.round is not None:
-            self.f.flag("out-of-context", "PAUSE during a round", round=self.round.n)
+            self._flag("out-of-context", "PAUSE during a round", round=self.round.n)
         shoe.paused = True
 
     def on_resume(self, e: ev.Resume) -> None:
@@ -172,7 +179,7 @@ class Table:
         if shoe is None:
             return
         if not shoe.paused:
-            self.f.flag("out-of-context", "RESUME without a PAUSE")
+            self._flag("out-of-context", "RESUME without a PAUSE")
         shoe.paused = False
         if shoe.dealt_any:
             shoe.awaiting_resume_burns = True
@@ -187,13 +194,13 @@ class Table:
             rule = self.f.settings(check)
             if rule is not None and shoe.burns_since_deal + 1 > rule.count:
                 when = "before the first card of the shoe" if not shoe.dealt_any else "after RESUME"
-                self.f.flag(check, f"{shoe.burns_since_deal + 1} cards burned {when}; the rules burn {rule.count}",
+                self._flag(check, f"{shoe.burns_since_deal + 1} cards burned {when}; the rules burn {rule.count}",
                             round=self._n())
         elif self.round is not None:
             self.round.verify_burn(e)
             self.round.apply_burn(e)
         else:
-            self.f.flag("burn-unexpected", "a card burned between rounds, where the rules require none")
+            self._flag("burn-unexpected", "a card burned between rounds, where the rules require none")
         shoe.burns_since_deal += 1
         shoe.draw(e.card, self.round is not None, self._n())
 
@@ -201,13 +208,13 @@ class Table:
         if not shoe.dealt_any:
             rule = self.f.settings("burn-start")
             if rule is not None and shoe.burns_since_deal < rule.count:
-                self.f.flag("burn-start", f"first card of the shoe dealt after {shoe.burns_since_deal} burned card(s); "
+                self._flag("burn-start", f"first card of the shoe dealt after {shoe.burns_since_deal} burned card(s); "
                             f"the rules burn {rule.count}", round=self._n(),
                             expected=f"BURN (×{rule.count}) before the first DEAL")
         elif shoe.awaiting_resume_burns:
             rule = self.f.settings("burn-resume")
             if rule is not None and shoe.burns_since_deal < rule.count:
-                self.f.flag("burn-resume", f"first card after RESUME dealt after {shoe.burns_since_deal} burned card(s); "
+                self._flag("burn-resume", f"first card after RESUME dealt after {shoe.burns_since_deal} burned card(s); "
                             f"the rules burn {rule.count}", round=self._n(),
                             expected=f"BURN (×{rule.count}) after RESUME")
 
@@ -220,7 +227,7 @@ class Table:
         if e.action == "begin":
             self._begin(e)
         elif self.round is None or self.round.n != e.n:
-            self.f.flag("out-of-context", f"ROUND {e.n} end, but " + (
+            self._flag("out-of-context", f"ROUND {e.n} end, but " + (
                 f"round {self.round.n} is the one open" if self.round else "no round is open"), round=self._n())
         else:
             self.round.finish(e.line)
@@ -228,29 +235,29 @@ class Table:
 
     def _begin(self, e: ev.Round) -> None:
         if self.round is not None:
-            self.f.flag("round-open", f"round {self.round.n} never ended (round {e.n} begins)", round=self.round.n)
+            self._flag("round-open", f"round {self.round.n} never ended (round {e.n} begins)", round=self.round.n)
             self.round = None
         if e.n <= self.last_round_n:
-            self.f.flag("round-number", f"round {e.n} after round {self.last_round_n}: round numbers increase",
+            self._flag("round-number", f"round {e.n} after round {self.last_round_n}: round numbers increase",
                         round=e.n, expected=f"ROUND {self.last_round_n + 1} begin (or higher)")
         self.last_round_n = max(self.last_round_n, e.n)
         if self.shoe is None:
-            self.f.flag("out-of-context", "a round begins with no shoe prepared", round=e.n)
+            self._flag("out-of-context", "a round begins with no shoe prepared", round=e.n)
         elif not self.shoe.round_may_begin(e.n):
-            self.f.flag("play-past-stopcard", f"round {e.n} begins after the stop card came out "
+            self._flag("play-past-stopcard", f"round {e.n} begins after the stop card came out "
                         f"(line {self.shoe.stop_out_line}) without a new shoe", round=e.n, expected="SHOE new ...")
         if self.announced == "last-rounds":
             self.rounds_after_announce += 1
             rule = self.f.settings("end-announced")
             if rule is not None and self.rounds_after_announce > (self.announced_n or rule.last_rounds):
-                self.f.flag("end-announced", f"round {e.n} is played after the last rounds were announced", round=e.n)
+                self._flag("end-announced", f"round {e.n} is played after the last rounds were announced", round=e.n)
         if self.pending_limits is not None:
             self.limits, self.pending_limits = self.pending_limits, None
         self.rounds += 1
         if self.cdf is not None:
             rule = self.f.settings("cdf-min-players")
             if rule is not None and len(self.seated) < rule.min_players:
-                self.f.flag("cdf-min-players", f"coup {e.n} starts with {len(self.seated)} seated player(s); "
+                self._flag("cdf-min-players", f"coup {e.n} starts with {len(self.seated)} seated player(s); "
                             f"the rules require {rule.min_players}", round=e.n)
             self.round = CdfRound(e.n, e.line, self, self.cdf)
         else:
@@ -259,7 +266,7 @@ class Table:
     def on_round_event(self, e) -> None:
         rnd = self.round
         if rnd is None:
-            self.f.flag("out-of-context", f"{e.verb} outside any round")
+            self._flag("out-of-context", f"{e.verb} outside any round")
             return
         verb = e.verb
         if isinstance(rnd, CdfRound):
@@ -287,7 +294,7 @@ class Table:
     def on_deal(self, e: ev.Deal) -> None:
         shoe = self._need_shoe("DEAL")
         if self.round is None:
-            self.f.flag("out-of-context", "DEAL outside any round")
+            self._flag("out-of-context", "DEAL outside any round")
         if shoe is not None:
             self._verify_deal_burns(shoe)
             if self.cdf is not None and not shoe.dealt_any:
@@ -307,13 +314,13 @@ class Table:
         verb = e.verb
         if verb in CDF_HAND_VERBS or verb in CDF_ROUND_VERBS:
             if self.cdf is None:
-                self.f.flag("out-of-context", f"{verb} is a chemin de fer event, at a {self.game} table", round=self._n())
+                self._flag("out-of-context", f"{verb} is a chemin de fer event, at a {self.game} table", round=self._n())
             elif verb in CDF_HAND_VERBS:
                 self._on_hand_event(e)
             else:
                 self.on_round_event(e)
         elif verb in BATAILLE_VERBS and self.cdf is not None:
-            self.f.flag("out-of-context", f"{verb} is a bataille event, at a chemin de fer table", round=self._n())
+            self._flag("out-of-context", f"{verb} is a bataille event, at a chemin de fer table", round=self._n())
         elif verb in BATAILLE_VERBS or verb in SETTLE_VERBS or verb == "NOMOREBETS":
             self.on_round_event(e)
         elif verb == "NOTE":
@@ -356,11 +363,11 @@ class Table:
                                f"{order[0] if order else '?'}) to each previous player in turn")
                     break
         if problem:
-            self.f.flag("cdf-cut-order", problem, line=cuts[-1].line if cuts else shoe.line,
+            self._flag("cdf-cut-order", problem, line=cuts[-1].line if cuts else shoe.line,
                         expected=f"CUT by=seat:{order[0]}" if order else None, actual=None)
 
     def end_of_input(self, line: int) -> None:
         if self.round is not None:
-            self.f.flag("round-open", f"round {self.round.n} still open at the end of the log",
+            self._flag("round-open", f"round {self.round.n} still open at the end of the log",
                         line=line, round=self.round.n, actual=None)
             self.round = None
