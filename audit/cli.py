@@ -7,6 +7,7 @@ traceback ever reaches the user: every expected failure is a one-line message.
 
 from __future__ import annotations
 
+import io
 import sys
 from enum import Enum
 from pathlib import Path
@@ -76,17 +77,12 @@ def check(
         else:
             sys.stdout.write(rendered)
     elif output:
-        console = Console(record=True, width=120, file=open_devnull(), highlight=False, soft_wrap=True)
+        console = Console(record=True, width=120, file=io.StringIO(), highlight=False, soft_wrap=True)
         text.render(report, console)
         _write(output, console.export_text())
     else:
         text.render(report, Console(highlight=False, soft_wrap=True))
     raise typer.Exit(_exit_code(report, fail_on))
-
-
-def open_devnull():
-    import io
-    return io.StringIO()
 
 
 def _write(path: Path, content: str) -> None:
