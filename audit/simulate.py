@@ -182,8 +182,8 @@ def cdf_tables() -> list[TableSpec]:
     """The two tables of the chemin de fer night (Ostende rule)."""
     d = Decimal
     return [
-        TableSpec("CDF-01", CDF, 350, 10, d(60), d(100000)),
-        TableSpec("CDF-02", CDF, 350, 9, d(100), d(100000)),
+        TableSpec("CDF-01", CDF, 250, 10, d(60), d(100000)),
+        TableSpec("CDF-02", CDF, 250, 9, d(100), d(100000)),
     ]
 
 

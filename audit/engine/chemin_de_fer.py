@@ -138,17 +138,24 @@ class CdfTable:
             else:
                 step = next(s.step for s in rule.steps if s.below is None or top < s.below)
                 rise = e.amount - top
-                if rise <= 0 or rise % step != 0:
+                if rise < 0 or rise % step != 0:  # equal bids are allowed (art. 8)
                     self.f.flag("cdf-auction", f"bid {fmt_amount(e.amount)} after {fmt_amount(top)}: bids rise by "
                                 f"steps of {fmt_amount(step)} at that level", round=coup,
                                 expected=f"BID ... amount={fmt_amount(top + step)} (or more by {fmt_amount(step)})")
         b.bids.append((e.by, e.amount))
 
+    def _place_from_banker(self, owner: Owner, index: int) -> tuple[int, int]:
+        """Equal bids: seated players first, from the banker's right; then standing ones (art. 8)."""
+        if owner.kind == "seat" and owner.seat is not None:
+            return (0, (owner.seat - (self.bank.holder_seat or 0) - 1) % self.t.seats)
+        return (1, index)
+
     def on_award(self, e: ev.Award, coup: int | None) -> None:
         b = self.bank
         if b.bids:
             top_amount = max(a for _, a in b.bids)
-            top_owner = next(o for o, a in b.bids if a == top_amount)
+            tied = [o for o, a in b.bids if a == top_amount]
+            top_owner = min(tied, key=lambda o: self._place_from_banker(o, tied.index(o)))
             if (e.by, e.amount) != (top_owner, top_amount):
                 self.f.flag("cdf-auction", f"hand awarded to {e.by} for {fmt_amount(e.amount)}; the highest bid is "
                             f"{top_owner}'s {fmt_amount(top_amount)}", round=coup,
@@ -173,6 +180,7 @@ class CdfRound:
         self.stakes: dict[Owner, Decimal] = {}
         self.stake_order: list[Owner] = []
         self.closed = False
+        self.announced = False
         self.ponte: Owner | None = None
         self.ponte_mode: str | None = None  # solo, suivi, table, or None (largest stake)
         self.cards: dict[str, list[Card]] = {"ponte": [], "banker": []}
@@ -180,6 +188,7 @@ class CdfRound:
         self.abat: dict[str, bool] = {"ponte": False, "banker": False}
         self.calls: dict[str, bool | None] = {"ponte": None, "banker": None}
         self.tableau = False
+        self.burned_third: dict[str, bool] = {"ponte": False, "banker": False}
         self.settled: dict[Owner, int] = {}
         self.last_order: int | None = None
         self.flagged: set[str] = set()
@@ -229,7 +238,8 @@ class CdfRound:
         self.associates.append((e.by, e.amount))
 
     def on_banco(self, e: ev.Banco) -> None:
-        if self.closed:
+        follower = e.mode == "suivi" and e.by == self.cdf.bank.prev_banco  # art. 23's exception
+        if self.closed and not follower:
             self.flag("cdf-late-stake", f"banco by {e.by} after \"rien ne va plus\"")
         if e.mode == "suivi":
             b = self.cdf.bank
@@ -245,9 +255,9 @@ class CdfRound:
         self.stakes[e.by] = self.stakes.get(e.by, Decimal(0)) + e.amount
 
     def on_nomorebets(self, e: ev.NoMoreBets) -> None:
-        if self.closed:
+        if self.announced:
             self.f.flag("out-of-context", "\"rien ne va plus\" announced twice", round=self.n)
-        self.closed = True
+        self.closed = self.announced = True
 
     def _priority(self, owner: Owner, mode: str, index: int) -> tuple:
         kind = {"suivi": 0, "solo": 1, "table": 2}[mode]
@@ -283,14 +293,25 @@ class CdfRound:
             self.ponte_mode = None
         self.ponte = e.by
 
+    def bank_amount(self) -> Decimal | None:
+        """The bank announced, or else what it holds after the last coup (art. 12)."""
+        if self.bank is not None:
+            return self.bank
+        b = self.cdf.bank
+        if b.last_bank is None or b.last_result == "lost":
+            return None
+        return b.last_bank + b.last_net
+
     def in_play(self) -> dict[Owner, Decimal]:
         """The stakes the coup decides, once the bets are closed."""
-        bank = self.bank if self.bank is not None else (self.cdf.bank.last_bank or Decimal(0))
+        bank = self.bank_amount() or Decimal(0)
         if self.bancos:
             holder = self.ponte or self.bancos[0][0]
             mode = self.ponte_mode or next((m for o, m in self.bancos if o == holder), "solo")
             if mode in ("solo", "suivi"):
-                return {holder: bank}
+                out = {o: a for o, a in self.stakes.items() if a > 0 and o != holder}
+                out[holder] = bank
+                return out
             rule = self.f.settings("cdf-stakes-bank")
             share = rule.table_share if rule is not None else Decimal("0.5")
             out = {o: a for o, a in self.stakes.items() if a > 0 and o != holder}
@@ -299,7 +320,7 @@ class CdfRound:
         return {o: a for o, a in self.stakes.items() if a > 0}
 
     def _check_cover(self) -> None:
-        bank = self.bank if self.bank is not None else self.cdf.bank.last_bank
+        bank = self.bank_amount()
         if bank is None:
             return
         total = sum(self.in_play().values(), Decimal(0))
@@ -335,13 +356,24 @@ class CdfRound:
         """Chemin de fer burns cards only to mend a fault (arts. 11, 14, 15, 26): nothing to check."""
 
     def apply_burn(self, e: ev.Burn) -> None:
+        """A card burned after a call: either a lifted card replaced by the next (art. 14), or a
+        draw against the rules cancelled (arts. 11, 26). Which one shows in what follows."""
         self.drew_cards = True
+        for side in ("ponte", "banker"):
+            if self.calls[side] is True and len(self.cards[side]) == 2:
+                self.burned_third[side] = True
+                break
 
     def _first_card(self) -> None:
         self.started = True
         b = self.cdf.bank
         if b.holder is None:
             self.f.flag("out-of-context", "a coup dealt with no banker (HAND)", round=self.n)
+        elif not self.saw_hand and b.coups_in_shoe == 0:
+            lowest = min(self.t.seated) if self.t.seated else None
+            self.flag("cdf-first-hand", f"the first coup of the shoe is dealt by the last shoe's banker ({b.holder}); "
+                      f"the first hand belongs to the first seated player at the employee's right (seat {lowest})",
+                      expected=f"HAND seat={lowest} how=first")
         elif not self.saw_hand and (b.last_result == "lost" or b.passed_by is not None):
             self.flag("cdf-hand-passing", "the banker goes on with a hand he "
                       + ("passed" if b.passed_by is not None else "lost"), expected="HAND seat=N how=...")
@@ -404,7 +436,8 @@ class CdfRound:
                       expected=f"CALL ponte {'non' if e.draw else 'card'}")
 
     def _banker_call(self, e: ev.Call) -> None:
-        if self.calls["ponte"] is None or (self.calls["ponte"] and len(self.cards["ponte"]) < 3):
+        if self.calls["ponte"] is None or (self.calls["ponte"] and len(self.cards["ponte"]) < 3
+                                           and not self.burned_third["ponte"]):
             self.flag("cdf-ponte-first", "the banker plays before the ponte has spoken and drawn")
         want = self.banker_should()
         if want is None or want == "O" or (want == "T") == e.draw:
@@ -463,7 +496,7 @@ class CdfRound:
             return False
         if self.calls["banker"] is None:
             return _natural(self.cards["ponte"][:2]) or _natural(self.cards["banker"][:2])
-        return not self.calls["banker"] or len(self.cards["banker"]) >= 3
+        return not self.calls["banker"] or len(self.cards["banker"]) >= 3 or self.burned_third["banker"]
 
     def outcome(self) -> str:
         p, b = points(self.cards["ponte"]), points(self.cards["banker"])
