@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import BinaryIO, Iterator
 
 from .engine.replay import FileReplay
+from .engine.stats import TableStats
 from .findings import SEVERITIES, Finding
+from .fingerprint import fingerprints
 from .rulesets import Library, LoadedRuleset
 
 LOG_SUFFIXES = (".del", ".log")
@@ -27,6 +29,15 @@ class InputSummary:
 
 
 @dataclass
+class Suppressed:
+    """A finding the baseline accepts: kept in the machine reports, not failing the run."""
+
+    finding: Finding
+    fingerprint: str
+    justification: str
+
+
+@dataclass
 class Report:
     inputs: list[InputSummary] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
@@ -34,6 +45,20 @@ class Report:
     rounds: int = 0
     events: int = 0
     rulesets: list[LoadedRuleset] = field(default_factory=list)
+    table_stats: list[TableStats] = field(default_factory=list)
+    #: fingerprints of ``findings``, in the same order
+    fingerprints: list[str] = field(default_factory=list)
+    suppressed: list[Suppressed] = field(default_factory=list)
+    #: baseline entries (as written in the baseline file) that match no finding any more
+    stale: list[dict] = field(default_factory=list)
+    baseline: str | None = None
+
+    def findings_by_category(self, path: str, table: str) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for f in self.findings:
+            if f.path == path and f.table == table:
+                out[f.category] = out.get(f.category, 0) + 1
+        return dict(sorted(out.items()))
 
     def counts(self) -> dict[str, int]:
         out = {s: 0 for s in SEVERITIES}
@@ -101,15 +126,15 @@ def audit_input(library: Library, path: str) -> tuple[FileReplay, InputSummary]:
 
 def run_audit(library: Library, paths: list[str]) -> Report:
     report = Report()
-    tables: set[tuple[str, str]] = set()
     for path in expand(paths):
         run, summary = audit_input(library, path)
         report.inputs.append(summary)
         report.findings.extend(run.findings)
         report.rounds += run.stats.rounds
         report.events += run.stats.events
-        tables.update((summary.path, t) for t in run.stats.tables)
-    report.tables = len(tables)
+        report.table_stats.extend(run.stats.tables[t] for t in sorted(run.stats.tables))
+    report.tables = len(report.table_stats)
     report.findings.sort(key=Finding.sort_key)
+    report.fingerprints = fingerprints(report.findings)
     report.rulesets = [library.rulesets[k] for k in sorted(library.rulesets)]
     return report

@@ -73,7 +73,7 @@ EXAMPLE_START = datetime(2026, 11, 20, 21, 0, tzinfo=TZ)
 #: drawing table occurs (rows 0-7 by the ponte's third card 0-9 and NON, both
 #: choices at the two O cells), besides passed hands taken, retaken au taux and
 #: auctioned, bancos of every kind, associates and raised banks.
-CDF_SEED = 20
+CDF_SEED = 7
 CDF_START = datetime(2026, 11, 20, 21, 0, tzinfo=TZ)
 MIXED_SEED = 7
 MIXED_START = datetime(2026, 11, 21, 21, 0, tzinfo=TZ)
@@ -182,8 +182,8 @@ def cdf_tables() -> list[TableSpec]:
     """The two tables of the chemin de fer night (Ostende rule)."""
     d = Decimal
     return [
-        TableSpec("CDF-01", CDF, 250, 10, d(60), d(100000)),
-        TableSpec("CDF-02", CDF, 250, 9, d(100), d(100000)),
+        TableSpec("CDF-01", CDF, 350, 10, d(60), d(100000)),
+        TableSpec("CDF-02", CDF, 350, 9, d(100), d(100000)),
     ]
 
 

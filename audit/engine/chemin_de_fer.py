@@ -553,6 +553,7 @@ class CdfRound:
         b = self.cdf.bank
         stakes = self.in_play()
         total = sum(stakes.values(), Decimal(0))
+        self.t.stats.drop += total
         result = self.outcome() if self.decided() else "tie"
         b.last_result = {"ponte": "lost", "banker": "won", "tie": "push"}[result]
         b.last_bank = self.bank if self.bank is not None else b.last_bank

@@ -16,6 +16,7 @@ from ..findings import Finding
 from ..parser import Comment, Header, Problem, parse_line
 from ..rulesets import Library
 from .context import Flagger, Sink
+from .stats import TableStats
 from .table import Table
 
 
@@ -25,7 +26,7 @@ class InputStats:
     lines: int = 0
     events: int = 0
     rounds: int = 0
-    tables: set[str] = field(default_factory=set)
+    tables: dict[str, TableStats] = field(default_factory=dict)
 
 
 class FileReplay:
@@ -126,8 +127,10 @@ class FileReplay:
             self.unopened.add(e.table)
             return
         self.unopened.discard(e.table)
-        self.stats.tables.add(e.table)
-        self.tables[e.table] = Table(e, Flagger(self.sink, self.library.format_rules, ruleset, e.table))
+        overlay = ruleset.overlay.model.overlay if ruleset.overlay else None
+        stats = self.stats.tables.setdefault(
+            e.table, TableStats(self.sink.path, e.table, ruleset.id, e.game, overlay))
+        self.tables[e.table] = Table(e, Flagger(self.sink, self.library.format_rules, ruleset, e.table), stats)
 
     def finish(self) -> None:
         for table_id in sorted(self.tables):

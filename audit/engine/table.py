@@ -15,6 +15,7 @@ from .bataille import BatailleRound, Limits
 from .chemin_de_fer import CdfRound, CdfTable
 from .context import Flagger
 from .shoe import ShoeState
+from .stats import TableStats
 
 BATAILLE_VERBS = {"BET", "WITHDRAW", "CHOICE"}
 CDF_ROUND_VERBS = {"BANK", "ASSOCIATE", "BANCO", "STAKE", "PONTE", "ABAT", "CALL", "TABLEAU", "ADVICE", "POINT"}
@@ -23,8 +24,9 @@ SETTLE_VERBS = {"PAY", "COLLECT", "PUSH"}
 
 
 class Table:
-    def __init__(self, event: ev.Open, flagger: Flagger):
+    def __init__(self, event: ev.Open, flagger: Flagger, stats: TableStats):
         self.f = flagger
+        self.stats = stats
         self.id = event.table
         self.game = event.game
         self.seats = event.seats
@@ -254,6 +256,7 @@ class Table:
         if self.pending_limits is not None:
             self.limits, self.pending_limits = self.pending_limits, None
         self.rounds += 1
+        self.stats.rounds += 1
         if self.cdf is not None:
             rule = self.f.settings("cdf-min-players")
             if rule is not None and len(self.seated) < rule.min_players:
@@ -269,6 +272,7 @@ class Table:
             self._flag("out-of-context", f"{e.verb} outside any round")
             return
         verb = e.verb
+        self._count_money(e)
         if isinstance(rnd, CdfRound):
             if verb in SETTLE_VERBS:
                 rnd.on_settle(e)
@@ -290,6 +294,18 @@ class Table:
         else:
             rnd.verify_settle(e)
             rnd.apply_settle(e)
+
+    def _count_money(self, e) -> None:
+        """The money the log shows moving, right or wrong (the findings judge it)."""
+        verb = e.verb
+        if verb == "PAY":
+            self.stats.paid += e.amount
+        elif verb == "COLLECT":
+            self.stats.collected += e.amount
+        elif verb == "BET":
+            self.stats.drop += e.amount
+        elif verb == "WITHDRAW":
+            self.stats.drop -= e.amount
 
     def on_deal(self, e: ev.Deal) -> None:
         shoe = self._need_shoe("DEAL")

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from typing import Any
 
+from ..engine.stats import TableStats
 from ..report import Report
 
 FORMAT = "del-audit-report"
@@ -23,6 +25,7 @@ def as_dict(report: Report) -> dict[str, Any]:
             "findings": report.counts(),
         },
         "findings": [f.model_dump(mode="json") for f in report.findings],
+        "table_summaries": [table_summary(report, t) for t in report.table_stats],
         "rulesets": [
             {
                 "id": r.id,
@@ -32,6 +35,21 @@ def as_dict(report: Report) -> dict[str, Any]:
             }
             for r in report.rulesets
         ],
+    }
+
+
+def money(value: Decimal) -> str:
+    """Amounts are strings with two decimals: exact, whatever the reader's number type."""
+    return format(value.quantize(Decimal("0.01")), "f")
+
+
+def table_summary(report: Report, t: TableStats) -> dict[str, Any]:
+    return {
+        "path": t.path, "table": t.table, "ruleset": t.ruleset, "overlay": t.overlay, "game": t.game,
+        "rounds": t.rounds, "findings": report.findings_by_category(t.path, t.table),
+        "drop": money(t.drop), "paid": money(t.paid), "collected": money(t.collected),
+        "house_win": money(t.house_win), "hold_percent": None if t.hold is None else format(t.hold, "f"),
+        "banked_by": "house" if t.house_banked else "player",
     }
 
 

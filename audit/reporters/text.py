@@ -22,6 +22,13 @@ def render(report: Report, console: Console) -> None:
     inputs = ", ".join(i.path for i in report.inputs)
     console.print(f"[bold]audit[/bold]: {escape(inputs)}")
     console.print(f"  {report.tables} table(s), {report.rounds} round(s), {report.events} event(s) audited")
+    for t in report.table_stats:
+        hold = "—" if t.hold is None else f"{t.hold}%"
+        who = "house" if t.house_banked else "bank (a player)"
+        console.print(f"  {escape(t.path)} {escape(t.table)} ({t.ruleset}{', ' + escape(t.overlay) if t.overlay else ''}): "
+                      f"{t.rounds} round(s), drop {t.drop:.2f}, {who} result {t.result:.2f}, hold {hold}")
+    for i in report.inputs:
+        console.print(f"  [dim]{escape(i.path)} sha256 {i.sha256}[/dim]")
     overlays = [r for r in report.rulesets if r.overlay is not None]
     for r in overlays:
         console.print(f"  house rules: {escape(r.overlay.model.overlay)} over {r.id} ({escape(r.overlay.path.as_posix())})")
