@@ -9,6 +9,7 @@ malformed stops the audit with a ``RulesetError`` naming file, line and key.
 from __future__ import annotations
 
 import hashlib
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, Literal
 
@@ -303,13 +304,33 @@ def apply_overlay(base: LoadedRuleset, overlay: LoadedOverlay) -> LoadedRuleset:
 
 
 class Library:
-    """Every ruleset available to an audit, by id, with overlays applied."""
+    """Every ruleset available to an audit, by id, with overlays applied.
 
-    def __init__(self, rulesets: dict[str, LoadedRuleset]):
+    An overlay given for a ruleset applies at every table of it; an overlay
+    given for a table pattern (configuration) applies at the tables it matches.
+    """
+
+    def __init__(self, rulesets: dict[str, LoadedRuleset],
+                 table_overlays: list[tuple[str, LoadedOverlay]] | None = None):
         self.rulesets = rulesets
+        self.table_overlays = table_overlays or []
+        self._merged: dict[tuple[str, int], LoadedRuleset] = {}
+
+    def for_table(self, ruleset_id: str, table: str) -> LoadedRuleset | None:
+        base = self.rulesets.get(ruleset_id)
+        if base is None:
+            return None
+        for index, (pattern, overlay) in enumerate(self.table_overlays):
+            if overlay.model.ruleset == ruleset_id and fnmatchcase(table, pattern):
+                key = (ruleset_id, index)
+                if key not in self._merged:
+                    self._merged[key] = apply_overlay(base, overlay)
+                return self._merged[key]
+        return base
 
     @classmethod
-    def load(cls, directory: Path | None = None, overlays: list[Path] | None = None) -> "Library":
+    def load(cls, directory: Path | None = None, overlays: list[Path] | None = None,
+             table_overlays: list[tuple[str, Path]] | None = None) -> "Library":
         directory = directory or rulesets_dir()
         if not directory.is_dir():
             raise RulesetError(f"{directory}: rulesets directory not found")
@@ -329,7 +350,14 @@ class Library:
             if base.overlay is not None:
                 raise RulesetError(f"{opath}: ruleset {base.id} already has overlay {base.overlay.path}")
             found[base.id] = apply_overlay(base, overlay)
-        return cls(found)
+        per_table = []
+        for pattern, opath in table_overlays or []:
+            overlay = load_overlay(opath)
+            if overlay.model.ruleset not in found:
+                raise RulesetError(f"{opath}: ruleset: no ruleset {overlay.model.ruleset!r}")
+            apply_overlay(found[overlay.model.ruleset], overlay)  # refuse a bad overlay now, not at its table
+            per_table.append((pattern, overlay))
+        return cls(found, per_table)
 
     def get(self, ruleset_id: str) -> LoadedRuleset | None:
         return self.rulesets.get(ruleset_id)

@@ -119,7 +119,7 @@ class FileReplay:
         if e.table in self.tables:
             flagger_fmt.flag("out-of-context", f"table {e.table} opened again without closing")
             return
-        ruleset = self.library.get(e.ruleset)
+        ruleset = self.library.for_table(e.ruleset, e.table)
         if ruleset is None or ruleset.game != e.game:
             why = (f"no ruleset {e.ruleset!r} is known" if ruleset is None
                    else f"ruleset {e.ruleset} governs {ruleset.game}, not {e.game}")

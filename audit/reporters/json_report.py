@@ -26,6 +26,11 @@ def as_dict(report: Report) -> dict[str, Any]:
         },
         "findings": [f.model_dump(mode="json") for f in report.findings],
         "table_summaries": [table_summary(report, t) for t in report.table_stats],
+        "suppressed": [
+            {**s.finding.model_dump(mode="json"), "fingerprint": s.fingerprint, "justification": s.justification}
+            for s in report.suppressed
+        ],
+        "baseline": None if report.baseline is None else {"path": report.baseline, "stale": report.stale},
         "rulesets": [
             {
                 "id": r.id,

@@ -32,6 +32,12 @@ def render(report: Report, console: Console) -> None:
     overlays = [r for r in report.rulesets if r.overlay is not None]
     for r in overlays:
         console.print(f"  house rules: {escape(r.overlay.model.overlay)} over {r.id} ({escape(r.overlay.path.as_posix())})")
+    if report.baseline is not None:
+        console.print(f"  baseline {escape(report.baseline)}: {len(report.suppressed)} finding(s) suppressed, "
+                      f"{len(report.stale)} stale entr{'y' if len(report.stale) == 1 else 'ies'}")
+        for entry in report.stale:
+            console.print(f"    [yellow]stale[/yellow] {entry['rule']} table {escape(str(entry['table']))} round "
+                          f"{entry['round']}: {escape(entry['message'])} (matches nothing any more)")
     if not report.findings:
         console.print("  [green]no finding[/green]")
         return

@@ -1,0 +1,89 @@
+"""Baselines: the findings a casino has already examined and accepted.
+
+A nightly job fails only on what is new. The baseline file lists accepted
+findings by fingerprint (rule, table, round and event content, never line
+numbers), each with a justification a person wrote. Re-auditing, a finding
+whose fingerprint is in the baseline is reported as suppressed; an entry that
+matches nothing any more is reported as stale, so the baseline does not rot.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .report import Report, Suppressed
+
+FORMAT = "del-audit-baseline"
+DEFAULT_JUSTIFICATION = "accepted when the baseline was created; review and replace this text"
+
+
+class BaselineError(Exception):
+    """A baseline file that cannot be used: the audit stops with exit 2."""
+
+
+class Entry(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    fingerprint: str = Field(pattern=r"^[0-9a-f]{32}$")
+    rule: str
+    table: str | None
+    round: int | None
+    path: str
+    message: str
+    justification: str = Field(min_length=1)
+
+
+class Baseline(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    format: str = Field(pattern=f"^{FORMAT}$")
+    version: int = Field(ge=1, le=1)
+    entries: list[Entry]
+
+
+def from_report(report: Report, justification: str = DEFAULT_JUSTIFICATION) -> Baseline:
+    entries = [
+        Entry(fingerprint=fp, rule=f.rule, table=f.table, round=f.round, path=f.path,
+              message=f.message, justification=justification)
+        for f, fp in zip(report.findings, report.fingerprints)
+    ]
+    return Baseline(format=FORMAT, version=1, entries=entries)
+
+
+def render(baseline: Baseline) -> str:
+    return json.dumps(baseline.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+
+
+def load(path: Path) -> Baseline:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise BaselineError(f"{path}: cannot read: {err.strerror or err}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        where = f", line {err.lineno}" if isinstance(err, json.JSONDecodeError) else ""
+        raise BaselineError(f"{path}{where}: not a JSON baseline: {err}") from None
+    try:
+        return Baseline.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        key = ".".join(str(p) for p in first["loc"]) or "(top level)"
+        msg = "unknown key" if first["type"] == "extra_forbidden" else first["msg"]
+        raise BaselineError(f"{path}: {key}: {msg}") from None
+
+
+def apply(report: Report, baseline: Baseline, source: str) -> None:
+    """Move baselined findings to ``report.suppressed``; list the entries nothing matched."""
+    accepted = {e.fingerprint: e for e in baseline.entries}
+    kept, kept_fps, matched = [], [], set()
+    for finding, fp in zip(report.findings, report.fingerprints):
+        entry = accepted.get(fp)
+        if entry is None:
+            kept.append(finding)
+            kept_fps.append(fp)
+        else:
+            matched.add(fp)
+            report.suppressed.append(Suppressed(finding, fp, entry.justification))
+    report.findings, report.fingerprints = kept, kept_fps
+    report.stale = [e.model_dump(mode="json") for e in baseline.entries if e.fingerprint not in matched]
+    report.baseline = source

@@ -1,0 +1,109 @@
+"""Project configuration: ``audit.toml``, or ``[tool.audit]`` in ``pyproject.toml``.
+
+Found by searching upwards from the current directory, as ruff and pytest do,
+so a nightly job run from anywhere in a repository of logs gets the same
+settings. Paths in the file are relative to the file. Command-line options
+win over the file. A bad file stops the audit (exit 2) naming file and key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+FormatName = Literal["text", "json", "sarif", "junit"]
+
+
+class ConfigError(Exception):
+    """A configuration that cannot be used; the message names file and key."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class ReportOutput(_Strict):
+    format: FormatName
+    output: str | None = None
+
+
+class Settings(_Strict):
+    #: a folder of rulesets used instead of the shipped ones
+    rulesets: str | None = None
+    #: table id or glob pattern (fnmatch, case-sensitive) -> house overlay file
+    house: dict[str, str] = Field(default_factory=dict)
+    baseline: str | None = None
+    fail_on: Literal["error", "warning", "info"] | None = Field(default=None, alias="fail-on")
+    reports: list[ReportOutput] = Field(default_factory=list)
+
+
+class Config:
+    """Settings and the file they came from (paths resolve against its folder)."""
+
+    def __init__(self, settings: Settings, path: Path | None):
+        self.settings = settings
+        self.path = path
+
+    def resolve(self, value: str | None) -> Path | None:
+        if value is None:
+            return None
+        p = Path(value)
+        return p if p.is_absolute() or self.path is None else self.path.parent / p
+
+    def house_for(self) -> list[tuple[str, Path]]:
+        return [(pattern, self.resolve(file)) for pattern, file in self.settings.house.items()]  # type: ignore[misc]
+
+
+def _read(path: Path, section: bool) -> Config | None:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise ConfigError(f"{path}: cannot read: {err.strerror or err}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+        raise ConfigError(f"{path}: invalid TOML: {err}") from None
+    prefix = ""
+    if section:
+        tool = data.get("tool", {})
+        if "audit" not in tool:
+            return None
+        data, prefix = tool["audit"], "tool.audit."
+    try:
+        return Config(Settings.model_validate(data), path)
+    except ValidationError as err:
+        first = err.errors()[0]
+        key = prefix + ".".join(str(p) for p in first["loc"])
+        msg = "unknown key" if first["type"] == "extra_forbidden" else first["msg"]
+        raise ConfigError(f"{path}: {key}: {msg}") from None
+
+
+def discover(start: Path | None = None) -> Config:
+    """The nearest ``audit.toml`` or ``pyproject.toml`` with ``[tool.audit]``, or an empty config."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        own = folder / "audit.toml"
+        if own.is_file():
+            return _read(own, section=False) or Config(Settings(), None)
+        project = folder / "pyproject.toml"
+        if project.is_file():
+            found = _read(project, section=True)
+            if found is not None:
+                return found
+    return Config(Settings(), None)
+
+
+def load(path: Path) -> Config:
+    """An explicit ``--config`` file: ``pyproject.toml`` reads its ``[tool.audit]`` table."""
+    if not path.is_file():
+        raise ConfigError(f"{path}: no such configuration file")
+    found = _read(path, section=path.name == "pyproject.toml")
+    if found is None:
+        raise ConfigError(f"{path}: no [tool.audit] table")
+    return found
+
+
+def matches(pattern: str, table: str) -> bool:
+    return fnmatchcase(table, pattern)

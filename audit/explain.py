@@ -1,0 +1,497 @@
+"""``audit explain RULE`` and the generated rule reference (``audit rules --format markdown``).
+
+``explain_text`` prints one rule as a person needs it: what it requires, how
+serious a breach is, its parameters, the sentence of the regulation it
+enforces, the reading chosen where the text is silent, and two excerpts of the
+rule's fixture (``fixtures/rules/<ruleset>/<RULE-ID>.del``): the lines of a
+failing table up to the first event that breaks the rule, and the same stretch
+of the passing table beside it.
+
+``rules_markdown`` renders every ruleset as one Markdown page, committed as
+``docs/rules.md``; a test fails when that page differs from what the rulesets
+give, so the reference never drifts from the YAML.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from .rulesets import Library, LoadedRuleset, Rule
+
+#: how many lines of a table an excerpt shows before the line it is about
+CONTEXT_LINES = 8
+
+REGENERATE = "audit rules --format markdown --output docs/rules.md"
+
+_EXPECT = re.compile(r"^\s*#\s*expect:\s*([A-Z][A-Z0-9-]*)\s*$")
+_HOUSE = re.compile(r"^\s*#\s*house:\s*(\S+)\s*$")
+_NO_PASS = re.compile(r"^#\s*no-pass-table:\s*(.+?)\s*$")
+
+
+class UnknownRule(LookupError):
+    """``explain_text`` was asked about a rule no loaded ruleset has; the message suggests near ids."""
+
+
+def default_fixtures_dir() -> Path:
+    """``fixtures/rules`` of the source checkout (absent from an installed package)."""
+    return Path(__file__).resolve().parent.parent / "fixtures" / "rules"
+
+
+# -- finding a rule --------------------------------------------------------------------
+
+def find_rule(library: Library, rule_id: str) -> tuple[LoadedRuleset, Rule] | None:
+    """The ruleset and rule with this id (case-insensitive), or None."""
+    wanted = rule_id.strip().upper()
+    for rs_id in sorted(library.rulesets):
+        loaded = library.rulesets[rs_id]
+        for rule in loaded.model.rules:
+            if rule.id.upper() == wanted:
+                return loaded, rule
+    return None
+
+
+def _all_ids(library: Library) -> list[str]:
+    return sorted(r.id for rs in library.rulesets.values() for r in rs.model.rules)
+
+
+def unknown_rule_message(library: Library, rule_id: str) -> str:
+    """One line for a rule id no ruleset has, with the closest ids if any."""
+    ids = _all_ids(library)
+    close = difflib.get_close_matches(rule_id.strip().upper(), ids, n=3, cutoff=0.6)
+    hint = f"; did you mean {', '.join(close)}?" if close else "; `audit rules` lists them all"
+    return f"no rule {rule_id!r}{hint}"
+
+
+# -- parameters, as YAML-ish text -----------------------------------------------------
+
+def _plain(value: Any) -> Any:
+    """Parameters as plain data: models as dicts, Decimal kept (shown exactly)."""
+    if isinstance(value, BaseModel):
+        return {k: _plain(v) for k, v in value.model_dump(exclude_unset=True).items()}
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def rule_params(rule: Rule) -> dict[str, Any]:
+    """The rule's parameters as validated (Decimal amounts exact), only the keys the YAML sets."""
+    return _plain(rule.settings)
+
+
+_PLAIN_STR = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:/-]*$")
+
+
+def _scalar(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Decimal):
+        return format(value, "f")
+    if isinstance(value, (int, float)):
+        return str(value)
+    text = str(value)
+    if _PLAIN_STR.match(text) and text not in {"true", "false", "null", "yes", "no", "on", "off"}:
+        return text
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _key(key: Any) -> str:
+    return _scalar(key)
+
+
+def _sort_keys(d: dict[Any, Any]) -> list[Any]:
+    return sorted(d, key=lambda k: (not isinstance(k, (int, float)), k if isinstance(k, (int, float)) else str(k)))
+
+
+def _is_scalar(value: Any) -> bool:
+    return not isinstance(value, (dict, list))
+
+
+def flow(value: Any) -> str:
+    """One-line YAML flow form: ``{odds: 1, rounding: down}``, keys sorted."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_key(k)}: {flow(value[k])}" for k in _sort_keys(value)) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(flow(v) for v in value) + "]"
+    return _scalar(value)
+
+
+def block(value: dict[Any, Any], indent: int = 0) -> list[str]:
+    """Block YAML, keys sorted; lists of scalars and small mappings stay on one line."""
+    pad = " " * indent
+    out: list[str] = []
+    for k in _sort_keys(value):
+        v = value[k]
+        if _is_scalar(v) or (isinstance(v, list) and all(_is_scalar(x) for x in v)):
+            out.append(f"{pad}{_key(k)}: {flow(v)}")
+        elif isinstance(v, dict) and all(_is_scalar(x) for x in v.values()) and len(flow(v)) <= 60:
+            out.append(f"{pad}{_key(k)}: {flow(v)}")
+        elif isinstance(v, dict):
+            out.append(f"{pad}{_key(k)}:")
+            out.extend(block(v, indent + 2))
+        else:  # a list of mappings or lists
+            out.append(f"{pad}{_key(k)}:")
+            for item in v:
+                if isinstance(item, dict) and item:
+                    lines = block(item, indent + 4)
+                    out.append(f"{pad}  - {lines[0].lstrip()}")
+                    out.extend(lines[1:])
+                else:
+                    out.append(f"{pad}  - {flow(item)}")
+    return out
+
+
+# -- fixture excerpts -------------------------------------------------------------------
+
+@dataclass
+class _Line:
+    number: int  # 1-based, in the file
+    text: str
+    table: str | None
+    verb: str | None
+    round: int  # the number of the last ROUND begun in this table before or at this line, 0 if none
+
+
+@dataclass
+class Excerpt:
+    path: Path
+    table: str | None
+    lines: list[_Line]
+    marked: int | None  # the line number marked ``>>``
+
+
+@dataclass
+class Examples:
+    path: Path
+    failing: Excerpt | None
+    passing: Excerpt | None
+    house: list[str]
+    note: str | None  # why an example is missing
+
+
+def _is_event(text: str) -> bool:
+    stripped = text.strip()
+    return bool(stripped) and (not stripped.startswith("#") or stripped.startswith("#DEL"))
+
+
+def _parse(path: Path) -> tuple[list[_Line], list[str]]:
+    """Every line of the file that fixtures.py counts (events and #DEL headers), and all lines."""
+    raw = path.read_text(encoding="utf-8").splitlines()
+    lines: list[_Line] = []
+    rounds: dict[str, int] = {}
+    for number, text in enumerate(raw, start=1):
+        if not _is_event(text):
+            continue
+        fields = text.split()
+        table = verb = None
+        if len(fields) >= 3 and fields[0][:1].isdigit():
+            table, verb = fields[1], fields[2].upper()
+            if verb == "ROUND" and len(fields) >= 5 and fields[4] == "begin" and fields[3].isdigit():
+                rounds[table] = int(fields[3])
+        lines.append(_Line(number, text, table, verb, rounds.get(table, 0) if table else 0))
+    return lines, raw
+
+
+def _first_expected(raw: list[str], rule_id: str) -> int | None:
+    """The line number of the event that the first ``# expect: RULE-ID`` points at."""
+    pending = False
+    for number, text in enumerate(raw, start=1):
+        m = _EXPECT.match(text)
+        if m:
+            pending = pending or m.group(1) == rule_id
+            continue
+        if _HOUSE.match(text) or not _is_event(text):
+            continue
+        if pending:
+            return number
+    return None
+
+
+def _excerpt(path: Path, table: str | None, lines: list[_Line], target: _Line) -> Excerpt:
+    if table is None:
+        return Excerpt(path, None, [target], target.number)
+    own = [ln for ln in lines if ln.table == table]
+    at = next(i for i, ln in enumerate(own) if ln.number == target.number)
+    window = own[max(0, at - CONTEXT_LINES): at + 1]
+    opening = next((ln for ln in own[:at + 1] if ln.verb == "OPEN"), None)
+    if opening is not None and opening not in window:
+        window = [opening] + window
+    return Excerpt(path, table, window, target.number)
+
+
+def _passing_table(failing: str | None, tables: list[str]) -> str | None:
+    passing = [t for t in tables if "PASS" in t]
+    if not passing:
+        return None
+    if failing and "FAIL" in failing:
+        twin = failing.replace("FAIL", "PASS")
+        if twin in passing:
+            return twin
+        stem = failing.split("FAIL")[0] + "PASS"
+        if stem in passing:
+            return stem
+    return passing[0]
+
+
+def _counterpart(own: list[_Line], target: _Line, index_in_fail: int, fail_round_start: int) -> _Line:
+    """The line of the passing table that matches the failing line: same round and verb if any."""
+    same = [ln for ln in own if ln.round == target.round and ln.verb == target.verb]
+    if same:
+        return same[0]
+    in_round = [ln for ln in own if ln.round == target.round]
+    if in_round:
+        return in_round[min(max(index_in_fail - fail_round_start, 0), len(in_round) - 1)]
+    verb = [ln for ln in own if ln.verb == target.verb]
+    if verb:
+        return verb[0]
+    return own[min(index_in_fail, len(own) - 1)]
+
+
+def fixture_examples(fixtures_dir: Path, ruleset_id: str, rule_id: str) -> Examples | None:
+    """The failing and passing excerpts of a rule's fixture; None when the rule has no fixture file."""
+    path = fixtures_dir / ruleset_id / f"{rule_id}.del"
+    if not path.is_file():
+        return None
+    lines, raw = _parse(path)
+    house = [m.group(1) for m in (_HOUSE.match(t) for t in raw) if m]
+    number = _first_expected(raw, rule_id)
+    if number is None:
+        return Examples(path, None, None, house, f"the fixture has no `# expect: {rule_id}` line")
+    target = next(ln for ln in lines if ln.number == number)
+    failing = _excerpt(path, target.table, lines, target)
+
+    tables: list[str] = []
+    for ln in lines:
+        if ln.table and ln.verb == "OPEN" and ln.table not in tables:
+            tables.append(ln.table)
+    pass_table = _passing_table(target.table, tables)
+    if pass_table is None:
+        reason = next((m.group(1) for m in (_NO_PASS.match(t) for t in raw) if m), None)
+        note = f"the fixture has no passing table: {reason}" if reason else "the fixture has no passing table"
+        return Examples(path, failing, None, house, note)
+    fail_own = [ln for ln in lines if ln.table == target.table] if target.table else [target]
+    index = next(i for i, ln in enumerate(fail_own) if ln.number == target.number)
+    round_start = next((i for i, ln in enumerate(fail_own) if ln.round == target.round), 0)
+    pass_own = [ln for ln in lines if ln.table == pass_table]
+    match = _counterpart(pass_own, target, index, round_start)
+    passing = _excerpt(path, pass_table, lines, match)
+    passing.marked = None
+    return Examples(path, failing, passing, house, None)
+
+
+def _render_excerpt(ex: Excerpt) -> list[str]:
+    out: list[str] = []
+    previous: int | None = None
+    own_numbers = None
+    for ln in ex.lines:
+        if previous is not None and own_numbers is not None and ln.number != own_numbers.get(previous):
+            out.append("        ...")
+        mark = ">>" if ln.number == ex.marked else "  "
+        out.append(f"  {mark}{ln.number:>5}  {ln.text.rstrip()}")
+        previous = ln.number
+        if own_numbers is None:
+            own_numbers = {}
+    return out
+
+
+def _render_lines(ex: Excerpt, all_lines: list[_Line]) -> list[str]:
+    """The excerpt's lines, ``...`` where lines of the same table were left out."""
+    own = [ln.number for ln in all_lines if ln.table == ex.table] if ex.table else [ln.number for ln in ex.lines]
+    position = {n: i for i, n in enumerate(own)}
+    out: list[str] = []
+    prev: int | None = None
+    for ln in ex.lines:
+        if prev is not None and position.get(ln.number, 0) != position.get(prev, -2) + 1:
+            out.append("           ...")
+        mark = ">>" if ln.number == ex.marked else "  "
+        out.append(f"  {mark}{ln.number:>5}  {ln.text.rstrip()}")
+        prev = ln.number
+    return out
+
+
+# -- explain ----------------------------------------------------------------------------
+
+def _display(path: Path, fixtures_dir: Path) -> str:
+    root = fixtures_dir.resolve().parent.parent
+    try:
+        return path.resolve().relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def explain_text(library: Library, rule_id: str, fixtures_dir: Path | None = None) -> str:
+    """A rule explained in plain text, with a failing and a passing excerpt of its fixture.
+
+    Raises ``UnknownRule`` (a ``LookupError``) when no loaded ruleset has the rule.
+    """
+    found = find_rule(library, rule_id)
+    if found is None:
+        raise UnknownRule(unknown_rule_message(library, rule_id))
+    loaded, rule = found
+    m = loaded.model
+    out: list[str] = []
+    out.append(rule.id)
+    out.append(f"  a rule of {m.id}: {m.title}")
+    if loaded.overlay is not None:
+        out.append(f"  with the house overlay {loaded.overlay.model.overlay}: {loaded.overlay.model.title}")
+    out.append(f"  category  {rule.category}")
+    out.append(f"  severity  {rule.severity}")
+    out.append("  state     " + ("on" if rule.enabled else "off (enabled: false; a house overlay can turn it on)"))
+    out.append(f"  check     {rule.check}")
+    out.append("")
+    out.append(rule.message)
+    out.append("")
+    params = rule_params(rule)
+    if params:
+        out.append("Parameters")
+        out.extend("  " + line for line in block(params))
+    else:
+        out.append("Parameters: none")
+    out.append("")
+    out.append(f"Cited text ({rule.citation.article})")
+    out.append(f"  {rule.citation.text}")
+    out.append(f"  from: {m.regulation.name}")
+    if rule.reading:
+        out.append("")
+        out.append("Reading (where the text is silent or ambiguous)")
+        out.append(f"  {rule.reading}")
+    out.append("")
+    out.extend(_examples_text(loaded, rule, fixtures_dir))
+    return "\n".join(out) + "\n"
+
+
+def _examples_text(loaded: LoadedRuleset, rule: Rule, fixtures_dir: Path | None) -> list[str]:
+    fixtures_dir = fixtures_dir or default_fixtures_dir()
+    if not fixtures_dir.is_dir():
+        return [f"Examples: the rule fixtures are not here ({fixtures_dir}); they ship with the source repository."]
+    ex = fixture_examples(fixtures_dir, loaded.id, rule.id)
+    if ex is None:
+        return [f"Examples: no fixture {loaded.id}/{rule.id}.del in {fixtures_dir}."]
+    shown = _display(ex.path, fixtures_dir)
+    lines, _ = _parse(ex.path)
+    out: list[str] = []
+    if ex.house:
+        out.append(f"The fixture {shown} is audited with the house overlay {', '.join(ex.house)}.")
+        out.append("")
+    if ex.failing is None:
+        out.append(f"A log that breaks it: {ex.note} ({shown}).")
+        return out
+    where = f"table {ex.failing.table}" if ex.failing.table else "the file itself"
+    out.append(f"A log that breaks it ({shown}, {where}; the finding is on the line marked >>)")
+    out.extend(_render_lines(ex.failing, lines))
+    out.append("")
+    if ex.passing is None:
+        out.append(f"A log that keeps it: {ex.note}.")
+    else:
+        out.append(f"A log that keeps it ({shown}, table {ex.passing.table}, the same stretch of play)")
+        out.extend(_render_lines(ex.passing, lines))
+    return out
+
+
+# -- the Markdown reference -------------------------------------------------------------------
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def _anchor(rule_id: str) -> str:
+    return rule_id.lower()
+
+
+def rules_markdown(library: Library) -> str:
+    """The rule reference as one Markdown page (``docs/rules.md``); the same library gives the same text."""
+    ids = sorted(library.rulesets)
+    total = sum(len(library.rulesets[i].model.rules) for i in ids)
+    out: list[str] = [
+        "# Rule reference",
+        "",
+        "<!-- Generated by `audit rules --format markdown`; do not edit by hand. -->",
+        "",
+        f"This page is generated by `audit rules --format markdown` from the rulesets in",
+        f"`rulesets/`; do not edit it by hand. After changing a ruleset, run",
+        f"`{REGENERATE}`: a test fails while this page is out of date.",
+        "",
+        f"{len(ids)} rulesets, {total} rules. `audit explain RULE` shows one rule with a failing and a",
+        "passing example from its fixture. [Rulesets and house overlays](rulesets.md) explains the",
+        "fields; [Readings](readings.md) discusses the readings.",
+        "",
+    ]
+    for rs_id in ids:
+        out.append(f"- [{rs_id}](#{rs_id}): {library.rulesets[rs_id].model.title}")
+    out.append("")
+    for rs_id in ids:
+        out.extend(_ruleset_markdown(library.rulesets[rs_id]))
+    while out and out[-1] == "":
+        out.pop()
+    return "\n".join(out) + "\n"
+
+
+def _ruleset_markdown(loaded: LoadedRuleset) -> list[str]:
+    m = loaded.model
+    on = sum(1 for r in m.rules if r.enabled)
+    out = [
+        f"## {m.id}",
+        "",
+        f"**{m.title}**",
+        "",
+        f"- Game: {m.game}",
+        f"- Regulation: {m.regulation.name}",
+        "- Sources: " + ", ".join(f"`{s}`" for s in m.regulation.source),
+        f"- File: `{loaded.path.name}`",
+        f"- Rules: {len(m.rules)} ({on} on, {len(m.rules) - on} off unless a house overlay turns them on)",
+    ]
+    if loaded.overlay is not None:
+        ov = loaded.overlay.model
+        out.append(f"- House overlay: `{ov.overlay}` ({_cell(ov.title)}), `{loaded.overlay.path.name}`")
+    out += [
+        "",
+        "| Rule | Category | Severity | On | Requires |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for r in m.rules:
+        out.append(f"| [{r.id}](#{_anchor(r.id)}) | {r.category} | {r.severity} | "
+                   f"{'on' if r.enabled else 'off'} | {_cell(r.message)} |")
+    out.append("")
+    for r in m.rules:
+        out.extend(_rule_markdown(r))
+    return out
+
+
+def _rule_markdown(r: Rule) -> list[str]:
+    state = "on" if r.enabled else "off (a house overlay can turn it on)"
+    out = [
+        f"### {r.id}",
+        "",
+        _cell(r.message),
+        "",
+        f"- Check: `{r.check}`; category `{r.category}`; severity `{r.severity}`; {state}",
+    ]
+    params = rule_params(r)
+    if not params:
+        out.append("- Parameters: none")
+    else:
+        inline = flow(params)
+        if len(inline) <= 100:
+            out.append(f"- Parameters: `{inline}`")
+        else:
+            out += ["- Parameters:", "", "  ```yaml", *("  " + line for line in block(params)), "  ```"]
+    out += [
+        "",
+        f"{r.citation.article}:",
+        "",
+        f"> {_cell(r.citation.text)}",
+        "",
+    ]
+    if r.reading:
+        out += [f"*Reading.* {' '.join(r.reading.split())}", ""]
+    return out
