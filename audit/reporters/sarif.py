@@ -1,0 +1,209 @@
+"""The SARIF 2.1.0 report, for code-scanning views (GitHub, GitLab, Azure DevOps, IDE viewers).
+
+One run: the auditor as ``tool.driver`` with every enabled rule (its citation as
+help text), every input as an artifact with its SHA-256, one result per finding
+and one per baselined finding (with an external suppression). The stable
+fingerprint of a finding is its ``partialFingerprints["delAudit/v1"]``. The
+per-table summaries and the stale baseline entries ride in ``run.properties``.
+Deterministic: no timestamps, keys sorted.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import metadata
+from pathlib import PurePosixPath, PureWindowsPath
+from typing import Any
+from urllib.parse import quote
+
+from ..findings import Finding
+from ..report import Report
+from ..rulesets import LoadedRuleset, Rule
+from .json_report import table_summary
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+SARIF_VERSION = "2.1.0"
+FINGERPRINT_KEY = "delAudit/v1"
+LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+
+_COLUMN = re.compile(r"^column (\d+):")
+
+
+def tool_version() -> str:
+    try:
+        return metadata.version("del-audit")
+    except metadata.PackageNotFoundError:
+        return "0"
+
+
+def artifact_uri(path: str) -> str:
+    """A URI reference for a path as the report gives it: relative paths stay relative."""
+    if path in ("<stdin>", "-"):
+        return "stdin"
+    if PurePosixPath(path).is_absolute():
+        return PurePosixPath(path).as_uri()
+    if PureWindowsPath(path).is_absolute():
+        return PureWindowsPath(path).as_uri()
+    return quote(path.replace("\\", "/"), safe="/")
+
+
+def _pascal(check: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", check) if part)
+
+
+def _citation_block(rule: Rule) -> str:
+    text = rule.citation_text
+    if rule.reading:
+        text += f"\n\nReading: {rule.reading}"
+    return text
+
+
+def _rule_descriptor(rs: LoadedRuleset, rule: Rule) -> dict[str, Any]:
+    regulation = rs.model.regulation.name
+    help_text = f"{rule.message}\n\n{rule.citation.article} ({regulation}): {rule.citation.text}"
+    help_md = f"{rule.message}\n\n**{rule.citation.article}** ({regulation}):\n\n> {rule.citation.text}"
+    if rule.reading:
+        help_text += f"\n\nReading: {rule.reading}"
+        help_md += f"\n\n*Reading:* {rule.reading}"
+    return {
+        "id": rule.id,
+        "name": _pascal(rule.check),
+        "shortDescription": {"text": rule.message},
+        "fullDescription": {"text": _citation_block(rule)},
+        "help": {"text": help_text, "markdown": help_md},
+        "defaultConfiguration": {"enabled": True, "level": LEVELS[rule.severity]},
+        "properties": {
+            "category": rule.category,
+            "ruleset": rs.id,
+            "severity": rule.severity,
+            "check": rule.check,
+            "citation": {"article": rule.citation.article, "text": rule.citation.text},
+            "reading": rule.reading,
+            "tags": sorted({rule.category, rs.id}),
+        },
+    }
+
+
+def _message(f: Finding) -> str:
+    text = f.message
+    if f.expected is not None:
+        text += f"\nexpected: {f.expected}"
+    if f.actual is not None:
+        text += f"\nactual: {f.actual}"
+    return text
+
+
+def _location(f: Finding, artifact_index: dict[str, int]) -> dict[str, Any]:
+    region: dict[str, Any] = {"startLine": max(f.line, 1)}
+    column = _COLUMN.match(f.message)
+    if column and int(column.group(1)) >= 1:
+        region["startColumn"] = int(column.group(1))
+    artifact: dict[str, Any] = {"uri": artifact_uri(f.path)}
+    if f.path in artifact_index:
+        artifact["index"] = artifact_index[f.path]
+    location: dict[str, Any] = {"physicalLocation": {"artifactLocation": artifact, "region": region}}
+    if f.table is not None:
+        logical = [{"kind": "table", "name": f.table, "fullyQualifiedName": f.table}]
+        if f.round is not None:
+            logical.append({"kind": "round", "name": f"round {f.round}",
+                            "fullyQualifiedName": f"{f.table}/round {f.round}"})
+        location["logicalLocations"] = logical
+    return location
+
+
+def _result(f: Finding, fingerprint: str, rule_index: dict[tuple[str, str], int],
+            artifact_index: dict[str, int]) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "ruleId": f.rule,
+        "level": LEVELS[f.severity],
+        "message": {"text": _message(f)},
+        "locations": [_location(f, artifact_index)],
+        "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
+        "properties": {
+            "category": f.category, "severity": f.severity, "table": f.table, "round": f.round,
+            "ruleset": f.ruleset, "citation": f.citation, "expected": f.expected, "actual": f.actual,
+        },
+    }
+    index = rule_index.get((f.ruleset, f.rule))
+    if index is not None:
+        result["ruleIndex"] = index
+    return result
+
+
+def as_dict(report: Report) -> dict[str, Any]:
+    rules: list[dict[str, Any]] = []
+    rule_index: dict[tuple[str, str], int] = {}
+    for rs in report.rulesets:
+        for rule in rs.model.rules:
+            if rule.enabled:
+                rule_index[(rs.id, rule.id)] = len(rules)
+                rules.append(_rule_descriptor(rs, rule))
+    # a finding of a rule not listed (disabled after the fact, say) still gets its descriptor
+    by_id = {rs.id: rs for rs in report.rulesets}
+    for f in [*report.findings, *(s.finding for s in report.suppressed)]:
+        key = (f.ruleset, f.rule)
+        rs = by_id.get(f.ruleset)
+        if key in rule_index or rs is None:
+            continue
+        for rule in rs.model.rules:
+            if rule.id == f.rule:
+                rule_index[key] = len(rules)
+                rules.append(_rule_descriptor(rs, rule))
+
+    artifact_index = {i.path: n for n, i in enumerate(report.inputs)}
+    artifacts = [
+        {
+            "location": {"uri": artifact_uri(i.path)},
+            "hashes": {"sha-256": i.sha256},
+            "roles": ["analysisTarget"],
+            "properties": {"path": i.path, "lines": i.lines},
+        }
+        for i in report.inputs
+    ]
+
+    baselined = report.baseline is not None
+    results = []
+    fps = report.fingerprints if len(report.fingerprints) == len(report.findings) else [""] * len(report.findings)
+    for f, fp in zip(report.findings, fps):
+        result = _result(f, fp, rule_index, artifact_index)
+        if baselined:
+            result["baselineState"] = "new"
+        results.append(result)
+    for s in sorted(report.suppressed, key=lambda s: (*s.finding.sort_key(), s.fingerprint)):
+        result = _result(s.finding, s.fingerprint, rule_index, artifact_index)
+        result["suppressions"] = [{"kind": "external", "status": "accepted", "justification": s.justification}]
+        if baselined:
+            result["baselineState"] = "unchanged"
+        results.append(result)
+
+    version = tool_version()
+    run: dict[str, Any] = {
+        "tool": {"driver": {"name": "audit", "version": version, "rules": rules}},
+        "artifacts": artifacts,
+        "results": results,
+        "columnKind": "unicodeCodePoints",
+        "properties": {
+            "summary": {
+                "tables": report.tables, "rounds": report.rounds, "events": report.events,
+                "findings": report.counts(), "suppressed": len(report.suppressed),
+            },
+            "tableSummaries": [table_summary(report, t) for t in report.table_stats],
+            "rulesets": [
+                {
+                    "id": r.id, "sha256": r.sha256,
+                    "overlay": None if r.overlay is None else {
+                        "id": r.overlay.model.overlay, "path": r.overlay.path.as_posix(),
+                        "sha256": r.overlay.sha256},
+                }
+                for r in report.rulesets
+            ],
+            "baseline": report.baseline,
+            "staleBaselineEntries": list(report.stale),
+        },
+    }
+    return {"$schema": SCHEMA, "version": SARIF_VERSION, "runs": [run]}
+
+
+def render(report: Report) -> str:
+    return json.dumps(as_dict(report), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
