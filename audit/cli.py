@@ -230,10 +230,10 @@ def explain(
     rulesets: RulesetsOpt = None,
 ) -> None:
     """Show a rule: what it requires, its parameters, the text it cites, a log that breaks it and one that keeps it."""
-    from .explain import explain_text, find_rule
+    from .explain import explain_text, find_rule, unknown_rule_message
     library = _library(_config(config), house, rulesets)
     if find_rule(library, rule) is None:
-        _die(f"no rule {rule!r}; `audit rules` lists them")
+        _die(unknown_rule_message(library, rule))
     sys.stdout.write(explain_text(library, rule, None))
 
 

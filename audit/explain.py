@@ -176,6 +176,28 @@ class Examples:
     passing: Excerpt | None
     house: list[str]
     note: str | None  # why an example is missing
+    about: list[str]  # the fixture's opening comment: what its tables do
+
+
+#: at most this many lines of a fixture's opening comment are shown
+ABOUT_LINES = 12
+
+
+def _about(raw: list[str]) -> list[str]:
+    """The fixture's first block of ``# `` comments, without the expect/house/no-pass-table markers."""
+    out: list[str] = []
+    for text in raw:
+        stripped = text.strip()
+        if stripped.startswith("# "):
+            if not (_EXPECT.match(text) or _HOUSE.match(text) or _NO_PASS.match(stripped)):
+                out.append(stripped[2:].strip())
+        elif stripped.startswith("#") and not out:
+            continue  # the #DEL, #casino, #source headers before the comment
+        else:
+            break
+    if len(out) > ABOUT_LINES:
+        out = out[:ABOUT_LINES] + ["[...]"]
+    return out
 
 
 def _is_event(text: str) -> bool:
@@ -252,23 +274,46 @@ def _signature(line: _Line) -> tuple[str, ...]:
     return tuple(words)
 
 
+_GAP = -1
+
+
+def _pair(x: tuple[str, ...], y: tuple[str, ...]) -> int:
+    """How well two lines correspond: the same action 2, the same verb 1, else -1."""
+    if x == y:
+        return 2
+    return 1 if x[0] == y[0] else -1
+
+
 def _counterpart(fail_own: list[_Line], pass_own: list[_Line], index: int) -> _Line:
     """The line of the passing table at the point of play where the failing table broke the rule.
 
-    The two tables are aligned on what each line does; a line the passing table has no
-    counterpart for (an extra burn, a card dealt for nothing) maps to the passing line that
-    comes next at that point.
+    The failing table's lines up to the breach are aligned with the start of the passing
+    table on what each line does (a global alignment: the same action +2, the same verb +1,
+    otherwise -1, a gap -1, the passing table's remainder free). If the breach lines up
+    with a passing line of the same verb (a COLLECT for a COLLECT) better than as a gap,
+    that line is the counterpart; otherwise (a burn too many, a card dealt for nothing) it
+    is the passing line that comes next after the lines before the breach: what the
+    passing table does instead.
     """
-    a = [_signature(ln) for ln in fail_own]
+    a = [_signature(ln) for ln in fail_own[: index + 1]]
     b = [_signature(ln) for ln in pass_own]
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if not i1 <= index < i2:
-            continue
-        if tag in ("equal", "replace") and j2 > j1:
-            return pass_own[min(j1 + (index - i1), j2 - 1)]
-        return pass_own[min(j1, len(pass_own) - 1)]
-    return pass_own[-1]
+    m = len(b)
+    before = row = [_GAP * j for j in range(m + 1)]
+    for i, sig in enumerate(a, start=1):
+        new = [_GAP * i] * (m + 1)
+        for j in range(1, m + 1):
+            diag = row[j - 1] + _pair(sig, b[j - 1])
+            up = row[j] + _GAP
+            left = new[j - 1] + _GAP
+            new[j] = diag if diag >= up and diag >= left else (up if up >= left else left)
+        before, row = row, new
+    end = row.index(max(row))  # the shortest passing prefix that aligns best, breach included
+    if end >= 1:
+        paired = before[end - 1] + _pair(a[-1], b[end - 1])
+        if a[-1][0] == b[end - 1][0] and row[end] == paired and paired > before[end] + _GAP:
+            return pass_own[end - 1]
+    end = before.index(max(before))  # the lines before the breach only
+    return pass_own[min(end, m - 1)]
 
 
 def fixture_examples(fixtures_dir: Path, ruleset_id: str, rule_id: str) -> Examples | None:
@@ -278,9 +323,10 @@ def fixture_examples(fixtures_dir: Path, ruleset_id: str, rule_id: str) -> Examp
         return None
     lines, raw = _parse(path)
     house = [m.group(1) for m in (_HOUSE.match(t) for t in raw) if m]
+    about = _about(raw)
     number = _first_expected(raw, rule_id)
     if number is None:
-        return Examples(path, None, None, house, f"the fixture has no `# expect: {rule_id}` line")
+        return Examples(path, None, None, house, f"the fixture has no `# expect: {rule_id}` line", about)
     target = next(ln for ln in lines if ln.number == number)
     failing = _excerpt(path, target.table, lines, target)
 
@@ -290,16 +336,16 @@ def fixture_examples(fixtures_dir: Path, ruleset_id: str, rule_id: str) -> Examp
             tables.append(ln.table)
     pass_table = _passing_table(target.table, tables)
     if pass_table is None:
-        reason = next((m.group(1) for m in (_NO_PASS.match(t) for t in raw) if m), None)
+        reason = next((m.group(1).rstrip(".") for m in (_NO_PASS.match(t) for t in raw) if m), None)
         note = f"the fixture has no passing table: {reason}" if reason else "the fixture has no passing table"
-        return Examples(path, failing, None, house, note)
+        return Examples(path, failing, None, house, note, about)
     fail_own = [ln for ln in lines if ln.table == target.table] if target.table else [target]
     index = next(i for i, ln in enumerate(fail_own) if ln.number == target.number)
     pass_own = [ln for ln in lines if ln.table == pass_table]
     match = _counterpart(fail_own, pass_own, index)
     passing = _excerpt(path, pass_table, lines, match)
     passing.marked = None
-    return Examples(path, failing, passing, house, None)
+    return Examples(path, failing, passing, house, None, about)
 
 
 def _render_lines(ex: Excerpt, all_lines: list[_Line]) -> list[str]:
@@ -378,8 +424,12 @@ def _examples_text(loaded: LoadedRuleset, rule: Rule, fixtures_dir: Path | None)
     shown = _display(ex.path, fixtures_dir)
     lines, _ = _parse(ex.path)
     out: list[str] = []
+    if ex.about:
+        out.append(f"The fixture ({shown})")
+        out.extend(f"  {line}" for line in ex.about)
+        out.append("")
     if ex.house:
-        out.append(f"The fixture {shown} is audited with the house overlay {', '.join(ex.house)}.")
+        out.append(f"It is audited with the house overlay {', '.join(ex.house)}.")
         out.append("")
     if ex.failing is None:
         out.append(f"A log that breaks it: {ex.note} ({shown}).")
@@ -402,6 +452,10 @@ def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def _anchor(rule_id: str) -> str:
     return rule_id.lower()
 
@@ -419,7 +473,8 @@ def rules_markdown(library: Library) -> str:
         "`rulesets/`; do not edit it by hand. After changing a ruleset, run",
         f"`{REGENERATE}`: a test fails while this page is out of date.",
         "",
-        f"{len(ids)} rulesets, {total} rules. `audit explain RULE` shows one rule with a failing and a",
+        f"{_count(len(ids), 'ruleset')}, {_count(total, 'rule')}. "
+        "`audit explain RULE` shows one rule with a failing and a",
         "passing example from its fixture. [Rulesets and house overlays](rulesets.md) explains the",
         "fields; [Readings](readings.md) discusses the readings.",
         "",
@@ -446,7 +501,8 @@ def _ruleset_markdown(loaded: LoadedRuleset) -> list[str]:
         f"- Regulation: {m.regulation.name}",
         "- Sources: " + ", ".join(f"`{s}`" for s in m.regulation.source),
         f"- File: `{loaded.path.name}`",
-        f"- Rules: {len(m.rules)} ({on} on, {len(m.rules) - on} off unless a house overlay turns them on)",
+        f"- Rules: {len(m.rules)}, " + ("all on" if on == len(m.rules)
+                                         else f"{on} on, {len(m.rules) - on} off unless a house overlay turns them on"),
     ]
     if loaded.overlay is not None:
         ov = loaded.overlay.model
@@ -461,18 +517,20 @@ def _ruleset_markdown(loaded: LoadedRuleset) -> list[str]:
                    f"{'on' if r.enabled else 'off'} | {_cell(r.message)} |")
     out.append("")
     for r in m.rules:
-        out.extend(_rule_markdown(r))
+        out.extend(_rule_markdown(m.id, r))
     return out
 
 
-def _rule_markdown(r: Rule) -> list[str]:
+def _rule_markdown(ruleset_id: str, r: Rule) -> list[str]:
     state = "on" if r.enabled else "off (a house overlay can turn it on)"
+    fixture = f"fixtures/rules/{ruleset_id}/{r.id}.del"
     out = [
         f"### {r.id}",
         "",
         _cell(r.message),
         "",
         f"- Check: `{r.check}`; category `{r.category}`; severity `{r.severity}`; {state}",
+        f"- Fixture: [`{fixture}`](../{fixture})",
     ]
     params = rule_params(r)
     if not params:
@@ -485,7 +543,7 @@ def _rule_markdown(r: Rule) -> list[str]:
             out += ["- Parameters:", "", "  ```yaml", *("  " + line for line in block(params)), "  ```"]
     out += [
         "",
-        f"{r.citation.article}:",
+        f"Cited, {r.citation.article}:",
         "",
         f"> {_cell(r.citation.text)}",
         "",

@@ -1,4 +1,4 @@
-"""Generate rule-abiding bataille Dealer Event Logs (DEL v1).
+"""Generate rule-abiding Dealer Event Logs (DEL v1): bataille and chemin de fer.
 
 Why this exists: vendors of table-management systems test their tables with
 logs that follow every rule, and so do we. A clean log must give the auditor
@@ -8,25 +8,31 @@ auditor's speed and memory on.
 
 What it writes: for each table, its whole night (OPEN, dealers, players
 coming and going, shoes, rounds, CLOSE) under the French arrêté
-(``fr-bataille-2007``) or the Monaco Sun War Game (``mc-sun-war-2006``). The
-cards are real: each shoe is six 52-card decks shuffled by the seeded
-generator and drawn in order, and every BURN and DEAL logs the card it took,
-so stop cards, batailles and égalités come out as the cards fall.
+(``fr-bataille-2007``), the Monaco Sun War Game (``mc-sun-war-2006``) or the
+Ostende chemin de fer rule (``be-ostende-cdf``); tables of every ruleset may
+share one night. The cards are real: each shoe is six 52-card decks shuffled
+by the seeded generator and drawn in order, and every BURN and DEAL logs the
+card it took, so stop cards, batailles, égalités, naturals and the banker's
+drawing-table cells come out as the cards fall.
 
 Everything is deterministic for a seed: one ``random.Random`` per table,
 seeded from ``seed``; never the global generator, never the clock. Money is
 ``Decimal`` throughout. The tables' lines are merged by timestamp (ties
 broken by table id); each table's own lines are strictly increasing in time.
 
-Choices where the rules leave room: the war stake of a hand is one BET by
+Choices where the rules leave room (bataille): the war stake of a hand is one BET by
 the hand's player for the hand's whole main total (standing shares
 included); a bet on a vacant place, its war stake included, carries
 ``by=seat:M approved``; égalité bets are the seated player's own; only FR
 shoes ever see a ``CUT refused``; only MC shuffling-dealing machines PAUSE;
 an MC night of fewer than three rounds announces ``last-shoe`` instead.
+Chemin de fer: see ``_CdfTable``.
 
     python -m audit.simulate                     # writes fixtures/nights/example-night.del
+    python -m audit.simulate --night cdf         # writes fixtures/nights/cdf-night.del
+    python -m audit.simulate --night mixed       # writes fixtures/nights/mixed-night.del
     python -m audit.simulate --tables 20 --rounds 2000 --seed 7 -o big.del
+    python -m audit.simulate --tables 4 --cdf 2 --rounds 500 -o mixed-big.del
 """
 
 from __future__ import annotations
@@ -825,16 +831,26 @@ class _CdfShoe:
 class _CdfTable(_Table):
     """A chemin de fer table's night: the hand passes between players, the pontes play against it.
 
-    Choices where the rule leaves room: PASS, BID and AWARD come after the
-    ``ROUND n begin`` of the coup the new banker deals; a passed hand is
-    offered to the seated players from the banker's right and the first who
-    accepts takes it (refusals are not logged); a hand taken back au taux or
-    won at auction starts with a bank equal to the taux or the award; only
-    seated players take or bid for a hand; the banker's associate never
-    pontes against the hand he shares; a naturals is shown (ABAT) right after
-    the fourth card, the ponte's first; the banker always follows the drawing
-    table, whether or not he asked for it, and the ponte draws on 0-4 and
-    stands on 6-7.
+    Per coup: ``ROUND n begin``, [PASS, [BID..., AWARD]], [HAND], BANK,
+    [ASSOCIATE], BANCO/STAKE..., NOMOREBETS, PONTE, four DEALs, then ABAT (a
+    natural, the ponte's first) or the calls and third cards ([ADVICE], CALL
+    ponte, [DEAL ponte], [TABLEAU banker], CALL banker, [DEAL banker]), POINT,
+    the settlements from the banker's right (standing players last), ``ROUND n end``.
+
+    Choices where the rule leaves room: no stop card and no burn (the rule
+    has neither); a new shoe as soon as fewer than six cards remain (art. 32);
+    PASS, BID and AWARD come after the ``ROUND n begin`` of the coup the new
+    banker deals; a passed hand is offered to the seated players from the
+    banker's right and the first who accepts takes it (refusals are not
+    logged); after the bank loses, the next seated player from the banker's
+    right takes the hand; a hand taken back au taux starts with the bank it
+    held, one won at auction with the amount of the award; bids start at the
+    table minimum and only seated players bid; a suite is logged with or
+    without ``HAND how=suite``; the banker's associate never pontes against
+    the hand he shares and never takes it when it is passed; banco suivi is
+    called by the ponte who held the last coup's banco, or alone staked on it,
+    in the same hand; the banker always follows the drawing table, whether
+    or not he asked for it, and the ponte draws on 0-4 and stands on 6-7.
     """
 
     def __init__(self, spec: TableSpec, rng: random.Random, start: datetime, number: int):
@@ -886,7 +902,7 @@ class _CdfTable(_Table):
         self.emit(f"OPEN game=chemin-de-fer ruleset={s.ruleset} seats={s.seats} min={fmt_amount(s.min)} "
                   f"max={fmt_amount(s.max)}", 0.0, 0.5)
         self._relief()
-        for _ in range(self.rng.randint(CDF_MIN_PLAYERS + 1, s.seats)):
+        for _ in range(self.rng.randint(min(CDF_MIN_PLAYERS + 1, s.seats), s.seats)):
             self._sit()
 
     def _between_coups(self, n: int) -> None:

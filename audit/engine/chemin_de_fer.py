@@ -86,8 +86,6 @@ class CdfTable:
                 problem = f"{who} takes a hand nobody passed and the bank did not lose"
             elif who == b.passed_by or (b.last_result == "lost" and who == b.holder):
                 problem = f"{who} takes back the hand he passed or lost; a passed hand is retaken only au taux"
-            elif b.passed_by is not None and who in b.associate_of_passed:
-                problem = f"{who}, associate of the banker who passed, takes the hand before his turn"
         elif how == "taux":
             if b.passed_by is None or who != b.passed_by:
                 problem = f"{who} takes the hand au taux, which only the banker who passed it may do"
@@ -101,10 +99,10 @@ class CdfTable:
         b = self.bank
         who = e.by or Owner.seated(e.seat)
         changed = who != b.holder
+        if e.how != "taux" and (changed or e.how in ("taken", "auction", "first")):
+            b.last_bank, b.last_net = None, Decimal(0)
         if changed or e.how in ("taken", "taux", "auction", "first"):
             b.associates = []
-            b.last_bank = None if e.how != "taux" else b.last_bank
-            b.last_net = Decimal(0)
         if changed:
             b.prev_banco = b.prev_sole_staker = None
         b.holder, b.holder_seat, b.took_how = who, e.seat, e.how
@@ -198,6 +196,7 @@ class CdfRound:
         #: the banker goes on with the hand he held last coup (no HAND event, or how=suite)
         self.suite = cdf.bank.holder is not None and cdf.bank.coups_in_shoe > 0
         self.saw_hand = False
+        self.taux = False  # the hand was taken back au taux this coup
 
     def flag(self, check: str, message: str, **kw) -> None:
         self.f.flag(check, message, round=self.n, **kw)
@@ -212,14 +211,15 @@ class CdfRound:
 
     def on_bank(self, e: ev.Bank) -> None:
         b = self.cdf.bank
-        if e.amount < self.limits.min:
+        if not self.suite and e.amount < self.limits.min:
             self.flag("cdf-bank-min", f"bank of {fmt_amount(e.amount)}, below the table minimum {fmt_amount(self.limits.min)}",
                       expected=f"BANK amount={fmt_amount(self.limits.min)} (or more)")
-        if self.suite and b.last_bank is not None and b.last_result != "lost":
+        if (self.suite or self.taux) and b.last_bank is not None and b.last_result != "lost":
             floor = b.last_bank + b.last_net
             if e.amount < floor:
-                self.flag("cdf-bank-lowered", f"bank lowered to {fmt_amount(e.amount)}; it holds {fmt_amount(floor)} "
-                          "after the last coup", expected=f"BANK amount={fmt_amount(floor)} (or more)")
+                how = "taken back au taux" if self.taux else "after the last coup"
+                self.flag("cdf-bank-lowered", f"bank lowered to {fmt_amount(e.amount)}; the hand holds "
+                          f"{fmt_amount(floor)} {how}", expected=f"BANK amount={fmt_amount(floor)} (or more)")
         self.bank = e.amount
 
     def on_associate(self, e: ev.Associate) -> None:
@@ -283,6 +283,8 @@ class CdfRound:
         else:
             seated = {o: a for o, a in self.stakes.items() if o.kind == "seat" and a > 0}
             pool = seated or {o: a for o, a in self.stakes.items() if a > 0}
+            if pool and self._follower_keeps_cards(e.by):
+                pool = {}
             if pool:
                 top = max(pool.values())
                 best = min((o for o, a in pool.items() if a == top),
@@ -301,6 +303,13 @@ class CdfRound:
         if b.last_bank is None or b.last_result == "lost":
             return None
         return b.last_bank + b.last_net
+
+    def _follower_keeps_cards(self, who: Owner) -> bool:
+        """Art. 12: when the bank is raised, the ponte who follows the banco may hold the cards."""
+        b = self.cdf.bank
+        if who != b.prev_banco or who not in self.stakes or self.bank is None or b.last_bank is None:
+            return False
+        return self.bank > b.last_bank + b.last_net
 
     def in_play(self) -> dict[Owner, Decimal]:
         """The stakes the coup decides, once the bets are closed."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from .. import events as ev
-from ..values import fmt_amount
+from ..values import Owner, fmt_amount
 from .bataille import BatailleRound, Limits
 from .chemin_de_fer import CdfRound, CdfTable
 from .context import Flagger
@@ -349,11 +349,14 @@ class Table:
         assert cdf is not None
         if e.verb == "HAND":
             previous = cdf.bank.holder
+            taker = e.by or Owner.seated(e.seat)
+            rightful_taux = e.how == "taux" and cdf.bank.passed_by == taker
             cdf.verify_hand(e, coup)
             cdf.apply_hand(e)
             if isinstance(self.round, CdfRound):
                 self.round.saw_hand = True
                 self.round.suite = e.how == "suite" or (e.how is None and previous == cdf.bank.holder)
+                self.round.taux = rightful_taux
         elif e.verb == "PASS":
             cdf.on_pass(e, coup)
         elif e.verb == "BID":

@@ -80,6 +80,12 @@ def _suite(report: Report, path: str, sha256: str | None, lines: int | None,
                 key = (f"{rs.id}.{table}", rule.id)
                 cases.setdefault(key, _Case(*key))
 
+    # the checks of the file itself (every line parses, the version is 1) belong to no table
+    if fmt is not None:
+        for rule in fmt.model.rules:
+            if rule.enabled and rule.category == "syntax":
+                key = (f"{fmt.id}.{NO_TABLE}", rule.id)
+                cases.setdefault(key, _Case(*key))
     for t in stats:
         if t.ruleset != FORMAT_RULESET:
             add_rules(rulesets.get(t.ruleset), t.table)
@@ -118,6 +124,9 @@ def _suite(report: Report, path: str, sha256: str | None, lines: int | None,
         prop("sha256", sha256)
     if lines is not None:
         prop("lines", lines)
+    if report.baseline is not None:
+        prop("baseline", report.baseline)
+        prop("baseline.stale", sum(1 for e in report.stale if e.get("path") == path))
     for t in stats:
         summary = table_summary(report, t)
         for key in ("ruleset", "overlay", "game", "rounds", "drop", "paid", "collected",

@@ -62,7 +62,8 @@ def _citation_block(rule: Rule) -> str:
 def _rule_descriptor(rs: LoadedRuleset, rule: Rule) -> dict[str, Any]:
     regulation = rs.model.regulation.name
     help_text = f"{rule.message}\n\n{rule.citation.article} ({regulation}): {rule.citation.text}"
-    help_md = f"{rule.message}\n\n**{rule.citation.article}** ({regulation}):\n\n> {rule.citation.text}"
+    quoted = "\n".join(f"> {line}" if line else ">" for line in rule.citation.text.splitlines())
+    help_md = f"{rule.message}\n\n**{rule.citation.article}** ({regulation}):\n\n{quoted}"
     if rule.reading:
         help_text += f"\n\nReading: {rule.reading}"
         help_md += f"\n\n*Reading:* {rule.reading}"
