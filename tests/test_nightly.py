@@ -128,3 +128,18 @@ def test_table_summary_ties_the_report_to_the_evidence():
     win = Decimal(fr["collected"]) - Decimal(fr["paid"])
     assert Decimal(fr["house_win"]) == win
     assert Decimal(fr["hold_percent"]) == (win * 100 / Decimal(fr["drop"])).quantize(Decimal("0.01"))
+
+
+def test_configuration_can_point_at_another_rulesets_folder(tmp_path):
+    import shutil
+    folder = tmp_path / "regs"
+    shutil.copytree(ROOT / "rulesets", folder, ignore=shutil.ignore_patterns("house"))
+    fr = folder / "fr-bataille-2007.yaml"
+    fr.write_text(fr.read_text(encoding="utf-8").replace("params: {odds: 1}", "params: {odds: 0.8}", 1), encoding="utf-8")
+    (tmp_path / "audit.toml").write_text('rulesets = "regs"\n', encoding="utf-8")
+    log = _night(tmp_path)
+    done = audit("check", "--format", "json", str(log), cwd=tmp_path)
+    pay = [f for f in json.loads(done.stdout)["findings"] if f["rule"] == "FR-PAY-MAIN"]
+    assert pay == []  # 40 on a stake of 50 is right at 0.8 to 1
+    assert "FR-PAY-MAIN" in [f["rule"] for f in json.loads(audit("check", "--format", "json", "--rulesets",
+                                                                  str(ROOT / "rulesets"), str(log), cwd=tmp_path).stdout)["findings"]]
