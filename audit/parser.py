@@ -424,3 +424,96 @@ def explain(body: str, err: UnexpectedInput) -> tuple[int, str]:
         if term in _BARE_VALUES and not _kv_key(term):
             return start, f"{where}`{word}` is not {_BARE_VALUES[term]}"
     return start, f"{where}unexpected `{word}`; expected {allowed}"
+
+
+# -- the fast path ------------------------------------------------------------------
+
+def _terminal_regex(name: str) -> re.Pattern[str]:
+    """A terminal of the grammar as a compiled regex: the grammar stays the one definition."""
+    return re.compile(_lark().get_terminal(name).pattern.to_regexp())
+
+
+class LineParser:
+    """Parses lines as ``parse_line`` does, faster, for streaming large logs.
+
+    Most event lines of a night repeat their verb and arguments: only the
+    timestamp, the table and the line number change. The text from the verb on
+    is parsed once by the grammar and the validated event kept; each further
+    line with the same text only has its timestamp and table checked (with the
+    grammar's own terminals) and the cached event assembled around them.
+    Anything unusual (comments, headers, leading blanks, a line the grammar
+    refuses) goes through ``parse_line`` itself, so events and errors are the
+    grammar's, as a test checks over every fixture and generated logs.
+    """
+
+    _CANON_TS = "2000-01-01T00:00:00Z"
+    _CANON_TABLE = "T"
+    _SPLIT = re.compile(r"([^ \t]+)[ \t]+([^ \t]+)[ \t]+(.+)", re.S)
+
+    def __init__(self, max_cached: int = 50_000):
+        self.max_cached = max_cached
+        self._cache: dict[str, tuple[type, dict[str, Any], set[str]] | None] = {}
+        self._ts = _terminal_regex("TIMESTAMP")
+        self._table = _terminal_regex("TABLE")
+        self._tables: set[str] = set()
+        self.rest = ""  # the current line from its verb on
+
+    def parse(self, text: str, lineno: int = 0) -> Parsed:
+        body = text.rstrip()
+        if not body:
+            self.rest = ""
+            return None
+        m = self._SPLIT.fullmatch(body) if body[0] not in " \t#" else None
+        if m is None:
+            return self._reference(body, lineno)
+        stamp, table, rest = m.groups()
+        self.rest = rest
+        template = self._template(rest)
+        if template is None or not self._valid_table(table) or not self._ts.fullmatch(stamp):
+            return self._reference(body, lineno)
+        try:
+            ts = datetime.fromisoformat(stamp)
+        except ValueError:
+            return self._reference(body, lineno)
+        cls, fields, fields_set = template
+        return _assemble(cls, {**fields, "ts": ts, "table": table, "line": lineno}, fields_set)
+
+    def _reference(self, body: str, lineno: int) -> Parsed:
+        words = body.split(None, 2)
+        self.rest = words[2] if len(words) == 3 and body[0] != "#" else ""
+        return parse_line(body, lineno)
+
+    def _valid_table(self, table: str) -> bool:
+        if table in self._tables:
+            return True
+        if self._table.fullmatch(table) and len(self._tables) < self.max_cached:
+            self._tables.add(table)
+            return True
+        return bool(self._table.fullmatch(table))
+
+    def _template(self, rest: str) -> tuple[type, dict[str, Any], set[str]] | None:
+        if rest in self._cache:
+            return self._cache[rest]
+        parsed = parse_line(f"{self._CANON_TS} {self._CANON_TABLE} {rest}", 1)
+        template = None
+        if isinstance(parsed, ev._Event):
+            fields = {k: v for k, v in parsed.__dict__.items() if k not in ("ts", "table", "line")}
+            template = (type(parsed), fields, set(parsed.model_fields_set))
+        if len(self._cache) >= self.max_cached:
+            self._cache.clear()  # memory stays bounded whatever the log
+        self._cache[rest] = template
+        return template
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _assemble(cls: type, values: dict[str, Any], fields_set: set[str]) -> Any:
+    """Build a model from values the grammar already validated (as ``model_construct`` does, cheaper)."""
+    obj = _new(cls)
+    _set(obj, "__dict__", values)
+    _set(obj, "__pydantic_fields_set__", fields_set)
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
+    return obj

@@ -65,7 +65,16 @@ class Owner(BaseModel):
 
     @classmethod
     def seated(cls, seat: int) -> "Owner":
-        return cls(kind="seat", id=str(seat))
+        return _SEATED.get(seat) or cls(kind="seat", id=str(seat))
+
+    # stakes are keyed by owner: hashing and comparing must be cheap
+    def __hash__(self) -> int:
+        return hash((self.kind, self.id))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Owner):
+            return self.kind == other.kind and self.id == other.id
+        return NotImplemented
 
     @property
     def seat(self) -> int | None:
@@ -73,6 +82,9 @@ class Owner(BaseModel):
 
     def __str__(self) -> str:
         return f"{self.kind}:{self.id}"
+
+
+_SEATED = {n: Owner(kind="seat", id=str(n)) for n in range(1, 100)}
 
 
 def fmt_amount(value: Decimal) -> str:

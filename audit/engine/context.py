@@ -32,23 +32,20 @@ class Flagger:
         self.format_rules = format_rules
         self.ruleset = ruleset
         self.table = table
+        # check -> (rule, ruleset), the table's ruleset first, then the format's
+        self._rules = {c: (r, format_rules) for c, r in format_rules.by_check.items()}
+        if ruleset is not None:
+            self._rules.update({c: (r, ruleset) for c, r in ruleset.by_check.items()})
+        self._settings = {c: r.settings for c, (r, _) in self._rules.items()}
 
     def enabled(self, check: str) -> bool:
-        return self._rule(check) is not None
+        return check in self._rules
 
     def settings(self, check: str):
-        found = self._rule(check)
-        return found[0].settings if found else None
+        return self._settings.get(check)
 
     def _rule(self, check: str):
-        if self.ruleset is not None:
-            rule = self.ruleset.rule(check)
-            if rule is not None:
-                return rule, self.ruleset
-        rule = self.format_rules.rule(check)
-        if rule is not None:
-            return rule, self.format_rules
-        return None
+        return self._rules.get(check)
 
     def flag(self, check: str, message: str, *, line: int | None = None, round: int | None = None,
              expected: str | None = None, actual: str | None = None) -> None:
