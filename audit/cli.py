@@ -16,11 +16,12 @@ from typing import Annotated, Callable, NoReturn, Optional
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
 
 from . import baseline as baseline_file
 from . import config as config_file
 from .findings import SEVERITY_RANK
-from .report import InputError, Report, run_audit
+from .report import InputError, Report, expand, input_size, run_audit
 from .rulesets import Library, RulesetError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -70,9 +71,16 @@ def _library(cfg: config_file.Config, house: Optional[list[Path]], rulesets: Opt
         _die(str(err))
 
 
-def _audit(paths: list[str], library: Library) -> Report:
+def _audit(paths: list[str], library: Library, jobs: int = 1, show_progress: bool = False) -> Report:
     try:
-        return run_audit(library, paths)
+        files = expand(paths)
+        if not show_progress or not sys.stderr.isatty():
+            return run_audit(library, paths, jobs=jobs, files=files)
+        with Progress(TextColumn("auditing"), BarColumn(), TaskProgressColumn(), TimeRemainingColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("audit", total=input_size(files) or None)
+            return run_audit(library, paths, jobs=jobs, files=files,
+                             progress=lambda n: bar.advance(task, n))
     except InputError as err:
         _die(str(err))
 
@@ -138,12 +146,14 @@ def check(
     baseline: Annotated[Optional[Path], typer.Option("--baseline", help="Baseline file: its findings are reported as suppressed.")] = None,
     config: ConfigOpt = None,
     rulesets: RulesetsOpt = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes to use (across files, and across the tables of a file).")] = 1,
 ) -> None:
     """Audit logs and report every breach."""
     cfg = _config(config)
     pairs = _reports(format or [], output or [], cfg)
     library = _library(cfg, house, rulesets)
-    report = _audit(paths, library)
+    machine_to_stdout = any(out is None and fmt is not Format.text for fmt, out in pairs)
+    report = _audit(paths, library, jobs, show_progress=not machine_to_stdout)
     base_path = baseline or cfg.resolve(cfg.settings.baseline)
     if base_path is not None:
         try:
@@ -235,6 +245,93 @@ def explain(
     if find_rule(library, rule) is None:
         _die(unknown_rule_message(library, rule))
     sys.stdout.write(explain_text(library, rule, None))
+
+
+@app.command()
+def simulate(
+    ruleset: Annotated[Optional[list[str]], typer.Option("--ruleset", "-r", help="Ruleset of the tables (fr-bataille-2007, mc-sun-war-2006, be-ostende-cdf); repeat for a mixed night.")] = None,
+    tables: Annotated[Optional[int], typer.Option("--tables", min=1, help="Number of tables, dealt to the rulesets round-robin (default: 2 per ruleset).")] = None,
+    rounds: Annotated[int, typer.Option("--rounds", min=0, help="Rounds (coups) per table.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="The same seed gives the same log, byte for byte.")] = 1,
+    start: Annotated[Optional[str], typer.Option("--start", help="When the first table opens, ISO 8601 (default 2026-11-20T21:00:00+01:00; +01:00 if no offset).")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the log to this file (default: standard output).")] = None,
+    inject: Annotated[Optional[list[str]], typer.Option("--inject", help="Inject one fault of this finding category (repeat), or 'all' for every category the tables' rulesets have.")] = None,
+    expected: Annotated[Optional[Path], typer.Option("--expected", help="Write the expected findings (rule, category, line, table) to this JSON file.")] = None,
+) -> None:
+    """Write a rule-abiding night of interleaved tables, optionally with known faults.
+
+    With --inject, a `# expect: RULE-ID` comment precedes each line that must
+    give a finding, so the log is a fixture. Exit status 1 if a requested
+    fault found no place in the night (the files are still consistent).
+    """
+    import json
+    from datetime import datetime
+
+    from . import inject as faults
+    from . import simulate as sim
+
+    if not ruleset:
+        _die(f"give at least one --ruleset ({', '.join(sim.RULESETS)})")
+    rulesets = list(dict.fromkeys(ruleset))
+    try:
+        specs = sim.cli_tables(rulesets, tables if tables is not None else 2 * len(rulesets), rounds)
+    except ValueError as err:
+        _die(str(err))
+    begin = sim.EXAMPLE_START
+    if start is not None:
+        try:
+            begin = datetime.fromisoformat(start)
+        except ValueError:
+            _die(f"--start {start!r} is not an ISO 8601 date and time")
+    wanted: list[str] = []
+    for name in inject or []:
+        if name == "all":
+            wanted += faults.applicable(specs)
+        elif name not in faults.CATEGORIES:
+            _die(f"--inject {name!r}: not a category; one of: all, {', '.join(faults.CATEGORIES)}")
+        elif not faults.APPLIES[name] & set(rulesets):
+            _die(f"--inject {name}: no rule of that category at tables of {', '.join(rulesets)} "
+                 f"(it applies to {', '.join(sorted(faults.APPLIES[name]))})")
+        else:
+            wanted.append(name)
+    wanted = list(dict.fromkeys(wanted))
+    found: list = []
+    chosen = None
+    if wanted:
+        lines, found, chosen = faults.faulty_night(tables=specs, seed=seed, start=begin,
+                                                   casino="Casino-Simulation", categories=wanted)
+    else:
+        lines = sim.simulate(tables=specs, seed=seed, start=begin)
+    count = 0
+    try:
+        if output is not None:
+            with output.open("w", encoding="utf-8", newline="\n") as out:
+                for line in lines:
+                    out.write(line + "\n")
+                    count += 1
+        else:
+            out = sys.stdout
+            for line in lines:
+                out.write(line + "\n")
+                count += 1
+            out.flush()
+    except BrokenPipeError:
+        raise typer.Exit(0)
+    except OSError as err:
+        _die(f"{output}: cannot write: {err.strerror or err}")
+    found.sort(key=lambda e: (e.line, e.rule))
+    if expected is not None:
+        _write(expected, json.dumps([e.as_json() for e in found], indent=1) + "\n")
+    where = str(output) if output is not None else "standard output"
+    sys.stderr.write(f"audit: {count} lines, {len(specs)} table(s) × {rounds} round(s), written to {where}\n")
+    missing = [f for f in chosen.faults if not f.placed] if chosen else []
+    if chosen:
+        sys.stderr.write(f"audit: {len(chosen.faults) - len(missing)} fault(s) injected, "
+                         f"{len(found)} finding(s) expected\n")
+    for f in missing:
+        sys.stderr.write(f"audit: no place for a {f.category} fault at {specs[f.table].table} "
+                         f"from round {f.target} on\n")
+    raise typer.Exit(1 if missing else 0)
 
 
 def main() -> None:

@@ -35,5 +35,8 @@ class Finding(BaseModel):
     ruleset: str
     citation: str
 
-    def sort_key(self) -> tuple[str, int, str]:
-        return (self.path, self.line, self.rule)
+    def sort_key(self) -> tuple[str, int, str, str, int, str]:
+        """Path, line, rule as the contract orders them; then table, round, message, so that
+        the order never depends on the order the engine (or its processes) found them."""
+        return (self.path, self.line, self.rule, self.table or "", -1 if self.round is None else self.round,
+                self.message)

@@ -478,6 +478,30 @@ class LineParser:
         cls, fields, fields_set = template
         return _assemble(cls, {**fields, "ts": ts, "table": table, "line": lineno}, fields_set)
 
+    def table_of(self, text: str) -> str | None:
+        """The table field of an event-like line, without parsing it (None for anything else)."""
+        body = text.strip()
+        if not body or body[0] == "#":
+            return None
+        m = self._SPLIT.fullmatch(body)
+        return m.group(2) if m else None
+
+    def event_time(self, text: str) -> datetime | None:
+        """The timestamp of a line if it is a valid event line, else None: what another process's
+        tables need of a line they do not replay (the file's clock). Same verdict as ``parse``."""
+        body = text.strip()
+        m = self._SPLIT.fullmatch(body) if body and body[0] != "#" else None
+        if m is None:
+            return None
+        stamp, table, rest = m.groups()
+        if self._template(rest) is None or not self._valid_table(table) or not self._ts.fullmatch(stamp):
+            parsed = parse_line(body)
+            return parsed.ts if isinstance(parsed, ev._Event) else None
+        try:
+            return datetime.fromisoformat(stamp)
+        except ValueError:
+            return None
+
     def _reference(self, body: str, lineno: int) -> Parsed:
         words = body.split(None, 2)
         self.rest = words[2] if len(words) == 3 and body[0] != "#" else ""

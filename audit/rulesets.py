@@ -315,6 +315,8 @@ class Library:
         self.rulesets = rulesets
         self.table_overlays = table_overlays or []
         self._merged: dict[tuple[str, int], LoadedRuleset] = {}
+        #: how to load this library again (in another process, for --jobs)
+        self.spec: dict = {}
 
     def for_table(self, ruleset_id: str, table: str) -> LoadedRuleset | None:
         base = self.rulesets.get(ruleset_id)
@@ -357,7 +359,10 @@ class Library:
                 raise RulesetError(f"{opath}: ruleset: no ruleset {overlay.model.ruleset!r}")
             apply_overlay(found[overlay.model.ruleset], overlay)  # refuse a bad overlay now, not at its table
             per_table.append((pattern, overlay))
-        return cls(found, per_table)
+        library = cls(found, per_table)
+        library.spec = {"directory": directory, "overlays": list(overlays or []),
+                        "table_overlays": list(table_overlays or [])}
+        return library
 
     def get(self, ruleset_id: str) -> LoadedRuleset | None:
         return self.rulesets.get(ruleset_id)

@@ -154,9 +154,23 @@ def _check_fr(spec: TableSpec) -> None:
 def simulate(*, tables: list[TableSpec], seed: int, start: datetime,
              casino: str = "Casino-Simulation") -> Iterator[str]:
     """Yield the lines (no line ends) of one rule-abiding night at ``tables``."""
-    yield "#DEL 1"
-    yield f"#casino {casino}"
-    yield "#source audit-simulate"
+    yield from header_lines(casino)
+    for _, _, line in heapq.merge(*table_streams(tables=tables, seed=seed, start=start)):
+        yield line
+
+
+def header_lines(casino: str = "Casino-Simulation") -> list[str]:
+    """The header lines every simulated log starts with."""
+    return ["#DEL 1", f"#casino {casino}", "#source audit-simulate"]
+
+
+def table_streams(*, tables: list[TableSpec], seed: int,
+                  start: datetime) -> list[Iterator[tuple[datetime, str, str]]]:
+    """One lazy stream of ``(time, table, line)`` per table, each in time order.
+
+    ``heapq.merge`` of them is the night (ties broken by table id); a table's
+    stream holds at most one round in memory, however long the night.
+    """
     master = random.Random(seed)
     t0 = _to_ms(start)
     streams = []
@@ -165,8 +179,7 @@ def simulate(*, tables: list[TableSpec], seed: int, start: datetime,
         begin = t0 + timedelta(seconds=7 * i, milliseconds=rng.randint(0, 999))
         kind = _CdfTable if spec.ruleset == CDF else _Table
         streams.append(kind(spec, rng, begin, i + 1).lines())
-    for _, _, line in heapq.merge(*streams):
-        yield line
+    return streams
 
 
 def example_tables() -> list[TableSpec]:
@@ -237,6 +250,42 @@ def generated_tables(count: int, rounds: int, cdf: int = 0) -> list[TableSpec]:
     for i in range(cdf):
         low = (d(60), d(100), d(200))[i % 3]
         specs.append(TableSpec(f"CDF-{i + 1:02d}", CDF, rounds, 10 - i % 3, low, d(100000)))
+    return specs
+
+
+#: Table id prefix of each ruleset in ``cli_tables``.
+TABLE_PREFIX = {FR: "FR", MC: "MC", CDF: "CDF"}
+
+
+def cli_tables(rulesets: list[str], count: int, rounds: int) -> list[TableSpec]:
+    """``count`` tables dealt to ``rulesets`` round-robin (the first table to the
+    first ruleset, the second to the second...), so that every ruleset has
+    several tables when ``count`` is a multiple; what ``audit simulate`` writes.
+
+    Tables are named by ruleset (``FR-01``, ``MC-01``, ``CDF-01``...). The
+    bataille tables of one ruleset take the three shoe procedures in turn
+    (sabot, shuffling-dealing machine, shuffler) and several limits; the chemin
+    de fer tables several minimums and 8 to 10 seats.
+    """
+    unknown = [r for r in rulesets if r not in RULESETS]
+    if unknown or not rulesets:
+        raise ValueError(f"unknown ruleset(s) {', '.join(unknown)}; known: {', '.join(RULESETS)}")
+    if count < len(rulesets):
+        raise ValueError(f"{count} table(s) for {len(rulesets)} ruleset(s): every ruleset needs a table")
+    d = Decimal
+    seen: dict[str, int] = {}
+    specs = []
+    for i in range(count):
+        ruleset = rulesets[i % len(rulesets)]
+        k = seen.get(ruleset, 0)
+        seen[ruleset] = k + 1
+        name = f"{TABLE_PREFIX[ruleset]}-{k + 1:02d}"
+        if ruleset == CDF:
+            specs.append(TableSpec(name, CDF, rounds, 10 - k % 3, (d(60), d(100), d(200))[k % 3], d(100000)))
+        else:
+            low = (d(10), d(20), d(25), d(50))[k % 4]
+            procedure = ("sabot", "shuffler-dealer", "shuffler")[k % 3]
+            specs.append(TableSpec(name, ruleset, rounds, 7, low, low * 50, d(5), low * 5, procedure))
     return specs
 
 

@@ -37,6 +37,15 @@ class Card(BaseModel):
             rank = "10"
         return cls(rank=rank, suit=suit)
 
+    # cards are counted per shoe: hashing and comparing must be cheap
+    def __hash__(self) -> int:
+        return hash((self.rank, self.suit))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self.rank == other.rank and self.suit == other.suit
+        return NotImplemented
+
     @property
     def bataille_value(self) -> int:
         return BATAILLE_VALUE[self.rank]

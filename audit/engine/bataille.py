@@ -41,10 +41,16 @@ class Spot:
     last_line: int = 0
     settled_line: int = 0
     settled_phase: int = 0
+    #: kept as chips come and go: the sum of ``owners``
+    total: Decimal = Decimal(0)
 
-    @property
-    def total(self) -> Decimal:
-        return sum(self.owners.values(), Decimal(0))
+    def add(self, owner: Owner, amount: Decimal, line: int) -> None:
+        """Chips placed (amount > 0) or taken back (< 0, never below what the owner has)."""
+        before = self.owners.get(owner, Decimal(0))
+        after = max(Decimal(0), before + amount)
+        self.owners[owner] = after
+        self.total += after - before
+        self.owner_lines[owner] = self.last_line = line
 
 
 @dataclass
@@ -98,6 +104,7 @@ class BatailleRound:
         self.settle_phase = 1
         self.last_settled_seat: int | None = None
         self.drew_cards = False
+        self._staked: list[int] | None = None
 
     # -- helpers -----------------------------------------------------------------
 
@@ -110,7 +117,10 @@ class BatailleRound:
         return self.hands[seat]
 
     def staked_seats(self) -> list[int]:
-        return sorted(s for s, h in self.hands.items() if h.stake("main") > 0)
+        """Seats whose hand holds an initial stake, ascending (cached until a main stake changes)."""
+        if self._staked is None:
+            self._staked = sorted(s for s, h in self.hands.items() if h.stake("main") > 0)
+        return self._staked
 
     def warring(self) -> list[int]:
         return sorted(s for s, h in self.hands.items() if h.choice == "war" and h.card is not None)
@@ -173,10 +183,9 @@ class BatailleRound:
                   expected=f"no {verb} after NOMOREBETS (line {self.closed_bets_line})")
 
     def apply_bet(self, e: ev.Bet) -> None:
-        owner = e.by or Owner.seated(e.seat)
-        spot = self.hand(e.seat).spot(e.spot)
-        spot.owners[owner] = spot.owners.get(owner, Decimal(0)) + e.amount
-        spot.owner_lines[owner] = spot.last_line = e.line
+        self.hand(e.seat).spot(e.spot).add(e.by or Owner.seated(e.seat), e.amount, e.line)
+        if e.spot == "main":
+            self._staked = None
 
     def verify_withdraw(self, e: ev.Withdraw) -> None:
         owner = e.by or Owner.seated(e.seat)
@@ -189,10 +198,9 @@ class BatailleRound:
                         f"which holds {fmt_amount(have)} of theirs", round=self.n)
 
     def apply_withdraw(self, e: ev.Withdraw) -> None:
-        owner = e.by or Owner.seated(e.seat)
-        spot = self.hand(e.seat).spot(e.spot)
-        spot.owners[owner] = max(Decimal(0), spot.owners.get(owner, Decimal(0)) - e.amount)
-        spot.owner_lines[owner] = spot.last_line = e.line
+        self.hand(e.seat).spot(e.spot).add(e.by or Owner.seated(e.seat), -e.amount, e.line)
+        if e.spot == "main":
+            self._staked = None
 
     def verify_nomorebets(self, e: ev.NoMoreBets) -> None:
         if self.phase != "betting" and not self.closed_by_deal:

@@ -14,6 +14,9 @@ from ..findings import Finding
 from ..rulesets import LoadedRuleset
 
 
+CURRENT = object()  # flag(actual=...) default: the current event's text
+
+
 @dataclass
 class Sink:
     """Where the findings of one audit go, with the position being read."""
@@ -48,14 +51,16 @@ class Flagger:
         return self._rules.get(check)
 
     def flag(self, check: str, message: str, *, line: int | None = None, round: int | None = None,
-             expected: str | None = None, actual: str | None = None) -> None:
+             expected: str | None = None, actual: str | None | object = CURRENT) -> None:
+        """``actual`` defaults to the event being replayed when the finding is on its line;
+        pass None for a finding about something missing."""
         found = self._rule(check)
         if found is None:
             return
         rule, ruleset = found
         at = self.sink.line if line is None else line
-        if actual is None and at == self.sink.line and self.sink.text:
-            actual = self.sink.text
+        if actual is CURRENT:
+            actual = self.sink.text if at == self.sink.line and self.sink.text else None
         self.sink.findings.append(Finding(
             rule=rule.id, category=rule.category, severity=rule.severity,
             path=self.sink.path, line=at, table=self.table, round=round,

@@ -7,6 +7,7 @@ findings themselves.
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Iterable
@@ -32,8 +33,12 @@ class InputStats:
 class FileReplay:
     """The replay of one input: its tables, its clock, its findings."""
 
-    def __init__(self, library: Library, path: str):
+    def __init__(self, library: Library, path: str, part: tuple[int, int] | None = None):
+        """``part`` = (k, n): replay only the tables that fall in part k of n (``--jobs``); part 0
+        also reports what belongs to no table. Every part reads the whole file for its clock."""
         self.library = library
+        self.part = part
+        self.primary = part is None or part[0] == 0
         self.sink = Sink(path)
         self.stats = InputStats(path)
         self.format = Flagger(self.sink, library.format_rules, None, None)
@@ -51,9 +56,29 @@ class FileReplay:
     def findings(self) -> list[Finding]:
         return self.sink.findings
 
+    def _owns(self, text: str) -> bool:
+        if self.part is None:
+            return True
+        table = self.parser.table_of(text)
+        if table is None:
+            return self.primary or text.lstrip().startswith("#")  # every part reads the headers
+        k, n = self.part
+        return zlib.crc32(table.encode("utf-8")) % n == k
+
+    def _shadow(self, text: str) -> None:
+        """A line of another part's table: only the file's clock and the first-event mark move."""
+        ts = self.parser.event_time(text)
+        if ts is not None:
+            self.seen_event = True
+            if self.latest is None or ts > self.latest:
+                self.latest = ts
+
     def feed(self, lineno: int, text: str) -> None:
         self.stats.lines = lineno
         if self.skip_rest:
+            return
+        if not self._owns(text):
+            self._shadow(text)
             return
         parsed = self.parser.parse(text, lineno)
         self.sink.line = lineno
@@ -75,9 +100,11 @@ class FileReplay:
         if self.seen_event:
             return  # a header-like line after the first event is a comment
         if header.key == "DEL" and header.value != "1":
+            self.skip_rest = True
+            if not self.primary:
+                return
             self.format.flag("del-version", f"format version {header.value}; this auditor reads version 1 only: "
                              "the rest of the file is not audited", expected="#DEL 1")
-            self.skip_rest = True
 
     def _clock(self, e) -> None:
         ts = e.ts

@@ -18,6 +18,11 @@ from .shoe import ShoeState
 from .stats import TableStats
 
 BATAILLE_VERBS = {"BET", "WITHDRAW", "CHOICE"}
+_ON = {verb: "on_" + verb.lower() for verb in ev.MODELS}
+
+
+def _ignore(e) -> None:
+    """NOTE is free text from the dealer terminal, never interpreted."""
 CDF_ROUND_VERBS = {"BANK", "ASSOCIATE", "BANCO", "STAKE", "PONTE", "ABAT", "CALL", "TABLEAU", "ADVICE", "POINT"}
 CDF_HAND_VERBS = {"HAND", "PASS", "BID", "AWARD"}
 SETTLE_VERBS = {"PAY", "COLLECT", "PUSH"}
@@ -38,6 +43,7 @@ class Table:
         self.shoe: ShoeState | None = None
         self.round: BatailleRound | CdfRound | None = None
         self.cdf = CdfTable(self) if self.game == "chemin-de-fer" else None
+        self._handlers = self._dispatch_table()
         self.last_round_n = 0
         self.rounds = 0
         self.announced: str | None = None
@@ -273,11 +279,8 @@ class Table:
             return
         verb = e.verb
         self._count_money(e)
-        if isinstance(rnd, CdfRound):
-            if verb in SETTLE_VERBS:
-                rnd.on_settle(e)
-            else:
-                getattr(rnd, "on_" + verb.lower())(e)
+        if self.cdf is not None:
+            rnd.on_settle(e) if verb in SETTLE_VERBS else getattr(rnd, _ON[verb])(e)
             return
         if verb == "BET":
             rnd.verify_bet(e)
@@ -326,23 +329,31 @@ class Table:
 
     # -- dispatch ---------------------------------------------------------------------------------
 
-    def handle(self, e) -> None:
-        verb = e.verb
-        if verb in CDF_HAND_VERBS or verb in CDF_ROUND_VERBS:
-            if self.cdf is None:
-                self._flag("out-of-context", f"{verb} is a chemin de fer event, at a {self.game} table", round=self._n())
-            elif verb in CDF_HAND_VERBS:
-                self._on_hand_event(e)
+    def _dispatch_table(self) -> dict[str, object]:
+        """verb -> handler, built once per table: the replay's per-event cost is one lookup."""
+        table: dict[str, object] = {}
+        for verb in ev.MODELS:
+            if verb in CDF_HAND_VERBS or verb in CDF_ROUND_VERBS:
+                if self.cdf is None:
+                    table[verb] = self._foreign
+                else:
+                    table[verb] = self._on_hand_event if verb in CDF_HAND_VERBS else self.on_round_event
+            elif verb in BATAILLE_VERBS:
+                table[verb] = self._foreign if self.cdf is not None else self.on_round_event
+            elif verb in SETTLE_VERBS or verb == "NOMOREBETS":
+                table[verb] = self.on_round_event
+            elif verb in ("NOTE", "OPEN"):  # OPEN of an open table is the replay's business
+                table[verb] = _ignore
             else:
-                self.on_round_event(e)
-        elif verb in BATAILLE_VERBS and self.cdf is not None:
-            self._flag("out-of-context", f"{verb} is a bataille event, at a chemin de fer table", round=self._n())
-        elif verb in BATAILLE_VERBS or verb in SETTLE_VERBS or verb == "NOMOREBETS":
-            self.on_round_event(e)
-        elif verb == "NOTE":
-            return
-        else:
-            getattr(self, "on_" + verb.lower())(e)
+                table[verb] = getattr(self, "on_" + verb.lower())
+        return table
+
+    def _foreign(self, e) -> None:
+        other = "chemin de fer" if self.cdf is None else "bataille"
+        self._flag("out-of-context", f"{e.verb} is a {other} event, at a {self.game} table")
+
+    def handle(self, e) -> None:
+        self._handlers[e.verb](e)
 
     def _on_hand_event(self, e) -> None:
         cdf, coup = self.cdf, self._n()
