@@ -27,6 +27,9 @@ class InputSummary:
     path: str
     sha256: str
     lines: int
+    size: int = 0
+    #: what each line read turned out to be: the counts add up to ``lines``
+    accounting: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -93,7 +96,10 @@ TICK_LINES = 65_536
 
 def _lines(stream: BinaryIO, digest: "hashlib._Hash", run: FileReplay,
            tick: Callable[[int], None] | None = None) -> Iterator[tuple[int, str]]:
-    """Decoded lines, hashing the bytes as they go; a line that is not UTF-8 is reported, not dropped."""
+    """Decoded lines, hashing the bytes as they go; a line that is not UTF-8 is reported, not dropped.
+
+    ``tick`` receives the bytes read, every ``TICK_LINES`` lines and at the end.
+    """
     done = 0
     for lineno, raw in enumerate(stream, start=1):
         digest.update(raw)
@@ -105,15 +111,19 @@ def _lines(stream: BinaryIO, digest: "hashlib._Hash", run: FileReplay,
         if lineno == 1 and body.startswith(b"\xef\xbb\xbf"):
             body = body[3:]
         try:
-            yield lineno, body.decode("utf-8")
+            text = body.decode("utf-8")
         except UnicodeDecodeError as err:
             run.stats.lines = lineno
-            if not run.primary:
-                continue
-            run.sink.line = lineno
-            run.sink.text = ""
-            run.format.flag("syntax", f"byte {err.start + 1}: not valid UTF-8; the line is not audited",
-                            actual=body.decode("utf-8", "replace")[:200])
+            if run.primary:
+                run.stats.syntax += 1
+                run.sink.line = lineno
+                run.sink.text = ""
+                run.format.flag("syntax", f"byte {err.start + 1}: not valid UTF-8; the line is not audited",
+                                actual=body.decode("utf-8", "replace")[:200])
+            continue
+        yield lineno, text
+    if tick is not None and done:
+        tick(done)
 
 
 def audit_input(library: Library, path: str, part: tuple[int, int] | None = None,
@@ -121,12 +131,19 @@ def audit_input(library: Library, path: str, part: tuple[int, int] | None = None
     display = "<stdin>" if path == "-" else path
     run = FileReplay(library, display, part)
     digest = hashlib.sha256()
+    size = 0
+
+    def counted(n: int) -> None:
+        nonlocal size
+        size += n
+        if tick is not None:
+            tick(n)
     try:
         stream: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")
     except OSError as err:
         raise InputError(f"{path}: cannot read: {err.strerror or err}") from None
     try:
-        for lineno, text in _lines(stream, digest, run, tick):
+        for lineno, text in _lines(stream, digest, run, counted):
             run.feed(lineno, text)
     except OSError as err:
         raise InputError(f"{path}: read error: {err.strerror or err}") from None
@@ -134,7 +151,7 @@ def audit_input(library: Library, path: str, part: tuple[int, int] | None = None
         if path != "-":
             stream.close()
     run.finish()
-    return run, InputSummary(display, digest.hexdigest(), run.stats.lines)
+    return run, InputSummary(display, digest.hexdigest(), run.stats.lines, size, run.stats.accounting())
 
 
 @dataclass
@@ -204,9 +221,15 @@ def run_audit(library: Library, paths: list[str], jobs: int = 1,
 
 def _merge(library: Library, tasks: list, results: list[PartResult]) -> Report:
     report = Report()
+    by_path: dict[str, InputSummary] = {}
     for (path, part), result in zip(tasks, results):
         if part is None or part[0] == 0:
             report.inputs.append(result.summary)
+            by_path[result.summary.path] = result.summary
+        else:  # another part's tables: its events and syntax lines
+            mine = by_path[result.summary.path].accounting
+            for key in ("events", "syntax"):
+                mine[key] += result.summary.accounting[key]
         report.findings.extend(result.findings)
         report.rounds += result.rounds
         report.events += result.events

@@ -28,6 +28,16 @@ class InputStats:
     events: int = 0
     rounds: int = 0
     tables: dict[str, TableStats] = field(default_factory=dict)
+    # every line read is exactly one of these (events above included)
+    blank: int = 0
+    comments: int = 0
+    headers: int = 0
+    syntax: int = 0
+    not_audited: int = 0  # after a #DEL header of another version
+
+    def accounting(self) -> dict[str, int]:
+        return {"events": self.events, "comments": self.comments, "blank": self.blank, "headers": self.headers,
+                "syntax": self.syntax, "not_audited": self.not_audited}
 
 
 class FileReplay:
@@ -76,6 +86,7 @@ class FileReplay:
     def feed(self, lineno: int, text: str) -> None:
         self.stats.lines = lineno
         if self.skip_rest:
+            self.stats.not_audited += self.primary
             return
         if not self._owns(text):
             self._shadow(text)
@@ -83,18 +94,32 @@ class FileReplay:
         parsed = self.parser.parse(text, lineno)
         self.sink.line = lineno
         self.sink.text = ""
-        if parsed is None or isinstance(parsed, Comment):
+        if parsed is None:
+            self.stats.blank += 1
+            return
+        if isinstance(parsed, Comment):
+            self.stats.comments += self.primary
             return
         if isinstance(parsed, Problem):
+            self.stats.syntax += 1
             self.format.flag("syntax", f"column {parsed.column}: {parsed.message}", actual=text.strip()[:200])
             return
         if isinstance(parsed, Header):
+            if self.primary:
+                self._count_header()
             self._header(parsed)
             return
         self.seen_event = True
         self.stats.events += 1
         self.sink.text = self.parser.rest
         self._event(parsed)
+
+    def _count_header(self) -> None:
+        """A header-like line after the first event is a comment (and counted as one)."""
+        if self.seen_event:
+            self.stats.comments += 1
+        else:
+            self.stats.headers += 1
 
     def _header(self, header: Header) -> None:
         if self.seen_event:

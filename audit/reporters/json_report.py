@@ -17,7 +17,8 @@ def as_dict(report: Report) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
-        "inputs": [{"path": i.path, "sha256": i.sha256, "lines": i.lines} for i in report.inputs],
+        "inputs": [{"path": i.path, "sha256": i.sha256, "lines": i.lines, "size": i.size, "accounting": i.accounting}
+                   for i in report.inputs],
         "summary": {
             "tables": report.tables,
             "rounds": report.rounds,
