@@ -11,10 +11,11 @@ line numbers, for ``--expected``.
 Where and when: for each category, a table whose ruleset has rules of that
 category and a first round are drawn from the seed; the fault goes in the
 first round at or after it that offers the situation the fault needs (a
-winning main stake, a bataille's burns...). One fault per round at most, so
-that faults never meet. Faults at the start of a shoe go in the first shoe
-at or after one drawn from the seed (among the shoes a table of that length
-must have).
+winning main stake, a bataille's burns...). One fault per round at most (the
+shoe's preparation before it aside), so that faults never meet; a table
+therefore needs about as many rounds as it takes faults, and more. Faults at
+the start of a shoe go in the first shoe at or after one drawn from the seed
+(among the shoes a table of that length must have).
 
 What each category injects (bataille = FR and MC rulesets, cdf = chemin de fer):
 
@@ -29,10 +30,12 @@ What each category injects (bataille = FR and MC rulesets, cdf = chemin de fer):
   settled as staked (…-BET-LIMITS); cdf, the ponte holding the cards stakes
   more than the bank covers, in a coup the bank does not win
   (CDF-STAKES-BANK, at the coup's first card).
-- ``missed-burn``: one of the five burns of a new shoe, or of a bataille's
-  burns, left out (…-BURN-START or …-BURN-BATAILLE at the next card).
-- ``extra-burn``: a sixth burn at a new shoe (…-BURN-START-EXTRA) or a card
-  burned between two rounds (…-BURN-OTHER).
+- ``missed-burn``: one of the five burns of a new shoe (or of a machine's
+  restart), or of a bataille's burns, left out (…-BURN-START, MC-BURN-RESUME
+  or …-BURN-BATAILLE, at the next card).
+- ``extra-burn``: a sixth burn at a new shoe or a restart
+  (…-BURN-START-EXTRA, MC-BURN-RESUME-EXTRA) or a card burned between two
+  rounds (…-BURN-OTHER).
 - ``deal-order``: bataille, two hands' first cards served out of order
   (…-DEAL-FIRST); cdf, both ponte cards before the banker's
   (CDF-DEAL-ORDER twice: the second and third cards).
@@ -42,7 +45,8 @@ What each category injects (bataille = FR and MC rulesets, cdf = chemin de fer):
   pontes settled out of their places (CDF-PAY-ORDER).
 - ``shoe``: bataille, the player's cut of a new shoe left out (…-SHOE-CUT at
   the stop card), or a shuffling-dealing machine "cut" (…-SHOE-MACHINE); cdf,
-  the cut offered to the wrong player (CDF-CUT-ORDER).
+  the cut made by a player it was not offered to, or (every other player
+  having declined) first offered to the wrong player (CDF-CUT-ORDER).
 - ``table``: bataille, a bet on a vacant place without the dealer's approval
   (…-VACANT-SEAT), or, where no such bet comes, a player seated for one round
   at a place the table does not have (…-SEAT-RANGE); cdf, the latter.
@@ -128,6 +132,9 @@ class Fault:
     target: int
     shoe: int
     rng: random.Random
+    #: burn faults: "start" goes in at the start of the shoe drawn (else where play
+    #: allows after it), "play" in the first round that allows it
+    variant: str = "play"
     round: int | None = None  # where it went, once placed
 
     @property
@@ -157,9 +164,12 @@ def plan(tables: list[TableSpec], categories: list[str], seed: int) -> Plan:
         spec = tables[i]
         target = rng.randint(1, max(1, spec.rounds // 3))
         shoe = rng.randrange(1 + spec.rounds // ROUNDS_PER_SHOE_AT_MOST[spec.ruleset])
-        if category == "shoe":
+        variant = "play"
+        if category in ("missed-burn", "extra-burn") and rng.random() < 0.5:
+            variant = "start"
+        if category == "shoe" or variant == "start":
             target = 1  # its place is the shoe drawn, whatever the round
-        out.faults.append(Fault(category, i, target, shoe, random.Random(rng.getrandbits(64))))
+        out.faults.append(Fault(category, i, target, shoe, random.Random(rng.getrandbits(64)), variant))
     return out
 
 
@@ -280,10 +290,11 @@ class _TableFaults:
             for fault in self.faults:
                 if fault.placed or fault.target > n:
                     continue
-                rules = self._try(fault, batch, begin, n)
-                if rules:
+                begin = _begin(batch)  # type: ignore[assignment]
+                if self._try(fault, batch, begin, n):  # type: ignore[arg-type]
                     fault.round = n
-                    break
+                    if fault.category != "shoe":  # the shoe's preparation is apart from the round
+                        break
         self._count(batch)
 
     def _gap_state(self, gap: list[Line]) -> None:
@@ -445,51 +456,64 @@ class _TableFaults:
         self._expect(batch[bet], "BET-LIMITS", "bet-limit")
         return True
 
-    def _burn_fault_ok(self, batch: list[Line]) -> bool:
-        return not any(line.body == "STOPCARD out" for line in batch)
+    def _burn_site(self, fault: Fault, batch: list[Line], b: int) -> tuple[str, int] | None:
+        """Where a burn fault goes in this round: ("start", index of the new shoe's SHOE line),
+        ("resume", index of RESUME) or ("play", -1); None: not here (the stop card comes out in
+        this round, or the fault waits for the shoe drawn for it)."""
+        if any(line.body == "STOPCARD out" for line in batch):
+            return None
+        new_shoe = self._first(batch, 0, "SHOE new")
+        if new_shoe is not None and new_shoe < b:
+            if fault.variant == "play" or self.shoes - 1 >= fault.shoe:
+                return "start", new_shoe
+            return None
+        if fault.variant == "start" and self.shoes - 1 < fault.shoe:
+            return None
+        resume = self._first(batch, 0, "RESUME")
+        if resume is not None and resume < b:
+            return "resume", resume
+        return "play", -1
 
     def _missed_burn_bataille(self, fault: Fault, batch: list[Line], b: int, n: int) -> bool:
-        if not self._burn_fault_ok(batch):
+        site = self._burn_site(fault, batch, b)
+        if site is None:
             return False
-        new_shoe = self._first(batch, 0, "SHOE new")
-        if new_shoe is not None and new_shoe < b and self.shoes - 1 >= fault.shoe:
-            burns = [i for i in range(new_shoe, b) if batch[i].body.startswith("BURN")]
-            check = "BURN-START"
-        else:
+        where, at = site
+        if where == "play":
             dealer = self._first(batch, b, "DEAL dealer")
             burns = [i for i in self._round(batch, b) if dealer is not None and i > dealer
                      and batch[i].body.startswith("BURN")]
             check = "BURN-BATAILLE"
+        else:
+            burns = [i for i in range(at, b) if batch[i].body.startswith("BURN")]
+            check = "BURN-START" if where == "start" else "BURN-RESUME"
         if not burns:
             return False
         k = fault.rng.choice(burns)
         del batch[k]
-        deal = self._first(batch, b if check == "BURN-BATAILLE" else 0, "DEAL ", k)
+        deal = self._first(batch, b, "DEAL ", k)
         assert deal is not None
         self._expect(batch[deal], check, "missed-burn")
         self.shoe_delta -= 1
         return True
 
     def _extra_burn_bataille(self, fault: Fault, batch: list[Line], b: int, n: int) -> bool:
-        if not self._burn_fault_ok(batch):
+        site = self._burn_site(fault, batch, b)
+        if site is None:
             return False
-        gap = batch[:b]
-        new_shoe = self._first(batch, 0, "SHOE new")
-        if new_shoe is not None and new_shoe < b:
-            if self.shoes - 1 < fault.shoe:
+        where, at = site
+        if where == "play":
+            if any(line.startswith("PAUSE") for line in batch[:b]):
                 return False
-            at = max(i for i in range(new_shoe, b) if batch[i].body.startswith("BURN")) + 1
-            check = "BURN-START-EXTRA"
-        elif not any(line.startswith("PAUSE", "RESUME") for line in gap):
-            at = b
-            check = "BURN-OTHER"
+            at, check = b, "BURN-OTHER"
         else:
-            return False
+            at = max(i for i in range(at, b) if batch[i].body.startswith("BURN")) + 1
+            check = "BURN-START-EXTRA" if where == "start" else "BURN-RESUME-EXTRA"
         if not self._stop_move_safe(+1):
             return False
         # a card still in the shoe: its count in the whole shoe is below the decks'
         counts = Counter(self.counts)
-        for line in batch[(new_shoe if new_shoe is not None and new_shoe < b else 0):]:
+        for line in batch:  # counts were reset if this round's gap begins a shoe
             m = _CARD.match(line.body)
             if m:
                 counts[m.group(1)] += 1
@@ -499,8 +523,8 @@ class _TableFaults:
                 if m:
                     counts[m.group(1)] += 1
         left = [f"{r}{s}" for r in RANKS for s in SUITS if counts[f"{r}{s}"] < 6]
-        t = batch[at - 1].t if check == "BURN-START-EXTRA" else batch[b].t
-        burn = Line(t, f"BURN {fault.rng.choice(left)}" if left else "BURN")
+        burn = Line(batch[at - 1].t if check != "BURN-OTHER" else batch[b].t,
+                    f"BURN {fault.rng.choice(left)}" if left else "BURN")
         batch.insert(at, burn)
         self._expect(burn, check, "extra-burn")
         self.shoe_delta += 1
@@ -709,9 +733,12 @@ class _TableFaults:
         refused = {_by(batch[i]) for i in cuts[:-1]}
         cut = batch[cuts[-1]]
         others = [s for s in sorted(self.seated) if f"seat:{s}" not in refused and f"seat:{s}" != _by(cut)]
-        if not others:
-            return False
-        cut.body = f"CUT by=seat:{fault.rng.choice(others)}"
+        if others:  # the cut taken by a player it was not offered to
+            cut.body = f"CUT by=seat:{fault.rng.choice(others)}"
+        else:  # every other player declined: the first two were offered it in the wrong order
+            first, second = batch[cuts[0]], batch[cuts[1]]
+            first.body, second.body = (first.body.replace(_by(first), _by(second)),  # type: ignore[arg-type]
+                                       second.body.replace(_by(second), _by(first)))  # type: ignore[arg-type]
         self._expect(cut, "CUT-ORDER", "shoe")
         return True
 
@@ -741,7 +768,7 @@ class Expected:
     rule: str
     category: str
     line: int
-    table: str
+    table: str | None  # None for a syntax finding: a line that does not parse names no table
 
     def as_json(self) -> dict:
         return {"rule": self.rule, "category": self.category, "line": self.line, "table": self.table}
@@ -763,7 +790,7 @@ def render(header: list[str], merged: Iterator[tuple[datetime, str, Line]],
         n += 1
         yield f"{_stamp(line.t)} {table} {line.body}"
         for rule, category in line.expects:
-            expected.append(Expected(rule, category, n, table))
+            expected.append(Expected(rule, category, n, None if category == "syntax" else table))
 
 
 def faulty_night(*, tables: list[TableSpec], seed: int, start: datetime, casino: str,

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import io
 import multiprocessing
+import zlib
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +18,8 @@ from .findings import SEVERITIES, Finding
 from .fingerprint import fingerprints
 from .rulesets import Library, LoadedRuleset
 
-LOG_SUFFIXES = (".del", ".log")
+LOG_SUFFIXES = (".del", ".log", ".del.gz", ".log.gz")
+GZIP_MAGIC = b"\x1f\x8b"
 
 
 class InputError(Exception):
@@ -72,7 +76,11 @@ class Report:
 
 
 def expand(paths: list[str]) -> list[str]:
-    """Files as given; folders walked (sorted) for ``*.del`` and ``*.log``; ``-`` is standard input."""
+    """Files as given; folders walked for ``*.del``, ``*.log`` (and ``.gz``); ``-`` is standard input.
+
+    The list is sorted and without repeats, so the report does not depend on the order of the
+    command line (standard input, if given, comes last).
+    """
     out: list[str] = []
     for raw in paths:
         if raw == "-":
@@ -82,13 +90,14 @@ def expand(paths: list[str]) -> list[str]:
         if p.is_dir():
             found = sorted(q for q in p.rglob("*") if q.is_file() and q.name.endswith(LOG_SUFFIXES))
             if not found:
-                raise InputError(f"{raw}: folder holds no log (*.del, *.log)")
+                raise InputError(f"{raw}: folder holds no log (*.del, *.log, *.gz)")
             out.extend(q.as_posix() for q in found)
         elif p.exists():
             out.append(p.as_posix())
         else:
             raise InputError(f"{raw}: no such file or folder")
-    return out
+    stdin = ["-"] if "-" in out else []
+    return sorted(set(out) - {"-"}) + stdin
 
 
 TICK_LINES = 65_536
@@ -126,32 +135,63 @@ def _lines(stream: BinaryIO, digest: "hashlib._Hash", run: FileReplay,
         tick(done)
 
 
+class _Hashing(io.RawIOBase):
+    """A raw stream that hashes and counts the bytes read through it (the evidence as stored)."""
+
+    def __init__(self, raw: BinaryIO, digest: "hashlib._Hash"):
+        self.raw, self.digest, self.size = raw, digest, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:  # type: ignore[override]
+        data = self.raw.read(len(buffer))
+        n = len(data)
+        buffer[:n] = data
+        self.digest.update(data)
+        self.size += n
+        return n
+
+
 def audit_input(library: Library, path: str, part: tuple[int, int] | None = None,
                 tick: Callable[[int], None] | None = None) -> tuple[FileReplay, InputSummary]:
+    """Stream one input through the replay. A gzip-compressed log (nightly archives) is read as
+    such; its SHA-256 and size are those of the compressed file, the evidence as stored."""
     display = "<stdin>" if path == "-" else path
     run = FileReplay(library, display, part)
     digest = hashlib.sha256()
-    size = 0
-
-    def counted(n: int) -> None:
-        nonlocal size
-        size += n
-        if tick is not None:
-            tick(n)
     try:
-        stream: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")
+        raw: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")
     except OSError as err:
         raise InputError(f"{path}: cannot read: {err.strerror or err}") from None
+    hashing = _Hashing(raw, digest)
+    stream = io.BufferedReader(hashing, buffer_size=1 << 16)
     try:
-        for lineno, text in _lines(stream, digest, run, counted):
-            run.feed(lineno, text)
+        if stream.peek(2)[:2] == GZIP_MAGIC:
+            stream = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]
+        try:
+            for lineno, text in _lines(stream, hashlib.sha256(), run, tick):
+                run.feed(lineno, text)
+        except (EOFError, gzip.BadGzipFile, zlib.error) as err:
+            _damaged(run, err)
     except OSError as err:
         raise InputError(f"{path}: read error: {err.strerror or err}") from None
     finally:
         if path != "-":
-            stream.close()
+            raw.close()
     run.finish()
-    return run, InputSummary(display, digest.hexdigest(), run.stats.lines, size, run.stats.accounting())
+    return run, InputSummary(display, digest.hexdigest(), run.stats.lines, hashing.size, run.stats.accounting())
+
+
+def _damaged(run: FileReplay, err: Exception) -> None:
+    """A compressed log that ends early or is corrupt: what was read is audited, the rest is one
+    unreadable line, reported."""
+    run.stats.lines += 1
+    if run.primary:
+        run.stats.syntax += 1
+        run.sink.line, run.sink.text = run.stats.lines, ""
+        run.format.flag("syntax", f"the compressed log is damaged or truncated here ({err}); "
+                        "what follows cannot be read", actual=None)
 
 
 @dataclass

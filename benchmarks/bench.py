@@ -62,6 +62,9 @@ TARGET_MEMORY_RATIO = 1.2     # peak RSS, 10x longer log / shorter log
 TARGET_MEMORY_BYTES = 200e6   # peak RSS of the longer log's audit (200 MB, decimal)
 TARGET_JOBS_SPEEDUP = 1.7     # time(--jobs 1) / time(--jobs 2)
 
+#: a 1-minute load average above this is worth a note beside the figures
+BUSY_LOAD = 0.5
+
 #: a first guess of event lines per table and round (the simulator writes about 23)
 LINES_PER_TABLE_ROUND = 22
 QUICK_LINES = 20_000
@@ -82,6 +85,7 @@ def child_env() -> dict[str, str]:
 class Run:
     cmd: list[str]
     seconds: float
+    cpu_seconds: float  # user + system time of the child
     peak_rss_bytes: int
     status: int
     stderr: str
@@ -105,7 +109,7 @@ def run_measured(cmd: list[str], cwd: Path) -> Run:
         stderr = err.read().decode("utf-8", "replace")
     # ru_maxrss is in kilobytes on Linux, in bytes on macOS
     rss = usage.ru_maxrss if sys.platform == "darwin" else usage.ru_maxrss * 1024
-    return Run(cmd, seconds, rss, proc.returncode, stderr)
+    return Run(cmd, seconds, usage.ru_utime + usage.ru_stime, rss, proc.returncode, stderr)
 
 
 def audit_cmd(*args: str) -> list[str]:
@@ -176,8 +180,8 @@ def generate_at_least(path: Path, want: int, tables: int, seed: int, cwd: Path, 
 
 # -- the three measures -------------------------------------------------------------------
 
-def naive_parse(path: Path) -> tuple[float, float, int]:
-    """(a): (grammar build seconds, parse seconds, lines parsed) with a plain LALR Lark."""
+def naive_parse(path: Path) -> tuple[float, float, float, int]:
+    """(a): (grammar build seconds, parse seconds, parse CPU seconds, lines parsed) with a plain LALR Lark."""
     from lark import Lark
 
     from audit.resources import grammar_path
@@ -187,23 +191,23 @@ def naive_parse(path: Path) -> tuple[float, float, int]:
     parser = Lark(text, parser="lalr")
     build = time.perf_counter() - start
     parsed = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     with path.open(encoding="utf-8") as f:
         for line in f:
             body = line.rstrip()
             if body:
                 parser.parse(body)
                 parsed += 1
-    return build, time.perf_counter() - start, parsed
+    return build, time.perf_counter() - start, time.process_time() - cpu, parsed
 
 
-def floor(path: Path) -> float:
-    """(c): read every line and split it on white space."""
-    start = time.perf_counter()
+def floor(path: Path) -> tuple[float, float]:
+    """(c): read every line and split it on white space; (seconds, CPU seconds)."""
+    start, cpu = time.perf_counter(), time.process_time()
     with path.open(encoding="utf-8") as f:
         for line in f:
             line.split()
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
 @dataclass
@@ -358,12 +362,14 @@ def main(argv: list[str] | None = None) -> int:
         one_core = "1" if jobs else None  # (b) runs on one core even if --jobs defaults to more
 
         say("(c) floor: read and split")
-        floor_s = min(floor(main_path) for _ in range(max(3, args.repeat)))
+        floor_runs = [floor(main_path) for _ in range(max(3, args.repeat))]
+        floor_s, floor_cpu = min(r[0] for r in floor_runs), min(r[1] for r in floor_runs)
 
         say("(a) naive: plain Lark LALR parse of every line")
         naive_runs = [naive_parse(main_path) for _ in range(args.repeat)]
         build_s = min(r[0] for r in naive_runs)
         naive_s = min(r[1] for r in naive_runs)
+        naive_cpu = min(r[2] for r in naive_runs)
 
         say("(b) audit check --format json")
         tiny = tmp / "start-up.del"
@@ -378,15 +384,20 @@ def main(argv: list[str] | None = None) -> int:
         audit_command = shlex.join(best.run.cmd)
 
         figures["naive"] = {"seconds": round(naive_s, 3), "event_lines_per_second": round(rate(log.event_lines, naive_s)),
-                            "grammar_build_seconds": round(build_s, 3), "lines_parsed": naive_runs[0][2]}
+                            "cpu_seconds": round(naive_cpu, 3),
+                            "grammar_build_seconds": round(build_s, 3), "lines_parsed": naive_runs[0][3]}
         figures["audit"] = {"seconds": round(audit_s, 3), "event_lines_per_second": round(rate(log.event_lines, audit_s)),
+                            "cpu_seconds": round(min(b.run.cpu_seconds for b in b_runs), 3),
                             "peak_rss_bytes": audit_rss, "command": audit_command,
                             "exit_status": best.run.status, "report_events": best.report.get("summary", {}).get("events"),
                             "startup_seconds": round(startup.seconds, 3), "startup_peak_rss_bytes": startup.peak_rss_bytes}
-        figures["floor"] = {"seconds": round(floor_s, 3), "event_lines_per_second": round(rate(log.event_lines, floor_s))}
+        figures["floor"] = {"seconds": round(floor_s, 3), "event_lines_per_second": round(rate(log.event_lines, floor_s)),
+                            "cpu_seconds": round(floor_cpu, 3)}
         speedup = naive_s / audit_s
         over_floor = audit_s / floor_s if floor_s > 0 else float("inf")
         figures["ratios"] = {"naive_over_audit": round(speedup, 3), "audit_over_floor": round(over_floor, 2),
+                             "naive_over_audit_cpu": round(naive_cpu / figures["audit"]["cpu_seconds"], 3)
+                             if figures["audit"]["cpu_seconds"] > 0 else None,
                              "target_naive_over_audit": TARGET_SPEEDUP,
                              "met": None if args.quick else speedup >= TARGET_SPEEDUP}
 
@@ -464,7 +475,7 @@ def print_table(f: dict, log: Log) -> None:
         f"log:      {log.event_lines:,} event lines ({log.lines:,} lines), {log.tables} tables x {log.rounds:,} rounds, "
         f"seed {log.seed}, {mb(log.bytes)}",
         "",
-        f"{'':46}{'seconds':>10}{'event lines/s':>16}",
+        f"{'':46}{'seconds':>10}{'event lines/s':>16}{'cpu s':>10}",
     ]
     rows = [
         ("(a) naive: plain Lark(parser='lalr'), tree", f["naive"]),
@@ -472,7 +483,7 @@ def print_table(f: dict, log: Log) -> None:
         ("(c) floor: read + split on whitespace", f["floor"]),
     ]
     for label, r in rows:
-        out.append(f"{label:46}{r['seconds']:>10.2f}{r['event_lines_per_second']:>16,}")
+        out.append(f"{label:46}{r['seconds']:>10.2f}{r['event_lines_per_second']:>16,}{r['cpu_seconds']:>10.2f}")
     r = f["ratios"]
     out += [
         "",
@@ -482,6 +493,7 @@ def print_table(f: dict, log: Log) -> None:
         "",
         f"b/a: audit is {r['naive_over_audit']:.2f}x faster than the naive parse   "
         f"[time(a)/time(b); target >= {TARGET_SPEEDUP:g}x: {verdict(bool(r['met']), judged)}]",
+        f"    ({r['naive_over_audit_cpu']:.2f}x in CPU time)",
         f"b/c: audit takes {r['audit_over_floor']:.1f}x the floor's time   [time(b)/time(c)]",
         f"peak memory of (b): {mb(f['audit']['peak_rss_bytes'])}",
     ]
@@ -506,6 +518,10 @@ def print_table(f: dict, log: Log) -> None:
             f"{j['speedup']:.2f}x faster; JSON reports {'byte-identical' if j['reports_identical'] else 'DIFFERENT'}",
             f"    [target >= {TARGET_JOBS_SPEEDUP:g}x and identical: {verdict(bool(j['met']), judged)}]",
         ]
+    busy = max(x for x in (f["load_average_before"], f["load_average_after"], 0) if x is not None)
+    if busy > BUSY_LOAD:
+        out.append(f"note: the machine was busy (load average up to {busy}): wall-clock figures may be "
+                   "inflated; the cpu s column suffers less")
     print("\n".join(out))
 
 

@@ -6,6 +6,7 @@ import json
 from decimal import Decimal
 from typing import Any
 
+from .. import __version__
 from ..engine.stats import TableStats
 from ..report import Report
 
@@ -17,6 +18,7 @@ def as_dict(report: Report) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
+        "auditor": {"name": "del-audit", "version": __version__},
         "inputs": [{"path": i.path, "sha256": i.sha256, "lines": i.lines, "size": i.size, "accounting": i.accounting}
                    for i in report.inputs],
         "summary": {

@@ -1,0 +1,59 @@
+"""Inputs as they come in a casino: compressed, in any order, damaged."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+THREE = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
+
+
+def audit(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def test_a_gzip_log_is_read_and_its_archive_hashed(tmp_path):
+    gz = tmp_path / "night.del.gz"
+    gz.write_bytes(gzip.compress(THREE.read_bytes(), mtime=0))
+    done = audit("check", "--format", "json", str(gz))
+    report = json.loads(done.stdout)
+    assert done.returncode == 1 and [f["rule"] for f in report["findings"]] == ["FR-LATE-BET", "FR-BURN-START", "FR-PAY-MAIN"]
+    (inp,) = report["inputs"]
+    assert inp["sha256"] == hashlib.sha256(gz.read_bytes()).hexdigest() and inp["size"] == gz.stat().st_size
+    assert report["auditor"]["name"] == "del-audit"
+
+
+def test_a_truncated_archive_is_audited_up_to_the_damage(tmp_path):
+    data = gzip.compress(THREE.read_bytes(), mtime=0)
+    gz = tmp_path / "cut.del.gz"
+    gz.write_bytes(data[: len(data) // 2])
+    done = audit("check", "--format", "json", str(gz))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    report = json.loads(done.stdout)
+    last = report["findings"][-1]
+    assert last["rule"] == "DEL-SYNTAX" and "damaged or truncated" in last["message"]
+    (inp,) = report["inputs"]
+    assert sum(inp["accounting"].values()) == inp["lines"] == last["line"]
+
+
+def test_the_order_of_inputs_does_not_change_the_report(tmp_path):
+    a, b = tmp_path / "a.del", tmp_path / "b.del"
+    a.write_bytes(THREE.read_bytes())
+    b.write_bytes((ROOT / "fixtures" / "rules" / "fr-bataille-2007" / "FR-PAY-MAIN.del").read_bytes())
+    one = audit("check", "--format", "json", str(a), str(b))
+    two = audit("check", "--format", "json", str(b), str(a), str(a))
+    assert one.stdout == two.stdout
+
+
+def test_every_line_is_accounted_for_on_every_fixture():
+    from audit.report import run_audit
+    from audit.rulesets import Library
+    library = Library.load()
+    for path in sorted((ROOT / "fixtures").rglob("*.del")):
+        for inp in run_audit(library, [str(path)]).inputs:
+            assert sum(inp.accounting.values()) == inp.lines, path.name
