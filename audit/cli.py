@@ -256,13 +256,14 @@ def simulate(
     start: Annotated[Optional[str], typer.Option("--start", help="When the first table opens, ISO 8601 (default 2026-11-20T21:00:00+01:00; +01:00 if no offset).")] = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the log to this file (default: standard output).")] = None,
     inject: Annotated[Optional[list[str]], typer.Option("--inject", help="Inject one fault of this finding category (repeat), or 'all' for every category the tables' rulesets have.")] = None,
-    expected: Annotated[Optional[Path], typer.Option("--expected", help="Write the expected findings (rule, category, line, table) to this JSON file.")] = None,
+    expected: Annotated[Optional[Path], typer.Option("--expected", help="Write the expected findings, a JSON list of {rule, category, line, table} sorted by line (table null for a syntax finding).")] = None,
 ) -> None:
     """Write a rule-abiding night of interleaved tables, optionally with known faults.
 
     With --inject, a `# expect: RULE-ID` comment precedes each line that must
-    give a finding, so the log is a fixture. Exit status 1 if a requested
-    fault found no place in the night (the files are still consistent).
+    give a finding, so the log is a fixture. A table takes at most one fault a
+    round: exit status 1 if a requested fault found no place in the night (too
+    few rounds; the log and the expected findings still agree).
     """
     import json
     from datetime import datetime

@@ -33,6 +33,10 @@ Chemin de fer: see ``_CdfTable``.
     python -m audit.simulate --night mixed       # writes fixtures/nights/mixed-night.del
     python -m audit.simulate --tables 20 --rounds 2000 --seed 7 -o big.del
     python -m audit.simulate --tables 4 --cdf 2 --rounds 500 -o mixed-big.del
+
+The command line's ``audit simulate`` (tables named by ruleset, dealt to the
+rulesets round-robin: ``cli_tables``) writes the same kind of night, and with
+``--inject`` breaks it in known places (``audit.inject``).
 """
 
 from __future__ import annotations
