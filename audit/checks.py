@@ -189,6 +189,7 @@ CATALOGUE: dict[str, type[Params]] = {
     "round-open": NoParams,
     "out-of-context": NoParams,
     "stopcard-depth": NoParams,
+    "table-unclosed": NoParams,
     # shoe
     "shoe-decks": Decks,
     "shoe-procedure": Procedures,

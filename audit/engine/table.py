@@ -32,6 +32,7 @@ class Table:
     def __init__(self, event: ev.Open, flagger: Flagger, stats: TableStats):
         self.f = flagger
         self.stats = stats
+        self.opened_line = event.line
         self.id = event.table
         self.game = event.game
         self.seats = event.seats
@@ -148,6 +149,7 @@ class Table:
             self._flag("out-of-context", "a new shoe during a round", round=self.round.n)
         if self.announced == "last-shoe" and self.shoe is not None:
             self._flag("end-announced", "a new shoe after the last shoe was announced")
+
         self.shoe = ShoeState(e, self.f)
         if self.cdf is not None:
             self.cdf.new_shoe()
@@ -399,5 +401,7 @@ class Table:
     def end_of_input(self, line: int) -> None:
         if self.round is not None:
             self._flag("round-open", f"round {self.round.n} still open at the end of the log",
-                        line=line, round=self.round.n, actual=None)
+                       line=line, round=self.round.n, actual=None)
             self.round = None
+        self._flag("table-unclosed", f"table {self.id} (opened line {self.opened_line}) is still open at the end "
+                   "of the log", line=line, actual=None, expected="CLOSE")
