@@ -1,0 +1,584 @@
+"""Property-based fuzzing of the auditor (issue 6, "Fuzzing").
+
+Whatever a log holds, auditing it never raises, every line read is accounted
+for, and the report is the same bytes every time (and with ``--jobs 2``). A
+settlement whose amount is changed is always reported, on its own line.
+
+Logs are made four ways:
+
+- lines derived from the grammar itself: the strategy of every rule and
+  terminal of ``audit.parser.grammar()`` is built from the compiled Lark
+  grammar (terminal regexes included), so it follows the grammar when it
+  changes; a biased copy draws some values (tables, seats, amounts, rulesets,
+  timestamps) from small realistic pools so that events reach the engine;
+- arbitrary text and bytes: NUL, invalid UTF-8, byte-order marks, CR, CR LF,
+  mixed line ends, gzip magic, very long lines;
+- rule-abiding logs from ``audit.simulate`` (2 tables x 15 rounds, fixed
+  seeds), mutated: lines dropped, duplicated, swapped, corrupted, and
+  grammar-generated lines spliced in at those tables;
+- the same logs with one PAY or COLLECT amount changed.
+
+Every test is ``derandomize=True`` with a bounded ``max_examples``: the same
+examples on every run, in bounded time. ``fuzz/long_fuzz.py`` is the long run.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from datetime import datetime, timedelta, timezone
+from decimal import Decimal
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, assume, given, settings, strategies as st  # noqa: E402
+
+try:  # Python 3.11+
+    import re._parser as sre_parse  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover
+    import sre_parse  # type: ignore[no-redef]
+
+from lark import Lark  # noqa: E402
+
+from audit.findings import CATEGORIES  # noqa: E402
+from audit.parser import LineParser, grammar, parse_line  # noqa: E402
+from audit.report import GZIP_MAGIC, run_audit  # noqa: E402
+from audit.reporters.json_report import render  # noqa: E402
+from audit.resources import grammar_path  # noqa: E402
+from audit.rulesets import Library  # noqa: E402
+from audit.simulate import CDF, FR, MC, TableSpec, simulate  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SLOW = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
+        HealthCheck.large_base_example]
+
+
+def bounded(n: int):
+    """Deterministic, bounded hypothesis settings (the same examples on every run)."""
+    return settings(max_examples=n, deadline=None, derandomize=True, suppress_health_check=SLOW,
+                    database=None, print_blob=False)
+
+
+@lru_cache(maxsize=1)
+def library() -> Library:
+    return Library.load()
+
+
+# == strategies derived from the grammar ==========================================================
+
+#: a character of a line: mostly printable ASCII, sometimes any encodable character but LF
+PRINTABLE = [chr(c) for c in range(32, 127)] + ["\t"]
+WIDE_CHAR = st.one_of(st.sampled_from(PRINTABLE),
+                      st.characters(codec="utf-8", exclude_characters="\n"))
+#: how far an unbounded repeat (``*``, ``+``) of a terminal's regex goes
+REPEAT_CAP = 8
+
+_CATEGORY = {
+    "CATEGORY_DIGIT": re.compile(r"\d"), "CATEGORY_NOT_DIGIT": re.compile(r"\D"),
+    "CATEGORY_SPACE": re.compile(r"\s"), "CATEGORY_NOT_SPACE": re.compile(r"\S"),
+    "CATEGORY_WORD": re.compile(r"\w"), "CATEGORY_NOT_WORD": re.compile(r"\W"),
+}
+
+
+def _char_class(items: list) -> st.SearchStrategy[str]:
+    """One character of a regex class ``[...]`` (or ``\\S``...)."""
+    negate, chars, tests = False, [], []
+    for op, av in items:
+        name = str(op)
+        if name == "NEGATE":
+            negate = True
+        elif name == "LITERAL":
+            chars.append(chr(av))
+        elif name == "RANGE":
+            chars.extend(chr(c) for c in range(av[0], av[1] + 1))
+        elif name == "CATEGORY":
+            tests.append(_CATEGORY[str(av)])
+        else:
+            raise NotImplementedError(f"regex class item {name}")
+    if not negate and not tests:
+        return st.sampled_from(sorted(set(chars)))
+    inside = set(chars)
+
+    def member(c: str) -> bool:
+        return (c in inside or any(t.fullmatch(c) for t in tests)) != negate
+
+    return WIDE_CHAR.filter(member)
+
+
+def _regex_seq(items) -> st.SearchStrategy[str]:
+    parts = [_regex_node(op, av) for op, av in items]
+    return st.tuples(*parts).map("".join) if parts else st.just("")
+
+
+def _regex_node(op, av) -> st.SearchStrategy[str]:
+    name = str(op)
+    if name == "LITERAL":
+        return st.just(chr(av))
+    if name == "NOT_LITERAL":
+        return WIDE_CHAR.filter(lambda c, v=av: ord(c) != v)
+    if name == "ANY":
+        return WIDE_CHAR
+    if name == "IN":
+        return _char_class(av)
+    if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+        low, high, sub = av
+        high = min(high, low + REPEAT_CAP)
+        return st.lists(_regex_seq(sub), min_size=low, max_size=high).map("".join)
+    if name == "SUBPATTERN":
+        return _regex_seq(av[-1])
+    if name == "BRANCH":
+        return st.one_of([_regex_seq(alt) for alt in av[1]])
+    if name in ("ASSERT", "ASSERT_NOT", "AT"):
+        # look-arounds only say what may follow a token; a derived line puts a blank or the end there
+        return st.just("")
+    raise NotImplementedError(f"regex node {name}")
+
+
+def regex_strategy(pattern: str) -> st.SearchStrategy[str]:
+    """Strings matching a terminal's regex (without its look-arounds), fast: built from the parsed regex."""
+    return _regex_seq(list(sre_parse.parse(pattern)))
+
+
+def _ts_text(moment: datetime, frac: int, offset: str) -> str:
+    base = moment.strftime("%Y-%m-%dT%H:%M:%S")
+    return base + ("" if frac < 0 else f".{frac:03d}") + offset
+
+
+_OFFSETS = st.sampled_from(["+01:00", "Z", "+00:00", "-05:00", "+14:00"])
+_MOMENTS = st.datetimes(min_value=datetime(2026, 11, 20, 21, 0), max_value=datetime(2026, 11, 20, 21, 10))
+TABLES = ["BAT-01", "CDF-01", "T1"]
+RULESET_IDS = ["fr-bataille-2007", "mc-sun-war-2006", "be-ostende-cdf", "del-v1", "xx-unknown"]
+SMALL_AMOUNTS = ["0", "1", "5", "10", "12.50", "20", "25", "50", "100", "500", "1000", "0.01"]
+
+#: realistic values for some terminals, drawn beside (never instead of) the grammar's own
+OVERRIDES: dict[str, st.SearchStrategy[str]] = {
+    "TIMESTAMP": st.builds(_ts_text, _MOMENTS, st.integers(-1, 999), _OFFSETS),
+    "TABLE": st.sampled_from(TABLES),
+    "RULESET_KV": st.sampled_from(RULESET_IDS).map("ruleset={}".format),
+    "SEATS_KV": st.integers(1, 10).map("seats={}".format),
+    "SEAT_KV": st.integers(1, 8).map("seat={}".format),
+    "SEAT_NUMBER": st.integers(1, 8).map(str),
+    "BY_KV": st.one_of(st.integers(1, 8).map("by=seat:{}".format), st.just("by=standing:S1")),
+    "ROUND_NUMBER": st.integers(1, 4).map(str),
+    "AMOUNT_KV": st.sampled_from(SMALL_AMOUNTS).map("amount={}".format),
+    "MIN_KV": st.sampled_from(SMALL_AMOUNTS).map("min={}".format),
+    "MAX_KV": st.sampled_from(SMALL_AMOUNTS).map("max={}".format),
+    "DECKS_KV": st.sampled_from(["decks=6", "decks=8", "decks=1"]),
+    "TALON_KV": st.integers(0, 90).map("talon={}".format),
+}
+
+
+def grammar_strategies(overrides: dict[str, st.SearchStrategy[str]] | None = None) -> dict[str, st.SearchStrategy[str]]:
+    """A strategy for every rule and terminal of the compiled grammar, by name.
+
+    A rule is one of its expansions (the non-recursive ones first, so that
+    examples shrink to short lines); an expansion is its symbols in turn; a
+    terminal is its literal string or a string of its regex.
+    """
+    overrides = overrides or {}
+    lark = grammar()
+    terminals: dict[str, st.SearchStrategy[str]] = {}
+    for term in lark.terminals:
+        pattern = term.pattern
+        if pattern.type == "str":
+            terminals[term.name] = st.just(pattern.value)
+        else:
+            assert not pattern.flags, f"{term.name}: regex flags {pattern.flags} not supported by the fuzzer"
+            terminals[term.name] = regex_strategy(pattern.value)
+    unknown = set(overrides) - set(terminals)
+    assert not unknown, f"overrides for terminals the grammar no longer has: {sorted(unknown)}"
+    for name, strategy in overrides.items():
+        terminals[name] = st.one_of(strategy, terminals[name])
+    expansions: dict[str, list] = defaultdict(list)
+    for rule in lark.rules:
+        expansions[rule.origin.name].append(rule.expansion)
+    out: dict[str, st.SearchStrategy[str]] = dict(terminals)
+
+    def symbol(sym) -> st.SearchStrategy[str]:
+        if sym.is_term:
+            return terminals[sym.name]
+        return st.deferred(lambda: out[sym.name])
+
+    for name, alternatives in expansions.items():
+        alternatives = sorted(alternatives, key=lambda e: any(s.name == name for s in e))
+        out[name] = st.one_of([st.tuples(*[symbol(s) for s in e]).map("".join) for e in alternatives])
+    return out
+
+
+GRAMMAR = grammar_strategies()
+BIASED = grammar_strategies(OVERRIDES)
+#: what the grammar's own lexer does with a comment that begins like a header: a header (docs/log-format.md)
+_HEADER_LIKE = re.compile(r"[ \t]*#(DEL|casino|source)[ \t]")
+
+
+@lru_cache(maxsize=1)
+def plain_lark() -> Lark:
+    """The grammar alone, no transformer: whether the grammar accepts a line."""
+    return Lark(grammar_path().read_text(encoding="utf-8"), parser="lalr", lexer="contextual")
+
+
+# == logs ===========================================================================================
+
+_TS_AT_START = re.compile(r"^([ \t]*)(\S+)")
+
+
+def _retime(lines: list[str], start: datetime) -> list[str]:
+    """Event lines get increasing timestamps (one second apart): the engine then sees time go on."""
+    out = []
+    for i, line in enumerate(lines):
+        if line.lstrip()[:1].isdigit():
+            stamp = _ts_text(start + timedelta(seconds=i), 0, "+01:00")
+            line = _TS_AT_START.sub(lambda m: m.group(1) + stamp, line, count=1)
+        out.append(line)
+    return out
+
+
+@st.composite
+def grammar_logs(draw) -> list[str]:
+    """Whole logs of grammar-derived lines: headers, comments, blanks and events, times in order or not."""
+    line = st.one_of(BIASED["event_line"], BIASED["event_line"], BIASED["start"], GRAMMAR["start"],
+                     st.sampled_from(["", "   ", "\t"]))
+    lines = draw(st.lists(line, max_size=40))
+    if draw(st.booleans()):
+        lines = _retime(lines, datetime(2026, 11, 20, 21, 0))
+    return lines
+
+
+SPECIAL_BYTES = [b"\x00", b"\xef\xbb\xbf", b"\r", b"\r\n", b"\n", b"\xff", b"\xfe\xff", b"\xc3", b"\xed\xa0\x80",
+                 b"\xf4\x90\x80\x80", b"\xc0\xaf", GZIP_MAGIC, b"\x85", b"\xe2\x80\xa8", b"\t", b" ", b"#", b'"']
+TEXT_LINE = st.text(st.characters(codec="utf-8"), max_size=60)
+BYTES_LINE = st.lists(st.one_of(st.binary(max_size=12), st.sampled_from(SPECIAL_BYTES)), max_size=8).map(b"".join)
+
+
+def encode(lines: list[str], draw) -> bytes:
+    """Lines to the bytes of a file: LF, CR LF or mixed ends, a last line end or not, a BOM or not."""
+    ending = draw(st.sampled_from(["lf", "crlf", "mixed"]))
+    out = []
+    for text in lines:
+        end = {"lf": "\n", "crlf": "\r\n"}.get(ending) or draw(st.sampled_from(["\n", "\r\n", "\r\r\n"]))
+        out.append(text.encode("utf-8", "surrogatepass") + end.encode())
+    data = b"".join(out)
+    if data and draw(st.booleans()):
+        data = data.rstrip(b"\r\n")
+    if draw(st.integers(0, 9)) == 0:
+        data = b"\xef\xbb\xbf" + data
+    return data
+
+
+@st.composite
+def grammar_files(draw) -> bytes:
+    return encode(draw(grammar_logs()), draw)
+
+
+@st.composite
+def raw_files(draw) -> bytes:
+    """Text and byte lines of anything, grammar lines among them."""
+    parts = draw(st.lists(st.one_of(
+        TEXT_LINE.map(lambda t: t.encode("utf-8")),
+        BYTES_LINE,
+        BIASED["start"].map(lambda t: t.encode("utf-8")),
+    ), max_size=30))
+    sep = draw(st.sampled_from([b"\n", b"\r\n", b"\r", b""]))
+    data = sep.join(parts)
+    if draw(st.booleans()):
+        data += b"\n"
+    return data
+
+
+# == simulated logs and their mutations =========================================================
+
+TZ = timezone(timedelta(hours=1))
+START = datetime(2026, 11, 20, 21, 0, tzinfo=TZ)
+D = Decimal
+#: small rule-abiding nights: 2 tables x 15 rounds, each ruleset at least twice
+NIGHTS = {
+    "fr+cdf": [TableSpec("BAT-01", FR, 15, 7, D(10), D(500), D(5), D(50), "sabot"),
+               TableSpec("CDF-01", CDF, 15, 10, D(60), D(100000))],
+    "mc+fr": [TableSpec("BAT-02", MC, 15, 7, D(20), D(1000), D(5), D(100), "shuffler"),
+              TableSpec("BAT-01", FR, 15, 6, D(25), D(1250), D(5), D(125), "shuffler-dealer")],
+    "cdf+mc": [TableSpec("CDF-02", CDF, 15, 9, D(100), D(100000)),
+               TableSpec("BAT-03", MC, 15, 7, D("12.50"), D(1250), D("2.50"), D(125), "shuffler-dealer")],
+}
+SEEDS = (1, 2, 3)
+
+
+@lru_cache(maxsize=None)
+def night(name: str, seed: int) -> tuple[str, ...]:
+    return tuple(simulate(tables=NIGHTS[name], seed=seed, start=START))
+
+
+NIGHT = st.tuples(st.sampled_from(sorted(NIGHTS)), st.sampled_from(SEEDS))
+
+
+@st.composite
+def mutated_nights(draw) -> list[str]:
+    """A simulated night with a few lines dropped, duplicated, swapped, corrupted or inserted."""
+    name, seed = draw(NIGHT)
+    lines = list(night(name, seed))
+    for _ in range(draw(st.integers(1, 6))):
+        op = draw(st.sampled_from(["drop", "duplicate", "swap", "corrupt", "insert", "truncate"]))
+        if not lines:
+            break
+        i = draw(st.integers(0, len(lines) - 1))
+        if op == "drop":
+            del lines[i]
+        elif op == "duplicate":
+            lines.insert(i, lines[i])
+        elif op == "swap":
+            j = draw(st.integers(max(0, i - 8), min(len(lines) - 1, i + 8)))
+            lines[i], lines[j] = lines[j], lines[i]
+        elif op == "corrupt":
+            lines[i] = draw(corrupt(lines[i]))
+        elif op == "insert":
+            lines.insert(i, draw(spliced_line(lines[i])))
+        else:
+            del lines[i:]
+    return lines
+
+
+@st.composite
+def corrupt(draw, line: str) -> str:
+    """One line, damaged: a character changed, removed or added, a word replaced, the line cut."""
+    how = draw(st.sampled_from(["char", "delete", "insert", "word", "cut", "case"]))
+    if not line:
+        return draw(TEXT_LINE)
+    i = draw(st.integers(0, len(line) - 1))
+    if how == "char":
+        return line[:i] + draw(WIDE_CHAR) + line[i + 1:]
+    if how == "delete":
+        return line[:i] + line[i + 1:]
+    if how == "insert":
+        return line[:i] + draw(st.sampled_from([" ", "\t", "=", "0", "9", ".", "-", "\x00", "é"])) + line[i:]
+    if how == "cut":
+        return line[:i]
+    if how == "case":
+        return line[:i] + line[i:].swapcase()
+    words = line.split(" ")
+    k = draw(st.integers(0, len(words) - 1))
+    words[k] = draw(st.one_of(BIASED["AMOUNT_KV"], BIASED["SEAT_KV"], BIASED["CARD"], BIASED["SPOT_KV"],
+                              BIASED["ROUND_NUMBER"], BIASED["BY_KV"], st.text(WIDE_CHAR, max_size=6)))
+    return " ".join(words)
+
+
+@st.composite
+def spliced_line(draw, near: str) -> str:
+    """A grammar-derived event at the table of ``near``, at its time: reaches the engine mid-round."""
+    words = near.split(" ")
+    if len(words) < 3 or near.startswith("#"):
+        return draw(BIASED["start"])
+    return f"{words[0]} {words[1]} {draw(BIASED['event'])}"
+
+
+# == auditing and the properties =================================================================
+
+def expected_lines(data: bytes) -> int:
+    """Lines in a file as the auditor reads it: LF ends a line; a last line without LF counts."""
+    if not data:
+        return 0
+    return data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+
+
+def audit_bytes(data: bytes, jobs: int = 1, name: str = "fuzz.del") -> tuple[str, object]:
+    """Audit ``data`` as a file; check what holds for every input; return the JSON report and the report."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / name
+        path.write_bytes(data)
+        report = run_audit(library(), [str(path)], jobs=jobs)
+        text = render(report)
+        again = render(run_audit(library(), [str(path)], jobs=jobs))
+        assert text == again, "two audits of the same file gave different reports"
+        check_report(data, report, text, str(path))
+        return text.replace(str(path), name), report
+
+
+def check_report(data: bytes, report, text: str, path: str) -> None:
+    (inp,) = report.inputs
+    acc = inp.accounting
+    assert all(v >= 0 for v in acc.values()), acc
+    assert sum(acc.values()) == inp.lines, f"accounting {acc} does not add up to {inp.lines} lines"
+    if not data.startswith(GZIP_MAGIC):
+        assert inp.lines == expected_lines(data), f"{inp.lines} lines read, the file has {expected_lines(data)}"
+    assert inp.size == len(data) and inp.sha256 == hashlib.sha256(data).hexdigest()
+    syntax_lines = {f.line for f in report.findings if f.rule == "DEL-SYNTAX"}
+    assert len(syntax_lines) == acc["syntax"], (
+        f"{acc['syntax']} lines counted as syntax, DEL-SYNTAX findings on {len(syntax_lines)} lines")
+    for f in report.findings:
+        assert f.path == path and f.category in CATEGORIES
+        assert 1 <= f.line <= max(inp.lines, 1), f"finding on line {f.line} of a {inp.lines}-line file: {f}"
+    assert report.findings == sorted(report.findings, key=lambda f: f.sort_key())
+    doc = json.loads(text)
+    assert doc["inputs"][0]["accounting"] == acc
+    assert sum(doc["summary"]["findings"].values()) == len(report.findings)
+
+
+# == the tests ======================================================================================
+
+@bounded(400)
+@given(GRAMMAR["start"])
+def test_the_grammar_accepts_every_line_derived_from_it_and_both_parsers_agree(line):
+    """The generator is sound (the grammar's own parser accepts its lines) and the fast
+    ``LineParser`` gives what ``parse_line`` gives, event, header, comment or problem."""
+    if not _HEADER_LIKE.match(line):  # "#DEL x" is a comment by the rule, a broken header by the lexer
+        plain_lark().parse(line.rstrip())
+    assert LineParser().parse(line, 7) == parse_line(line, 7)
+
+
+@bounded(400)
+@given(st.one_of(BIASED["start"], TEXT_LINE, BYTES_LINE.map(lambda b: b.decode("utf-8", "replace"))))
+def test_any_line_parses_without_raising_and_both_parsers_agree(line):
+    line = line.replace("\n", " ")
+    fast = LineParser()
+    assert fast.parse(line, 3) == parse_line(line, 3)
+    assert fast.parse(line, 3) == parse_line(line, 3)  # and again, from the cache
+
+
+@bounded(150)
+@given(grammar_files())
+def test_grammar_derived_logs_audit_without_raising_every_line_accounted(data):
+    audit_bytes(data)
+
+
+@bounded(150)
+@given(raw_files())
+def test_text_and_byte_logs_audit_without_raising_every_line_accounted(data):
+    audit_bytes(data)
+
+
+@bounded(6)
+@given(st.sampled_from([b"A", b"ab ", b"\xff", b'2026-11-20T21:00:00Z T1 NOTE "', b"\x00", b"\xef\xbb\xbf#"]),
+       st.integers(100_000, 1 << 20), st.sampled_from([b"", b"\n"]))
+def test_a_very_long_line_is_audited(unit, size, end):
+    line = (unit * (size // len(unit) + 1))[:size]
+    audit_bytes(b"#DEL 1\n" + line + b"\n2026-11-20T21:00:00Z T1 CLOSE" + end)
+
+
+@bounded(120)
+@given(mutated_nights(), st.sampled_from(["\n", "\r\n"]))
+def test_mutated_simulated_nights_audit_without_raising_every_line_accounted(lines, end):
+    audit_bytes("".join(line + end for line in lines).encode("utf-8"))
+
+
+@pytest.mark.parametrize("name", sorted(NIGHTS))
+def test_the_simulated_nights_are_clean(name):
+    for seed in SEEDS:
+        text, report = audit_bytes("".join(f"{line}\n" for line in night(name, seed)).encode())
+        assert report.findings == [], (name, seed, report.findings[:3])
+
+
+@bounded(8)
+@given(st.one_of(mutated_nights().map(lambda ls: "".join(f"{x}\n" for x in ls).encode("utf-8")),
+                 grammar_files(), raw_files()))
+def test_two_processes_give_the_same_report_as_one(data):
+    one, _ = audit_bytes(data, jobs=1)
+    two, _ = audit_bytes(data, jobs=2)
+    assert one == two
+
+
+@bounded(3)
+@given(st.lists(st.one_of(mutated_nights().map(lambda ls: "\n".join(ls).encode("utf-8")),
+                          grammar_files(), raw_files()), min_size=1, max_size=3))
+def test_the_command_line_never_shows_a_traceback(files):
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for i, data in enumerate(files):
+            p = Path(tmp) / f"f{i}.del"
+            p.write_bytes(data)
+            paths.append(str(p))
+        gz = Path(tmp) / "f.del.gz"
+        gz.write_bytes(gzip.compress(files[0], mtime=0))
+        paths.append(str(gz))
+        done = subprocess.run([sys.executable, "-m", "audit", "check", "--format", "json", *paths],
+                              capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode in (0, 1), done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and "Traceback" not in done.stdout
+    report = json.loads(done.stdout)
+    assert len(report["inputs"]) == len(paths)
+    for inp in report["inputs"]:
+        assert sum(inp["accounting"].values()) == inp["lines"]
+
+
+# == settlement amounts ==========================================================================
+
+_AMOUNT = re.compile(r"(?<= )amount=(\S+)")
+SETTLEMENT_NIGHTS = {
+    "fr": [TableSpec("BAT-01", FR, 15, 7, D(10), D(500), D(5), D(50), "sabot"),
+           TableSpec("BAT-02", FR, 15, 7, D(20), D(1000), D(5), D(100), "shuffler")],
+    "mc": [TableSpec("BAT-03", MC, 15, 7, D("12.50"), D(1250), D("2.50"), D(125), "shuffler-dealer"),
+           TableSpec("BAT-04", MC, 15, 7, D(20), D(1000), D(5), D(100), "sabot")],
+    "cdf": [TableSpec("CDF-01", CDF, 15, 10, D(60), D(100000)),
+            TableSpec("CDF-02", CDF, 15, 9, D(100), D(100000))],
+}
+
+
+@lru_cache(maxsize=None)
+def settlement_night(name: str, seed: int) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    lines = tuple(simulate(tables=SETTLEMENT_NIGHTS[name], seed=seed, start=START))
+    settles = tuple(i for i, line in enumerate(lines) if re.search(r" (PAY|COLLECT) .*amount=", line))
+    return lines, settles
+
+
+#: another amount the grammar accepts: near the old one, a round figure, or anything up to 12 digits
+NEW_AMOUNT = st.one_of(
+    st.sampled_from(["0", "0.01", "1", "5", "10", "20", "50", "100", "1000", "999999999999.99"]),
+    st.decimals(min_value=0, max_value=D("999999999999.99"), places=2, allow_nan=False, allow_infinity=False)
+    .map(lambda d: format(d.normalize(), "f")),
+    st.tuples(st.sampled_from([-100, -1, -D("0.01"), D("0.01"), 1, 5, 10]), st.just("near")),
+)
+
+
+@bounded(120)
+@given(st.sampled_from(sorted(SETTLEMENT_NIGHTS)), st.sampled_from(SEEDS), st.integers(0, 10_000), NEW_AMOUNT,
+       st.sampled_from(["", "0", "0.0", ".00"]))
+def test_a_changed_settlement_amount_is_always_a_wrong_payout_on_that_line(name, seed, pick, new, spelling):
+    """The strongest property that holds: changing the amount of one PAY or COLLECT of a
+    rule-abiding night to any other amount gives a ``wrong-payout`` finding on exactly that
+    line, and changes nothing else: every finding of the mutated log is on that line."""
+    lines, settles = settlement_night(name, seed)
+    assert settles, "the night has settlements"
+    i = settles[pick % len(settles)]
+    old = D(_AMOUNT.search(lines[i]).group(1))
+    if isinstance(new, tuple):
+        value = old + D(new[0])
+    else:
+        value = D(new)
+    assume(D(0) <= value < D("1e12") and value != old)
+    text = format(value.quantize(D("0.01")), "f")
+    if spelling in ("", "0") and "." in text:  # the same amount, written several ways: 50, 50.0, 50.00
+        text = text.rstrip("0").rstrip(".") if spelling == "" else text.rstrip("0") if text.endswith("0") and not text.endswith(".00") else text
+    if text.startswith(".") or text == "":
+        text = "0" + text
+    assume(re.fullmatch(r"(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?", text))
+    mutated = list(lines)
+    mutated[i] = _AMOUNT.sub(f"amount={text}", lines[i])
+    _, report = audit_bytes("".join(f"{x}\n" for x in mutated).encode("utf-8"))
+    lineno = i + 1
+    here = [f for f in report.findings if f.line == lineno]
+    assert any(f.category == "wrong-payout" for f in here), (
+        f"{name} seed {seed} line {lineno}: {lines[i]!r} -> amount={text}: no wrong-payout finding; "
+        f"findings: {[(f.rule, f.line) for f in report.findings]}")
+    elsewhere = [(f.rule, f.line, f.message) for f in report.findings if f.line != lineno]
+    assert not elsewhere, f"{name} seed {seed} line {lineno} -> amount={text}: findings elsewhere {elsewhere}"
+
+
+# == the long run's script stays runnable ==============================================================
+
+def test_the_long_fuzz_script_runs_on_a_few_thousand_lines(tmp_path):
+    script = ROOT / "fuzz" / "long_fuzz.py"
+    if not script.exists():
+        pytest.skip("fuzz/long_fuzz.py is not in this tree")
+    out = tmp_path / "fuzz.json"
+    done = subprocess.run([sys.executable, str(script), "--lines", "3000", "--seed", "5", "--report", str(out)],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    result = json.loads(out.read_text())
+    assert result["lines"] >= 3000 and result["crashes"] == 0 and result["violations"] == []
