@@ -353,6 +353,11 @@ def _word_at(body: str, column: int) -> tuple[int, str]:
     return i + 1, body[i:j]
 
 
+def _clip(text: str, width: int = 40) -> str:
+    """A word quoted in a message: a 1 MB garbled line must not make a 1 MB message."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def _verb_column(body: str) -> int:
     words = list(re.finditer(r"\S+", body))
     return words[2].start() + 1 if len(words) >= 3 else 1
@@ -396,6 +401,7 @@ def explain(body: str, err: UnexpectedInput) -> tuple[int, str]:
         return column, f"{where}the line ends too early; expected {wanted}"
 
     start, word = _word_at(body, column)
+    word = _clip(word)
     expected = _expected_before(body[: start - 1])
     if "TIMESTAMP" in expected:
         if _TS_NO_OFFSET.match(word):

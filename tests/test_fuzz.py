@@ -536,10 +536,17 @@ NEW_AMOUNT = st.one_of(
 )
 
 
+def spellings(value: Decimal) -> list[str]:
+    """The ways the grammar lets an amount be written: 50, 50.0, 50.00; 12.5, 12.50."""
+    two = format(value.quantize(D("0.01")), "f")
+    short = two.rstrip("0").rstrip(".")
+    return sorted({two, short, two[:-1] if two.endswith("0") else two})
+
+
 @bounded(120)
 @given(st.sampled_from(sorted(SETTLEMENT_NIGHTS)), st.sampled_from(SEEDS), st.integers(0, 10_000), NEW_AMOUNT,
-       st.sampled_from(["", "0", "0.0", ".00"]))
-def test_a_changed_settlement_amount_is_always_a_wrong_payout_on_that_line(name, seed, pick, new, spelling):
+       st.integers(0, 2))
+def test_a_changed_settlement_amount_is_always_a_wrong_payout_on_that_line(name, seed, pick, new, how):
     """The strongest property that holds: changing the amount of one PAY or COLLECT of a
     rule-abiding night to any other amount gives a ``wrong-payout`` finding on exactly that
     line, and changes nothing else: every finding of the mutated log is on that line."""
@@ -547,17 +554,11 @@ def test_a_changed_settlement_amount_is_always_a_wrong_payout_on_that_line(name,
     assert settles, "the night has settlements"
     i = settles[pick % len(settles)]
     old = D(_AMOUNT.search(lines[i]).group(1))
-    if isinstance(new, tuple):
-        value = old + D(new[0])
-    else:
-        value = D(new)
+    value = old + D(new[0]) if isinstance(new, tuple) else D(new)
     assume(D(0) <= value < D("1e12") and value != old)
-    text = format(value.quantize(D("0.01")), "f")
-    if spelling in ("", "0") and "." in text:  # the same amount, written several ways: 50, 50.0, 50.00
-        text = text.rstrip("0").rstrip(".") if spelling == "" else text.rstrip("0") if text.endswith("0") and not text.endswith(".00") else text
-    if text.startswith(".") or text == "":
-        text = "0" + text
-    assume(re.fullmatch(r"(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?", text))
+    written = spellings(value)
+    text = written[how % len(written)]
+    assert re.fullmatch(r"(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?", text), text
     mutated = list(lines)
     mutated[i] = _AMOUNT.sub(f"amount={text}", lines[i])
     _, report = audit_bytes("".join(f"{x}\n" for x in mutated).encode("utf-8"))
@@ -568,6 +569,23 @@ def test_a_changed_settlement_amount_is_always_a_wrong_payout_on_that_line(name,
         f"findings: {[(f.rule, f.line) for f in report.findings]}")
     elsewhere = [(f.rule, f.line, f.message) for f in report.findings if f.line != lineno]
     assert not elsewhere, f"{name} seed {seed} line {lineno} -> amount={text}: findings elsewhere {elsewhere}"
+
+
+@pytest.mark.parametrize("name", sorted(SETTLEMENT_NIGHTS))
+def test_every_settlement_of_the_nights_changed_by_one_cent_is_reported(name):
+    """Exhaustively, not by sampling: each PAY/COLLECT amount plus one cent, and minus one cent."""
+    for seed in SEEDS[:1]:
+        lines, settles = settlement_night(name, seed)
+        for i in settles:
+            old = D(_AMOUNT.search(lines[i]).group(1))
+            for value in (old + D("0.01"), old - D("0.01")):
+                if value < 0:
+                    continue
+                mutated = list(lines)
+                mutated[i] = _AMOUNT.sub(f"amount={format(value, 'f')}", lines[i])
+                _, report = audit_bytes("".join(f"{x}\n" for x in mutated).encode("utf-8"))
+                assert {f.line for f in report.findings} == {i + 1}, (name, i + 1, lines[i], value)
+                assert any(f.category == "wrong-payout" for f in report.findings), (name, i + 1, value)
 
 
 # == the long run's script stays runnable ==============================================================

@@ -102,7 +102,8 @@ class FileReplay:
             return
         if isinstance(parsed, Problem):
             self.stats.syntax += 1
-            self.format.flag("syntax", f"column {parsed.column}: {parsed.message}", actual=text.strip()[:200])
+            column = len(text[: parsed.column - 1].encode("utf-8")) + 1  # a byte column, as editors and hexdumps count
+            self.format.flag("syntax", f"column {column}: {parsed.message}", actual=text.strip()[:200])
             return
         if isinstance(parsed, Header):
             if self.primary:
