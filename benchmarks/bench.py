@@ -441,6 +441,7 @@ def main(argv: list[str] | None = None) -> int:
             jobs_speedup = one.run.seconds / two.run.seconds
             parallel.update({
                 "jobs1_seconds": round(one.run.seconds, 3), "jobs2_seconds": round(two.run.seconds, 3),
+                "jobs1_cpu_seconds": round(one.run.cpu_seconds, 3), "jobs2_cpu_seconds": round(two.run.cpu_seconds, 3),
                 "speedup": round(jobs_speedup, 3), "reports_identical": same,
                 "jobs2_largest_process_peak_rss_bytes": two.run.peak_rss_bytes,
                 "target_speedup": TARGET_JOBS_SPEEDUP,
@@ -516,12 +517,13 @@ def print_table(f: dict, log: Log) -> None:
         out += [
             f"--jobs 2 vs --jobs 1: {j['jobs2_seconds']:.2f} s vs {j['jobs1_seconds']:.2f} s: "
             f"{j['speedup']:.2f}x faster; JSON reports {'byte-identical' if j['reports_identical'] else 'DIFFERENT'}",
+            f"    (CPU time of all processes: {j['jobs2_cpu_seconds']:.2f} s vs {j['jobs1_cpu_seconds']:.2f} s)",
             f"    [target >= {TARGET_JOBS_SPEEDUP:g}x and identical: {verdict(bool(j['met']), judged)}]",
         ]
     busy = max(x for x in (f["load_average_before"], f["load_average_after"], 0) if x is not None)
     if busy > BUSY_LOAD:
-        out.append(f"note: the machine was busy (load average up to {busy}): wall-clock figures may be "
-                   "inflated; the cpu s column suffers less")
+        out.append(f"note: the machine was busy (load average up to {busy}): times may be inflated, wall clock "
+                   "most, CPU time too (cores share caches); re-run on a quiet machine or with --repeat")
     print("\n".join(out))
 
 

@@ -40,7 +40,7 @@ from pathlib import Path
 import pytest
 
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import HealthCheck, assume, given, settings, strategies as st  # noqa: E402
+from hypothesis import HealthCheck, Phase, assume, example, given, reject, settings, strategies as st  # noqa: E402
 
 try:  # Python 3.11+
     import re._parser as sre_parse  # type: ignore[import-not-found]
@@ -63,10 +63,27 @@ SLOW = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too
         HealthCheck.large_base_example]
 
 
-def bounded(n: int):
-    """Deterministic, bounded hypothesis settings (the same examples on every run)."""
+def bounded(n: int, shrink: bool = True):
+    """Deterministic, bounded hypothesis settings (the same examples on every run). ``shrink=False``
+    for the tests that start processes: a failure is reported as found, not minimised for minutes."""
+    phases = (Phase.explicit, Phase.generate, Phase.shrink) if shrink else (Phase.explicit, Phase.generate)
     return settings(max_examples=n, deadline=None, derandomize=True, suppress_health_check=SLOW,
-                    database=None, print_blob=False)
+                    database=None, print_blob=False, phases=phases)
+
+
+#: Bugs the fuzzer found that are still open (reported with their reproducers; see docs/fuzzing.md).
+#: While a bug is open, the general tests set aside the examples that hit it (and only those), and
+#: its own regression test below is an expected failure; once it is fixed, that test passes, which
+#: fails the run as a strict xfail: then set the entry to False, and the general tests cover it again.
+KNOWN_BUGS = {
+    # replay.py: a year-1 timestamp behind the log's clock computes ``latest - tolerance``: OverflowError
+    "year-one-clock": True,
+    # replay.py/parser.py: with --jobs, a line that starts with white space other than blanks (form feed,
+    # no-break space...) is read by the other process as valid (clock, headers) or counted twice
+    "jobs-leading-whitespace": True,
+    # reporters/text.py: control characters of the log (ESC, NUL...) reach the reader's terminal
+    "text-control-characters": True,
+}
 
 
 @lru_cache(maxsize=1)
@@ -155,7 +172,11 @@ def _ts_text(moment: datetime, frac: int, offset: str) -> str:
 
 
 _OFFSETS = st.sampled_from(["+01:00", "Z", "+00:00", "-05:00", "+14:00"])
-_MOMENTS = st.datetimes(min_value=datetime(2026, 11, 20, 21, 0), max_value=datetime(2026, 11, 20, 21, 10))
+_MOMENTS = st.one_of(
+    st.datetimes(min_value=datetime(2026, 11, 20, 21, 0), max_value=datetime(2026, 11, 20, 21, 10)),
+    # the ends of the calendar: a clock that cannot go back, or forward, any further
+    st.sampled_from([datetime(1, 1, 1), datetime(1, 1, 1, 0, 0, 3), datetime(9999, 12, 31, 23, 59, 59)]),
+)
 TABLES = ["BAT-01", "CDF-01", "T1"]
 RULESET_IDS = ["fr-bataille-2007", "mc-sun-war-2006", "be-ostende-cdf", "del-v1", "xx-unknown"]
 SMALL_AMOUNTS = ["0", "1", "5", "10", "12.50", "20", "25", "50", "100", "500", "1000", "0.01"]
@@ -175,6 +196,8 @@ OVERRIDES: dict[str, st.SearchStrategy[str]] = {
     "MAX_KV": st.sampled_from(SMALL_AMOUNTS).map("max={}".format),
     "DECKS_KV": st.sampled_from(["decks=6", "decks=8", "decks=1"]),
     "TALON_KV": st.integers(0, 90).map("talon={}".format),
+    "VERSION": st.just("1"),
+    "CARD": st.builds("{}{}".format, st.sampled_from("A K Q J 10 9 8 7 6 5 4 3 2 T".split()), st.sampled_from("SHDC")),
 }
 
 
@@ -197,8 +220,8 @@ def grammar_strategies(overrides: dict[str, st.SearchStrategy[str]] | None = Non
             terminals[term.name] = regex_strategy(pattern.value)
     unknown = set(overrides) - set(terminals)
     assert not unknown, f"overrides for terminals the grammar no longer has: {sorted(unknown)}"
-    for name, strategy in overrides.items():
-        terminals[name] = st.one_of(strategy, terminals[name])
+    for name, strategy in overrides.items():  # three to one for the realistic value
+        terminals[name] = st.sampled_from([strategy, strategy, strategy, terminals[name]]).flatmap(lambda s: s)
     expansions: dict[str, list] = defaultdict(list)
     for rule in lark.rules:
         expansions[rule.origin.name].append(rule.expansion)
@@ -211,8 +234,26 @@ def grammar_strategies(overrides: dict[str, st.SearchStrategy[str]] | None = Non
 
     for name, alternatives in expansions.items():
         alternatives = sorted(alternatives, key=lambda e: any(s.name == name for s in e))
-        out[name] = st.one_of([st.tuples(*[symbol(s) for s in e]).map("".join) for e in alternatives])
+        derived = [st.tuples(*[symbol(s) for s in e]).map("".join) for e in alternatives]
+        if overrides:
+            derived += _distinct_arguments(name, alternatives, expansions, symbol)
+        out[name] = st.one_of(derived)
     return out
+
+
+def _distinct_arguments(name: str, alternatives: list, expansions: dict, symbol) -> list:
+    """For a repetition ``(_WS arg)+`` (Lark's ``__verb_plus_N``): each argument at most once, in any
+    order, as a valid line has them (the plain repetition mostly repeats one, a syntax finding)."""
+    base = [e for e in alternatives if not any(s.name == name for s in e)]
+    if len(base) != 1 or [s.name for s in base[0]] != ["_WS", base[0][-1].name] or base[0][-1].is_term:
+        return []
+    args = [symbol(e[0]) for e in expansions[base[0][-1].name] if len(e) == 1]
+    if not args:
+        return []
+    every = st.permutations(args).flatmap(lambda order: st.tuples(*order))
+    some = st.lists(st.sampled_from(range(len(args))), min_size=1, unique=True).flatmap(
+        lambda picks: st.tuples(*[args[k] for k in picks]))
+    return [s.map(lambda words: "".join(" " + w for w in words)) for s in (every, every, some)]
 
 
 GRAMMAR = grammar_strategies()
@@ -246,14 +287,29 @@ def _retime(lines: list[str], start: datetime) -> list[str]:
 @st.composite
 def grammar_logs(draw) -> list[str]:
     """Whole logs of grammar-derived lines: headers, comments, blanks and events, times in order or not."""
-    line = st.one_of(BIASED["event_line"], BIASED["event_line"], BIASED["start"], GRAMMAR["start"],
-                     st.sampled_from(["", "   ", "\t"]))
-    lines = draw(st.lists(line, max_size=40))
+    line = st.sampled_from([
+        BIASED["event_line"], BIASED["event_line"], BIASED["event_line"], BIASED["start"], GRAMMAR["start"],
+        st.sampled_from(["", "   ", "\t"]), st.tuples(LEADING, BIASED["start"]).map("".join),
+    ]).flatmap(lambda s: s)
+    size = draw(st.integers(0, 40))
+    lines = draw(st.lists(line, min_size=size, max_size=size))
+    if draw(st.booleans()):  # the tables open first, so that their events reach the engine
+        lines = draw(st.permutations(OPENINGS)) + lines
     if draw(st.booleans()):
         lines = _retime(lines, datetime(2026, 11, 20, 21, 0))
     return lines
 
 
+OPENINGS = [
+    "2026-11-20T21:00:00+01:00 BAT-01 OPEN game=bataille ruleset=fr-bataille-2007 seats=7 min=10 max=500 "
+    "egalite-min=5 egalite-max=50",
+    "2026-11-20T21:00:00+01:00 T1 OPEN game=bataille ruleset=mc-sun-war-2006 seats=7 min=20 max=1000 "
+    "egalite-min=5 egalite-max=100",
+    "2026-11-20T21:00:00+01:00 CDF-01 OPEN game=chemin-de-fer ruleset=be-ostende-cdf seats=10 min=60 max=100000",
+]
+
+
+LEADING = st.sampled_from([" ", "\t", " \t ", "\x0c", "\x0b", "\xa0", "\u3000", "\x1c", "\x85"])
 SPECIAL_BYTES = [b"\x00", b"\xef\xbb\xbf", b"\r", b"\r\n", b"\n", b"\xff", b"\xfe\xff", b"\xc3", b"\xed\xa0\x80",
                  b"\xf4\x90\x80\x80", b"\xc0\xaf", GZIP_MAGIC, b"\x85", b"\xe2\x80\xa8", b"\t", b" ", b"#", b'"']
 TEXT_LINE = st.text(st.characters(codec="utf-8"), max_size=60)
@@ -349,7 +405,7 @@ def mutated_nights(draw) -> list[str]:
 @st.composite
 def corrupt(draw, line: str) -> str:
     """One line, damaged: a character changed, removed or added, a word replaced, the line cut."""
-    how = draw(st.sampled_from(["char", "delete", "insert", "word", "cut", "case"]))
+    how = draw(st.sampled_from(["char", "delete", "insert", "word", "cut", "case", "lead"]))
     if not line:
         return draw(TEXT_LINE)
     i = draw(st.integers(0, len(line) - 1))
@@ -363,6 +419,8 @@ def corrupt(draw, line: str) -> str:
         return line[:i]
     if how == "case":
         return line[:i] + line[i:].swapcase()
+    if how == "lead":  # before the line: blanks, or white space that is not a blank (form feed, no-break space)
+        return draw(LEADING) + line
     words = line.split(" ")
     k = draw(st.integers(0, len(words) - 1))
     words[k] = draw(st.one_of(BIASED["AMOUNT_KV"], BIASED["SEAT_KV"], BIASED["CARD"], BIASED["SPOT_KV"],
@@ -393,7 +451,12 @@ def audit_bytes(data: bytes, jobs: int = 1, name: str = "fuzz.del") -> tuple[str
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / name
         path.write_bytes(data)
-        report = run_audit(library(), [str(path)], jobs=jobs)
+        try:
+            report = run_audit(library(), [str(path)], jobs=jobs)
+        except OverflowError:
+            if KNOWN_BUGS["year-one-clock"] and re.search(rb"(^|\n)[ \t]*0001-01-01T", data):
+                reject()  # the open bug "year-one-clock": its own test is test_a_year_one_timestamp_...
+            raise
         text = render(report)
         again = render(run_audit(library(), [str(path)], jobs=jobs))
         assert text == again, "two audits of the same file gave different reports"
@@ -475,16 +538,18 @@ def test_the_simulated_nights_are_clean(name):
         assert report.findings == [], (name, seed, report.findings[:3])
 
 
-@bounded(8)
+@bounded(8, shrink=False)
 @given(st.one_of(mutated_nights().map(lambda ls: "".join(f"{x}\n" for x in ls).encode("utf-8")),
                  grammar_files(), raw_files()))
 def test_two_processes_give_the_same_report_as_one(data):
+    if KNOWN_BUGS["jobs-leading-whitespace"] and re.search(rb"(^|\n)[ \t]*([\x0b-\x0d\x1c-\x1f]|\xc2[\x85\xa0]|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe3\x80\x80|\xe1\x9a\x80|\xe2\x81\x9f)", data):
+        reject()  # the open bug "jobs-leading-whitespace": its own test is test_jobs_2_reads_a_line_...
     one, _ = audit_bytes(data, jobs=1)
     two, _ = audit_bytes(data, jobs=2)
     assert one == two
 
 
-@bounded(3)
+@bounded(3, shrink=False)
 @given(st.lists(st.one_of(mutated_nights().map(lambda ls: "\n".join(ls).encode("utf-8")),
                           grammar_files(), raw_files()), min_size=1, max_size=3))
 def test_the_command_line_never_shows_a_traceback(files):
@@ -499,12 +564,23 @@ def test_the_command_line_never_shows_a_traceback(files):
         paths.append(str(gz))
         done = subprocess.run([sys.executable, "-m", "audit", "check", "--format", "json", *paths],
                               capture_output=True, text=True, timeout=300, cwd=ROOT)
-    assert done.returncode in (0, 1), done.stderr[-2000:]
-    assert "Traceback" not in done.stderr and "Traceback" not in done.stdout
+        text = subprocess.run([sys.executable, "-m", "audit", "check", *paths],
+                              capture_output=True, text=True, timeout=300, cwd=ROOT)
+    for run in (done, text):
+        assert run.returncode in (0, 1), run.stderr[-2000:]
+        assert "Traceback" not in run.stderr and "Traceback" not in run.stdout
     report = json.loads(done.stdout)
     assert len(report["inputs"]) == len(paths)
     for inp in report["inputs"]:
         assert sum(inp["accounting"].values()) == inp["lines"]
+    # the input never takes control of the reader's terminal: no escape sequence, no control character
+    controls = sorted({c for c in text.stdout if c in CONTROL})
+    if not KNOWN_BUGS["text-control-characters"]:
+        assert not controls, f"the text report passes control characters of the log through: {controls}"
+
+
+#: what must never reach a terminal from a log: C0 controls but tab and LF, DEL, C1 controls
+CONTROL = {chr(c) for c in [*range(0, 9), *range(11, 32), *range(127, 160)]}
 
 
 # == settlement amounts ==========================================================================
@@ -586,6 +662,62 @@ def test_every_settlement_of_the_nights_changed_by_one_cent_is_reported(name):
                 _, report = audit_bytes("".join(f"{x}\n" for x in mutated).encode("utf-8"))
                 assert {f.line for f in report.findings} == {i + 1}, (name, i + 1, lines[i], value)
                 assert any(f.category == "wrong-payout" for f in report.findings), (name, i + 1, value)
+
+
+# == what the fuzzer found: one regression test per bug ===============================================
+
+def known_bug(name: str):
+    return pytest.mark.xfail(KNOWN_BUGS[name], reason=f"open bug {name} (KNOWN_BUGS)", strict=True)
+
+
+YEAR_ONE = b'0001-01-01T00:00:00Z T1 NOTE "a"\n0001-01-01T00:00:00+14:00 T2 NOTE "b"\n'
+
+
+@known_bug("year-one-clock")
+def test_a_year_one_timestamp_behind_the_clock_is_audited_not_an_exception(tmp_path):
+    """0001-01-01T00:00:00+14:00 is earlier than 0001-01-01T00:00:00Z; the clock check then computes
+    0001-01-01T00:00:00 minus the 5 s tolerance, which ``datetime`` cannot hold."""
+    path = tmp_path / "year-one.del"
+    path.write_bytes(YEAR_ONE)
+    report = run_audit(library(), [str(path)])
+    check_report(YEAR_ONE, report, render(report), str(path))
+    done = subprocess.run([sys.executable, "-m", "audit", "check", str(path)], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT)
+    assert done.returncode in (0, 1), done.stderr
+
+
+T1_T4 = 'T1 and T4 fall in different parts with --jobs 2'
+LEADING_WHITESPACE = {
+    # a comment after a form feed: a syntax line, counted (and reported) by both processes
+    "form-feed-comment": b"\x0c# a comment\n",
+    # an event after a no-break space: a syntax line, but the other process moves the file's clock to it
+    "no-break-space-clock": '\xa02026-11-20T22:00:00Z T1 NOTE "x"\n2026-11-20T21:00:00Z T4 NOTE "y"\n'.encode(),
+    # ... and takes it for the first event, so that a #DEL 2 after it is a comment there, not a header
+    "no-break-space-version": ('\xa02026-11-20T21:00:00Z T1 NOTE "x"\n#DEL 2\n2026-11-20T21:00:01Z T1 NOTE "y"\n'
+                               '2026-11-20T21:00:01Z T4 NOTE "z"\n').encode(),
+}
+
+
+@known_bug("jobs-leading-whitespace")
+@pytest.mark.parametrize("case", sorted(LEADING_WHITESPACE))
+def test_jobs_2_reads_a_line_that_starts_with_odd_white_space_as_jobs_1_does(case):
+    import zlib
+    assert zlib.crc32(b"T1") % 2 != zlib.crc32(b"T4") % 2, T1_T4
+    data = LEADING_WHITESPACE[case]
+    one, _ = audit_bytes(data, jobs=1)
+    two, _ = audit_bytes(data, jobs=2)
+    assert one == two
+
+
+@known_bug("text-control-characters")
+def test_the_text_report_shows_no_control_character_of_the_log(tmp_path):
+    path = tmp_path / "esc.del"
+    path.write_bytes(b'2026-11-20T21:00:00Z T1 NOTE "\x1b]0;title\x07\x1b[2J\x00"\n\x1b[31m\n')
+    done = subprocess.run([sys.executable, "-m", "audit", "check", str(path)], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    controls = sorted({c for c in done.stdout if c in CONTROL})
+    assert not controls, f"control characters of the log reach the terminal: {controls}"
 
 
 # == the long run's script stays runnable ==============================================================
