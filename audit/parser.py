@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Iterator
 
@@ -455,10 +456,13 @@ class LineParser:
     _CANON_TS = "2000-01-01T00:00:00Z"
     _CANON_TABLE = "T"
     _SPLIT = re.compile(r"([^ \t]+)[ \t]+([^ \t]+)[ \t]+(.+)", re.S)
+    #: a round's number changes every round: one template per action, the number put in
+    _ROUND = re.compile(r"ROUND[ \t]+([0-9]{1,9})[ \t]+(begin|end)")
 
-    def __init__(self, max_cached: int = 50_000):
+    def __init__(self, max_cached: int = 20_000):
         self.max_cached = max_cached
-        self._cache: dict[str, tuple[type, dict[str, Any], set[str]] | None] = {}
+        # least recently used first: a full cache drops its coldest entry, never the hot ones
+        self._cache: OrderedDict[str, tuple[type, dict[str, Any], set[str]] | None] = OrderedDict()
         self._ts = _terminal_regex("TIMESTAMP")
         self._table = _terminal_regex("TABLE")
         self._tables: set[str] = set()
@@ -522,19 +526,31 @@ class LineParser:
         return bool(self._table.fullmatch(table))
 
     def _template(self, rest: str) -> tuple[type, dict[str, Any], set[str]] | None:
-        if rest in self._cache:
-            return self._cache[rest]
+        cache = self._cache
+        template = cache.get(rest, _MISSING)
+        if template is not _MISSING:
+            cache.move_to_end(rest)
+            return template  # type: ignore[return-value]
+        if rest.startswith("ROUND"):
+            m = self._ROUND.fullmatch(rest)
+            canonical = f"ROUND 1 {m.group(2)}" if m else rest
+            if m and int(m.group(1)) >= 1 and rest != canonical:
+                base = self._template(canonical)
+                if base is not None:
+                    cls, fields, fields_set = base
+                    return cls, {**fields, "n": int(m.group(1))}, fields_set
         parsed = parse_line(f"{self._CANON_TS} {self._CANON_TABLE} {rest}", 1)
         template = None
         if isinstance(parsed, ev._Event):
             fields = {k: v for k, v in parsed.__dict__.items() if k not in ("ts", "table", "line")}
             template = (type(parsed), fields, set(parsed.model_fields_set))
-        if len(self._cache) >= self.max_cached:
-            self._cache.clear()  # memory stays bounded whatever the log
-        self._cache[rest] = template
+        if len(cache) >= self.max_cached:
+            cache.popitem(last=False)  # memory stays bounded whatever the log
+        cache[rest] = template
         return template
 
 
+_MISSING = object()
 _new = object.__new__
 _set = object.__setattr__
 

@@ -103,15 +103,14 @@ def expand(paths: list[str]) -> list[str]:
 TICK_LINES = 65_536
 
 
-def _lines(stream: BinaryIO, digest: "hashlib._Hash", run: FileReplay,
+def _lines(stream: BinaryIO, run: FileReplay,
            tick: Callable[[int], None] | None = None) -> Iterator[tuple[int, str]]:
-    """Decoded lines, hashing the bytes as they go; a line that is not UTF-8 is reported, not dropped.
+    """Decoded lines; a line that is not UTF-8 is reported, not dropped.
 
     ``tick`` receives the bytes read, every ``TICK_LINES`` lines and at the end.
     """
     done = 0
     for lineno, raw in enumerate(stream, start=1):
-        digest.update(raw)
         done += len(raw)
         if tick is not None and lineno % TICK_LINES == 0:
             tick(done)
@@ -138,7 +137,7 @@ def _lines(stream: BinaryIO, digest: "hashlib._Hash", run: FileReplay,
 class _Hashing(io.RawIOBase):
     """A raw stream that hashes and counts the bytes read through it (the evidence as stored)."""
 
-    def __init__(self, raw: BinaryIO, digest: "hashlib._Hash"):
+    def __init__(self, raw: BinaryIO, digest: "hashlib._Hash | None"):
         self.raw, self.digest, self.size = raw, digest, 0
 
     def readable(self) -> bool:
@@ -148,7 +147,8 @@ class _Hashing(io.RawIOBase):
         data = self.raw.read(len(buffer))
         n = len(data)
         buffer[:n] = data
-        self.digest.update(data)
+        if self.digest is not None:
+            self.digest.update(data)
         self.size += n
         return n
 
@@ -164,13 +164,13 @@ def audit_input(library: Library, path: str, part: tuple[int, int] | None = None
         raw: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")
     except OSError as err:
         raise InputError(f"{path}: cannot read: {err.strerror or err}") from None
-    hashing = _Hashing(raw, digest)
+    hashing = _Hashing(raw, digest if run.primary else None)  # one part hashes the evidence
     stream = io.BufferedReader(hashing, buffer_size=1 << 16)
     try:
         if stream.peek(2)[:2] == GZIP_MAGIC:
             stream = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]
         try:
-            for lineno, text in _lines(stream, hashlib.sha256(), run, tick):
+            for lineno, text in _lines(stream, run, tick):
                 run.feed(lineno, text)
         except (EOFError, gzip.BadGzipFile, zlib.error) as err:
             _damaged(run, err)

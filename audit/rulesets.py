@@ -165,9 +165,13 @@ def _read(path: Path) -> tuple[Any, yaml.Node | None, str]:
     except UnicodeDecodeError as err:
         raise RulesetError(f"{path}: not UTF-8 (byte {err.start})") from None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        _count_nodes(node, path)
-        data = yaml.safe_load(text)
+        loader = yaml.SafeLoader(text)  # safe_load's loader, run by hand to see the nodes first
+        try:
+            node = loader.get_single_node()
+            _count_nodes(node, path)
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f", line {mark.line + 1}" if mark else ""
