@@ -115,14 +115,27 @@ def _write(path: Path, content: str) -> None:
 def _reports(formats: list[Format], outputs: list[Path], cfg: config_file.Config) -> list[tuple[Format, Path | None]]:
     """Pair each --format with the --output of the same rank; the rest go to standard output."""
     if not formats and not outputs and cfg.settings.reports:
-        return [(Format(r.format), cfg.resolve(r.output)) for r in cfg.settings.reports]
-    formats = formats or [Format.text]
-    if len(outputs) > len(formats):
-        _die("more --output than --format: give a --format for each --output")
-    pairs = [(fmt, outputs[i] if i < len(outputs) else None) for i, fmt in enumerate(formats)]
+        pairs = [(Format(r.format), cfg.resolve(r.output)) for r in cfg.settings.reports]
+        where = f"{cfg.path}: reports"
+    else:
+        formats = formats or [Format.text]
+        if len(outputs) > len(formats):
+            _die("more --output than --format: give a --format for each --output")
+        pairs = [(fmt, outputs[i] if i < len(outputs) else None) for i, fmt in enumerate(formats)]
+        where = "--format"
     if sum(1 for _, out in pairs if out is None) > 1:
-        _die("only one report can go to standard output: give an --output for the others")
+        _die(f"{where}: only one report can go to standard output: give an output for the others")
     return pairs
+
+
+def _relative(path: Path | None) -> Path | None:
+    """A configured path as seen from here, so reports do not depend on where a checkout lives."""
+    if path is None:
+        return None
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        return path
 
 
 def _exit_code(report: Report, fail_on: str) -> int:
@@ -132,7 +145,7 @@ def _exit_code(report: Report, fail_on: str) -> int:
 
 PathsArg = Annotated[list[str], typer.Argument(help="Log files, folders of logs, or - for standard input.")]
 HouseOpt = Annotated[Optional[list[Path]], typer.Option("--house", help="House-rule overlay (YAML); repeat for several rulesets.")]
-ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Configuration file (default: the nearest audit.toml or pyproject.toml [tool.audit]).")]
+ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Configuration file (default: the nearest audit.toml, or pyproject.toml with a tool.audit table).")]
 RulesetsOpt = Annotated[Optional[Path], typer.Option("--rulesets", help="Folder of rulesets to use instead of the shipped ones.")]
 
 
@@ -154,7 +167,7 @@ def check(
     library = _library(cfg, house, rulesets)
     machine_to_stdout = any(out is None and fmt is not Format.text for fmt, out in pairs)
     report = _audit(paths, library, jobs, show_progress=not machine_to_stdout)
-    base_path = baseline or cfg.resolve(cfg.settings.baseline)
+    base_path = baseline or _relative(cfg.resolve(cfg.settings.baseline))
     if base_path is not None:
         try:
             baseline_file.apply(report, baseline_file.load(base_path), base_path.as_posix())
@@ -244,7 +257,8 @@ def explain(
     library = _library(_config(config), house, rulesets)
     if find_rule(library, rule) is None:
         _die(unknown_rule_message(library, rule))
-    sys.stdout.write(explain_text(library, rule, None))
+    text = explain_text(library, rule, None)
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
 @app.command()

@@ -90,7 +90,7 @@ def expand(paths: list[str]) -> list[str]:
         if p.is_dir():
             found = sorted(q for q in p.rglob("*") if q.is_file() and q.name.endswith(LOG_SUFFIXES))
             if not found:
-                raise InputError(f"{raw}: folder holds no log (*.del, *.log, *.gz)")
+                raise InputError(f"{raw}: folder holds no log (*.del, *.log, *.del.gz, *.log.gz)")
             out.extend(q.as_posix() for q in found)
         elif p.exists():
             out.append(p.as_posix())
@@ -229,7 +229,8 @@ def _tasks(files: list[str], jobs: int) -> list[tuple[str, tuple[int, int] | Non
     """One task per file when there are enough files; else each file split by tables into ``jobs`` parts."""
     if jobs <= 1 or len(files) >= jobs:
         return [(f, None) for f in files]
-    return [(f, (k, jobs)) for f in files for k in range(jobs)]
+    # standard input can be read only once: it is never split
+    return [(f, None) if f == "-" else (f, (k, jobs)) for f in files for k in (range(1) if f == "-" else range(jobs))]
 
 
 def input_size(files: list[str]) -> int:

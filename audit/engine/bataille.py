@@ -105,6 +105,7 @@ class BatailleRound:
         self.last_settled_seat: int | None = None
         self.drew_cards = False
         self._staked: list[int] | None = None
+        self.egalite_war_checked: set[int] = set()
 
     # -- helpers -----------------------------------------------------------------
 
@@ -395,9 +396,11 @@ class BatailleRound:
                       line=hand.spots["war"].last_line if "war" in hand.spots else None)
 
     def _check_egalite_war(self, seat: int) -> None:
-        """The égalité re-bet may come until the seat's bataille card: judged then."""
+        """The égalité re-bet may come until the seat's bataille card: judged then (or at the
+        round's end if that card never came)."""
         egw = self.hands[seat].spots.get("egalite-war")
-        if egw and egw.total > 0:
+        if egw and egw.total > 0 and seat not in self.egalite_war_checked:
+            self.egalite_war_checked.add(seat)
             self._check_egalite(seat, "egalite-war", egw)
 
     def _lone_ace(self) -> bool:
@@ -577,6 +580,8 @@ class BatailleRound:
             hand = self.hands[seat]
             if hand.card is None:
                 self.flag("deal-first", f"seat {seat} holds a stake but got no card", line=line, actual=None)
+        for seat in self.hands:
+            self._check_egalite_war(seat)
         for seat in self._tied_seats():
             hand = self.hands[seat]
             if hand.choice is None:

@@ -369,7 +369,7 @@ class CdfRound:
         draw against the rules cancelled (arts. 11, 26). Which one shows in what follows."""
         self.drew_cards = True
         for side in ("ponte", "banker"):
-            if self.calls[side] is True and len(self.cards[side]) == 2:
+            if self.calls[side] is True and len(self.cards[side]) == 2 and not self.burned_third[side]:
                 self.burned_third[side] = True
                 break
 

@@ -188,7 +188,8 @@ class FileReplay:
         overlay = ruleset.overlay.model.overlay if ruleset.overlay else None
         stats = self.stats.tables.setdefault(
             e.table, TableStats(self.sink.path, e.table, ruleset.id, e.game, overlay))
-        self.tables[e.table] = Table(e, Flagger(self.sink, self.library.format_rules, ruleset, e.table), stats)
+        format_rules = self.library.for_table("del-v1", e.table) or self.library.format_rules
+        self.tables[e.table] = Table(e, Flagger(self.sink, format_rules, ruleset, e.table), stats)
 
     def finish(self) -> None:
         for table_id in sorted(self.tables):

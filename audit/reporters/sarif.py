@@ -98,7 +98,8 @@ def _message(f: Finding) -> str:
 def _location(f: Finding, artifact_index: dict[str, int]) -> dict[str, Any]:
     region: dict[str, Any] = {"startLine": max(f.line, 1)}
     column = _COLUMN.match(f.message)
-    if column and int(column.group(1)) >= 1:
+    # the message gives a byte column; SARIF counts code points: they agree on an ASCII line
+    if column and int(column.group(1)) >= 1 and (f.actual or "").isascii():
         region["startColumn"] = int(column.group(1))
     artifact: dict[str, Any] = {"uri": artifact_uri(f.path)}
     if f.path in artifact_index:
