@@ -74,3 +74,11 @@ def test_jobs_across_files_and_on_the_command_line(tmp_path):
     two = subprocess.run([*args, "--jobs", "2"], cwd=ROOT, capture_output=True, text=True)
     assert one.returncode == two.returncode and one.stdout == two.stdout
     assert two.stderr == ""  # no progress bar when standard error is not a terminal
+
+
+def test_standard_input_is_never_split_across_jobs():
+    night = (ROOT / "fixtures" / "nights" / "mixed-night.del").read_text(encoding="utf-8")
+    args = [sys.executable, "-m", "audit", "check", "--format", "json", "-"]
+    one = subprocess.run(args, cwd=ROOT, input=night, capture_output=True, text=True)
+    two = subprocess.run([*args, "--jobs", "2"], cwd=ROOT, input=night, capture_output=True, text=True)
+    assert one.returncode == 0 and one.stdout == two.stdout
