@@ -490,8 +490,8 @@ class LineParser:
 
     def table_of(self, text: str) -> str | None:
         """The table field of an event-like line, without parsing it (None for anything else)."""
-        body = text.strip()
-        if not body or body[0] == "#":
+        body = text.rstrip().lstrip(" \t")  # as the grammar: only blanks may lead
+        if not body or body[0] == "#" or body[0].isspace():
             return None
         m = self._SPLIT.fullmatch(body)
         return m.group(2) if m else None
@@ -499,8 +499,8 @@ class LineParser:
     def event_time(self, text: str) -> datetime | None:
         """The timestamp of a line if it is a valid event line, else None: what another process's
         tables need of a line they do not replay (the file's clock). Same verdict as ``parse``."""
-        body = text.strip()
-        m = self._SPLIT.fullmatch(body) if body and body[0] != "#" else None
+        body = text.rstrip().lstrip(" \t")
+        m = self._SPLIT.fullmatch(body) if body and body[0] != "#" and not body[0].isspace() else None
         if m is None:
             return None
         stamp, table, rest = m.groups()

@@ -143,6 +143,13 @@ class _Hashing(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
+    def drain(self) -> None:
+        """Read (and hash) whatever the decompressor left unread."""
+        while data := self.raw.read(1 << 16):
+            if self.digest is not None:
+                self.digest.update(data)
+            self.size += len(data)
+
     def readinto(self, buffer) -> int:  # type: ignore[override]
         data = self.raw.read(len(buffer))
         n = len(data)
@@ -174,6 +181,7 @@ def audit_input(library: Library, path: str, part: tuple[int, int] | None = None
                 run.feed(lineno, text)
         except (EOFError, gzip.BadGzipFile, zlib.error) as err:
             _damaged(run, err)
+            hashing.drain()  # the hash and size are of the whole file as stored
     except OSError as err:
         raise InputError(f"{path}: read error: {err.strerror or err}") from None
     finally:

@@ -19,7 +19,12 @@ Logs are made four ways:
 - the same logs with one PAY or COLLECT amount changed.
 
 Every test is ``derandomize=True`` with a bounded ``max_examples``: the same
-examples on every run, in bounded time. ``fuzz/long_fuzz.py`` is the long run.
+examples on every run, in bounded time (about 45 s in all). ``fuzz/long_fuzz.py``
+is the long run; ``docs/fuzzing.md`` says what is checked and what was found.
+
+Bugs the fuzzing found and that are still open are listed in ``KNOWN_BUGS``:
+each has its own regression test (a strict expected failure while it is open),
+and the general tests set aside only the examples that hit it.
 """
 
 from __future__ import annotations
@@ -77,12 +82,17 @@ def bounded(n: int, shrink: bool = True):
 #: fails the run as a strict xfail: then set the entry to False, and the general tests cover it again.
 KNOWN_BUGS = {
     # replay.py: a year-1 timestamp behind the log's clock computes ``latest - tolerance``: OverflowError
-    "year-one-clock": True,
-    # replay.py/parser.py: with --jobs, a line that starts with white space other than blanks (form feed,
-    # no-break space...) is read by the other process as valid (clock, headers) or counted twice
-    "jobs-leading-whitespace": True,
+    "year-one-clock": False,
+    # replay.py/parser.py, with --jobs: a line every process reads (one that starts with #) that is a syntax
+    # error (#DEL 1.0) is counted and reported by every process; and a line that starts with white space
+    # other than blanks (form feed, no-break space...) is read by the other processes as valid (clock,
+    # first event) or as a '#' line, though the parser refuses it
+    "jobs-shared-lines": False,
     # reporters/text.py: control characters of the log (ESC, NUL...) reach the reader's terminal
-    "text-control-characters": True,
+    "text-control-characters": False,
+    # report.py: an input that starts with the gzip magic but is damaged early (or is no gzip at all) is
+    # hashed and sized only as far as it was read (the first 64 KB), not as stored
+    "gzip-damaged-hash": False,
 }
 
 
@@ -291,7 +301,7 @@ def grammar_logs(draw) -> list[str]:
         BIASED["event_line"], BIASED["event_line"], BIASED["event_line"], BIASED["start"], GRAMMAR["start"],
         st.sampled_from(["", "   ", "\t"]), st.tuples(LEADING, BIASED["start"]).map("".join),
     ]).flatmap(lambda s: s)
-    size = draw(st.integers(0, 40))
+    size = draw(st.integers(0, 25))
     lines = draw(st.lists(line, min_size=size, max_size=size))
     if draw(st.booleans()):  # the tables open first, so that their events reach the engine
         lines = draw(st.permutations(OPENINGS)) + lines
@@ -454,7 +464,7 @@ def audit_bytes(data: bytes, jobs: int = 1, name: str = "fuzz.del") -> tuple[str
         try:
             report = run_audit(library(), [str(path)], jobs=jobs)
         except OverflowError:
-            if KNOWN_BUGS["year-one-clock"] and re.search(rb"(^|\n)[ \t]*0001-01-01T", data):
+            if KNOWN_BUGS["year-one-clock"] and re.search(rb"(^(\xef\xbb\xbf)?|\n)[ \t]*0001-01-01T", data):
                 reject()  # the open bug "year-one-clock": its own test is test_a_year_one_timestamp_...
             raise
         text = render(report)
@@ -478,15 +488,34 @@ def check_report(data: bytes, report, text: str, path: str) -> None:
     for f in report.findings:
         assert f.path == path and f.category in CATEGORIES
         assert 1 <= f.line <= max(inp.lines, 1), f"finding on line {f.line} of a {inp.lines}-line file: {f}"
+    if not data.startswith(GZIP_MAGIC):
+        check_syntax_columns(data, report.findings)
     assert report.findings == sorted(report.findings, key=lambda f: f.sort_key())
     doc = json.loads(text)
     assert doc["inputs"][0]["accounting"] == acc
     assert sum(doc["summary"]["findings"].values()) == len(report.findings)
 
 
+_COLUMN = re.compile(r"^(column|byte) (\d+): ")
+
+
+def check_syntax_columns(data: bytes, findings) -> None:
+    """A syntax finding says where: a byte column inside its line (or just after its end)."""
+    lines = data.split(b"\n")
+    for f in findings:
+        if f.rule != "DEL-SYNTAX":
+            continue
+        m = _COLUMN.match(f.message)
+        assert m, f"a syntax finding that does not say where: {f.message!r}"
+        body = lines[f.line - 1].rstrip(b"\r\n")
+        if f.line == 1 and body.startswith(b"\xef\xbb\xbf"):
+            body = body[3:]
+        assert 1 <= int(m.group(2)) <= len(body) + 1, f"line {f.line}: {m.group(0)} of a {len(body)}-byte line"
+
+
 # == the tests ======================================================================================
 
-@bounded(400)
+@bounded(300)
 @given(GRAMMAR["start"])
 def test_the_grammar_accepts_every_line_derived_from_it_and_both_parsers_agree(line):
     """The generator is sound (the grammar's own parser accepts its lines) and the fast
@@ -505,7 +534,7 @@ def test_any_line_parses_without_raising_and_both_parsers_agree(line):
     assert fast.parse(line, 3) == parse_line(line, 3)  # and again, from the cache
 
 
-@bounded(150)
+@bounded(100)
 @given(grammar_files())
 def test_grammar_derived_logs_audit_without_raising_every_line_accounted(data):
     audit_bytes(data)
@@ -520,12 +549,14 @@ def test_text_and_byte_logs_audit_without_raising_every_line_accounted(data):
 @bounded(6)
 @given(st.sampled_from([b"A", b"ab ", b"\xff", b'2026-11-20T21:00:00Z T1 NOTE "', b"\x00", b"\xef\xbb\xbf#"]),
        st.integers(100_000, 1 << 20), st.sampled_from([b"", b"\n"]))
+@example(b"ab ", 1 << 20, b"\n")
+@example(b'2026-11-20T21:00:00Z T1 NOTE "', 1 << 20, b"")
 def test_a_very_long_line_is_audited(unit, size, end):
     line = (unit * (size // len(unit) + 1))[:size]
     audit_bytes(b"#DEL 1\n" + line + b"\n2026-11-20T21:00:00Z T1 CLOSE" + end)
 
 
-@bounded(120)
+@bounded(100)
 @given(mutated_nights(), st.sampled_from(["\n", "\r\n"]))
 def test_mutated_simulated_nights_audit_without_raising_every_line_accounted(lines, end):
     audit_bytes("".join(line + end for line in lines).encode("utf-8"))
@@ -542,9 +573,9 @@ def test_the_simulated_nights_are_clean(name):
 @given(st.one_of(mutated_nights().map(lambda ls: "".join(f"{x}\n" for x in ls).encode("utf-8")),
                  grammar_files(), raw_files()))
 def test_two_processes_give_the_same_report_as_one(data):
-    if KNOWN_BUGS["jobs-leading-whitespace"] and re.search(rb"(^|\n)[ \t]*([\x0b-\x0d\x1c-\x1f]|\xc2[\x85\xa0]|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe3\x80\x80|\xe1\x9a\x80|\xe2\x81\x9f)", data):
-        reject()  # the open bug "jobs-leading-whitespace": its own test is test_jobs_2_reads_a_line_...
-    one, _ = audit_bytes(data, jobs=1)
+    one, report = audit_bytes(data, jobs=1)
+    if KNOWN_BUGS["jobs-shared-lines"] and hits_jobs_shared_lines(data, report):
+        reject()  # the open bug "jobs-shared-lines": its own test is test_jobs_2_reads_the_lines_...
     two, _ = audit_bytes(data, jobs=2)
     assert one == two
 
@@ -573,6 +604,14 @@ def test_the_command_line_never_shows_a_traceback(files):
     assert len(report["inputs"]) == len(paths)
     for inp in report["inputs"]:
         assert sum(inp["accounting"].values()) == inp["lines"]
+    # a compressed log is audited as its plain text is
+    if not files[0].startswith(GZIP_MAGIC):
+        by_path = {Path(i["path"]).name: i for i in report["inputs"]}
+        assert by_path["f0.del"]["accounting"] == by_path["f.del.gz"]["accounting"]
+        assert by_path["f0.del"]["lines"] == by_path["f.del.gz"]["lines"]
+        plain = [{**f, "path": None} for f in report["findings"] if f["path"].endswith("f0.del")]
+        packed = [{**f, "path": None} for f in report["findings"] if f["path"].endswith("f.del.gz")]
+        assert plain == packed
     # the input never takes control of the reader's terminal: no escape sequence, no control character
     controls = sorted({c for c in text.stdout if c in CONTROL})
     if not KNOWN_BUGS["text-control-characters"]:
@@ -619,7 +658,7 @@ def spellings(value: Decimal) -> list[str]:
     return sorted({two, short, two[:-1] if two.endswith("0") else two})
 
 
-@bounded(120)
+@bounded(100)
 @given(st.sampled_from(sorted(SETTLEMENT_NIGHTS)), st.sampled_from(SEEDS), st.integers(0, 10_000), NEW_AMOUNT,
        st.integers(0, 2))
 def test_a_changed_settlement_amount_is_always_a_wrong_payout_on_that_line(name, seed, pick, new, how):
@@ -647,21 +686,22 @@ def test_a_changed_settlement_amount_is_always_a_wrong_payout_on_that_line(name,
     assert not elsewhere, f"{name} seed {seed} line {lineno} -> amount={text}: findings elsewhere {elsewhere}"
 
 
+@pytest.mark.parametrize("cents", [1, -1])
 @pytest.mark.parametrize("name", sorted(SETTLEMENT_NIGHTS))
-def test_every_settlement_of_the_nights_changed_by_one_cent_is_reported(name):
-    """Exhaustively, not by sampling: each PAY/COLLECT amount plus one cent, and minus one cent."""
-    for seed in SEEDS[:1]:
+def test_every_settlement_of_the_nights_changed_by_one_cent_is_reported(name, cents):
+    """Every PAY/COLLECT of the nights, not a sample: all changed by one cent at once, each of those
+    lines has its wrong-payout finding and no other line has any."""
+    for seed in SEEDS:
         lines, settles = settlement_night(name, seed)
+        mutated = list(lines)
         for i in settles:
             old = D(_AMOUNT.search(lines[i]).group(1))
-            for value in (old + D("0.01"), old - D("0.01")):
-                if value < 0:
-                    continue
-                mutated = list(lines)
-                mutated[i] = _AMOUNT.sub(f"amount={format(value, 'f')}", lines[i])
-                _, report = audit_bytes("".join(f"{x}\n" for x in mutated).encode("utf-8"))
-                assert {f.line for f in report.findings} == {i + 1}, (name, i + 1, lines[i], value)
-                assert any(f.category == "wrong-payout" for f in report.findings), (name, i + 1, value)
+            value = old + D(cents) / 100 if old + D(cents) / 100 >= 0 else old + D("0.01")
+            mutated[i] = _AMOUNT.sub(f"amount={format(value, 'f')}", lines[i])
+        _, report = audit_bytes("".join(f"{x}\n" for x in mutated).encode("utf-8"))
+        wrong = {f.line for f in report.findings if f.category == "wrong-payout"}
+        assert wrong == {i + 1 for i in settles}, (name, seed, sorted({i + 1 for i in settles} - wrong)[:5])
+        assert {f.line for f in report.findings} == wrong, (name, seed)
 
 
 # == what the fuzzer found: one regression test per bug ===============================================
@@ -686,8 +726,23 @@ def test_a_year_one_timestamp_behind_the_clock_is_audited_not_an_exception(tmp_p
     assert done.returncode in (0, 1), done.stderr
 
 
+_ODD_LEAD = re.compile(r"[ \t]*[^\S \t]")
+
+
+def hits_jobs_shared_lines(data: bytes, report) -> bool:
+    """Whether a log holds what the open bug "jobs-shared-lines" is about: a line starting with white
+    space that is not a blank, or a syntax line starting with #."""
+    lines = data.decode("utf-8", "replace").split("\n")
+    if any(_ODD_LEAD.match(line.lstrip("\ufeff")) and line.strip() for line in lines):
+        return True
+    return any(f.rule == "DEL-SYNTAX" and lines[f.line - 1].lstrip(" \t\ufeff").startswith("#")
+               for f in report.findings if f.line <= len(lines))
+
+
 T1_T4 = 'T1 and T4 fall in different parts with --jobs 2'
-LEADING_WHITESPACE = {
+SHARED_LINES = {
+    # a broken header: every process reads the lines that start with #, and each reports it
+    "broken-header": b"#DEL 1.0\n",
     # a comment after a form feed: a syntax line, counted (and reported) by both processes
     "form-feed-comment": b"\x0c# a comment\n",
     # an event after a no-break space: a syntax line, but the other process moves the file's clock to it
@@ -698,12 +753,12 @@ LEADING_WHITESPACE = {
 }
 
 
-@known_bug("jobs-leading-whitespace")
-@pytest.mark.parametrize("case", sorted(LEADING_WHITESPACE))
-def test_jobs_2_reads_a_line_that_starts_with_odd_white_space_as_jobs_1_does(case):
+@known_bug("jobs-shared-lines")
+@pytest.mark.parametrize("case", sorted(SHARED_LINES))
+def test_jobs_2_reads_the_lines_every_process_sees_as_jobs_1_does(case):
     import zlib
     assert zlib.crc32(b"T1") % 2 != zlib.crc32(b"T4") % 2, T1_T4
-    data = LEADING_WHITESPACE[case]
+    data = SHARED_LINES[case]
     one, _ = audit_bytes(data, jobs=1)
     two, _ = audit_bytes(data, jobs=2)
     assert one == two
@@ -720,6 +775,22 @@ def test_the_text_report_shows_no_control_character_of_the_log(tmp_path):
     assert not controls, f"control characters of the log reach the terminal: {controls}"
 
 
+@known_bug("gzip-damaged-hash")
+@pytest.mark.parametrize("case", ["not-gzip", "damaged-archive"])
+def test_a_damaged_archive_is_hashed_and_sized_as_stored(case, tmp_path):
+    if case == "not-gzip":
+        data = GZIP_MAGIC + b"x" * 100_000 + b"\n"
+    else:
+        log = b"".join(b'2026-11-20T21:00:00Z T1 NOTE "%d"\n' % i for i in range(60_000))
+        damaged = bytearray(gzip.compress(log, mtime=0))
+        damaged[15] ^= 0xFF  # early in the compressed stream: the rest cannot be read
+        data = bytes(damaged)
+    path = tmp_path / "night.del.gz"
+    path.write_bytes(data)
+    (inp,) = run_audit(library(), [str(path)]).inputs
+    assert (inp.size, inp.sha256) == (len(data), hashlib.sha256(data).hexdigest())
+
+
 # == the long run's script stays runnable ==============================================================
 
 def test_the_long_fuzz_script_runs_on_a_few_thousand_lines(tmp_path):
@@ -727,8 +798,11 @@ def test_the_long_fuzz_script_runs_on_a_few_thousand_lines(tmp_path):
     if not script.exists():
         pytest.skip("fuzz/long_fuzz.py is not in this tree")
     out = tmp_path / "fuzz.json"
-    done = subprocess.run([sys.executable, str(script), "--lines", "3000", "--seed", "5", "--report", str(out)],
+    done = subprocess.run([sys.executable, str(script), "--lines", "3000", "--seed", "5", "--file-lines", "600",
+                           "--report", str(out)],
                           capture_output=True, text=True, timeout=300, cwd=ROOT)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert done.returncode in (0, 1) and "Traceback" not in done.stderr, done.stdout[-2000:] + done.stderr[-2000:]
     result = json.loads(out.read_text())
-    assert result["lines"] >= 3000 and result["crashes"] == 0 and result["violations"] == []
+    assert result["lines"] >= 3000 and result["crashes"] == 0, result["crash_details"]
+    open_bugs = {"jobs"} if KNOWN_BUGS["jobs-shared-lines"] else set()
+    assert [v for v in result["violations"] if v["property"] not in open_bugs] == [], result["violations"]

@@ -71,7 +71,7 @@ class FileReplay:
             return True
         table = self.parser.table_of(text)
         if table is None:
-            return self.primary or text.lstrip().startswith("#")  # every part reads the headers
+            return self.primary or text.lstrip(" \t").startswith("#")  # every part reads the headers
         k, n = self.part
         return zlib.crc32(table.encode("utf-8")) % n == k
 
@@ -94,6 +94,8 @@ class FileReplay:
         parsed = self.parser.parse(text, lineno)
         self.sink.line = lineno
         self.sink.text = ""
+        if not self.primary and not isinstance(parsed, Header) and text.lstrip(" \t").startswith("#"):
+            return  # a line every part reads: the primary part reports and counts it
         if parsed is None:
             self.stats.blank += 1
             return
@@ -143,7 +145,7 @@ class FileReplay:
         if last is not None and e.ts < last:
             flagger.flag("time-order", f"time goes back at table {e.table}: {e.ts.isoformat()} after {last.isoformat()}",
                          round=self._round_of(e.table))
-        elif self.latest is not None and e.ts < self.latest - self.tolerance:
+        elif self.latest is not None and self.latest - e.ts > self.tolerance:  # no date arithmetic near year 1
             flagger.flag("time-order", f"{e.ts.isoformat()} is more than {self.tolerance.seconds} s behind the "
                          f"log's clock ({self.latest.isoformat()})", round=self._round_of(e.table))
         self.table_clock[e.table] = max(e.ts, last) if last else e.ts

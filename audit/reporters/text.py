@@ -11,6 +11,12 @@ from ..findings import Finding
 from ..report import Report
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)]}
+
+
+def safe(text: str) -> str:
+    """Text from a log, made harmless for a terminal: control characters shown escaped, markup escaped."""
+    return escape(text.translate(_CONTROL))
 
 
 def _group_key(f: Finding) -> tuple[str, str, int]:
@@ -20,24 +26,24 @@ def _group_key(f: Finding) -> tuple[str, str, int]:
 def render(report: Report, console: Console) -> None:
     counts = report.counts()
     inputs = ", ".join(i.path for i in report.inputs)
-    console.print(f"[bold]audit[/bold]: {escape(inputs)}")
+    console.print(f"[bold]audit[/bold]: {safe(inputs)}")
     console.print(f"  {report.tables} table(s), {report.rounds} round(s), {report.events} event(s) audited")
     for t in report.table_stats:
         hold = "—" if t.hold is None else f"{t.hold}%"
         who = "house" if t.house_banked else "bank (a player)"
-        console.print(f"  {escape(t.path)} {escape(t.table)} ({t.ruleset}{', ' + escape(t.overlay) if t.overlay else ''}): "
+        console.print(f"  {safe(t.path)} {safe(t.table)} ({t.ruleset}{', ' + safe(t.overlay) if t.overlay else ''}): "
                       f"{t.rounds} round(s), drop {t.drop:.2f}, {who} result {t.result:.2f}, hold {hold}")
     for i in report.inputs:
-        console.print(f"  [dim]{escape(i.path)} sha256 {i.sha256}[/dim]")
+        console.print(f"  [dim]{safe(i.path)} sha256 {i.sha256}[/dim]")
     overlays = [r for r in report.rulesets if r.overlay is not None]
     for r in overlays:
-        console.print(f"  house rules: {escape(r.overlay.model.overlay)} over {r.id} ({escape(r.overlay.path.as_posix())})")
+        console.print(f"  house rules: {safe(r.overlay.model.overlay)} over {r.id} ({safe(r.overlay.path.as_posix())})")
     if report.baseline is not None:
-        console.print(f"  baseline {escape(report.baseline)}: {len(report.suppressed)} finding(s) suppressed, "
+        console.print(f"  baseline {safe(report.baseline)}: {len(report.suppressed)} finding(s) suppressed, "
                       f"{len(report.stale)} stale entr{'y' if len(report.stale) == 1 else 'ies'}")
         for entry in report.stale:
-            console.print(f"    [yellow]stale[/yellow] {entry['rule']} table {escape(str(entry['table']))} round "
-                          f"{entry['round']}: {escape(entry['message'])} (matches nothing any more)")
+            console.print(f"    [yellow]stale[/yellow] {entry['rule']} table {safe(str(entry['table']))} round "
+                          f"{entry['round']}: {safe(entry['message'])} (matches nothing any more)")
     if not report.findings:
         console.print("  [green]no finding[/green]")
         return
@@ -48,12 +54,12 @@ def render(report: Report, console: Console) -> None:
         where = f"table {table}" if table else "(no table)"
         when = f", round {rnd}" if rnd >= 0 else ""
         console.print()
-        console.print(f"[bold]{escape(path)} — {escape(where)}{when}[/bold]")
+        console.print(f"[bold]{safe(path)} — {safe(where)}{when}[/bold]")
         for f in items:
             style = _STYLE[f.severity]
             console.print(f"  line {f.line}: [{style}]{f.severity}[/{style}] {f.rule} ({f.category})")
-            console.print(f"    {escape(f.message)}")
+            console.print(f"    {safe(f.message)}")
             if f.expected or f.actual:
-                console.print(f"    expected: {escape(f.expected or '—')}")
-                console.print(f"    actual:   {escape(f.actual or '—')}")
-            console.print(f"    [dim]{escape(f.citation)}[/dim]")
+                console.print(f"    expected: {safe(f.expected or '—')}")
+                console.print(f"    actual:   {safe(f.actual or '—')}")
+            console.print(f"    [dim]{safe(f.citation)}[/dim]")
