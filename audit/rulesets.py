@@ -145,10 +145,16 @@ class LoadedRuleset:
 
 
 class LoadedOverlay:
-    def __init__(self, overlay: Overlay, path: Path, sha256: str):
+    def __init__(self, overlay: Overlay, path: Path, sha256: str, node: yaml.Node | None = None):
         self.model = overlay
         self.path = path
         self.sha256 = sha256
+        self.node = node  # the YAML nodes, to say on which line an override goes wrong
+
+    def where(self, *loc: Any) -> str:
+        """``path, line N: key`` for a key of the overlay."""
+        line = _line_of(self.node, loc) if self.node is not None else None
+        return f"{self.path}{f', line {line}' if line else ''}: {_loc_text(loc)}"
 
 
 # -- reading YAML with positions -------------------------------------------------
@@ -267,19 +273,19 @@ def load_ruleset(path: Path) -> LoadedRuleset:
 
 def load_overlay(path: Path) -> LoadedOverlay:
     data, node, sha = _read(path)
-    return LoadedOverlay(_validate(Overlay, data, node, path), path, sha)
+    return LoadedOverlay(_validate(Overlay, data, node, path), path, sha, node)
 
 
 def apply_overlay(base: LoadedRuleset, overlay: LoadedOverlay) -> LoadedRuleset:
     """The base ruleset with the house's choices; every override must name a real rule."""
     ov = overlay.model
     if ov.ruleset != base.id:
-        raise RulesetError(f"{overlay.path}: ruleset: overlay is for {ov.ruleset!r}, not {base.id!r}")
+        raise RulesetError(f"{overlay.where('ruleset')}: overlay is for {ov.ruleset!r}, not {base.id!r}")
     by_id = {r.id: r for r in base.model.rules}
     rules = []
     for rule_id in ov.rules:
         if rule_id not in by_id:
-            raise RulesetError(f"{overlay.path}: rules.{rule_id}: no such rule in {base.id}")
+            raise RulesetError(f"{overlay.where('rules', rule_id)}: no such rule in {base.id}")
     for rule in base.model.rules:
         change = ov.rules.get(rule.id)
         if change is None:
@@ -295,14 +301,14 @@ def apply_overlay(base: LoadedRuleset, overlay: LoadedOverlay) -> LoadedRuleset:
         if change.params is not None:
             unknown = set(change.params) - set(CATALOGUE[rule.check].model_fields)
             if unknown:
-                raise RulesetError(f"{overlay.path}: rules.{rule.id}.params.{sorted(unknown)[0]}: unknown key")
+                raise RulesetError(f"{overlay.where('rules', rule.id, 'params', sorted(unknown)[0])}: unknown key")
             data["params"] = {**rule.params, **change.params}
         try:
             rules.append(Rule.model_validate(data))
         except ValidationError as err:
             first = err.errors()[0]
-            raise RulesetError(
-                f"{overlay.path}: rules.{rule.id}.{_loc_text(tuple(first['loc']))}: {first['msg']}") from None
+            loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+            raise RulesetError(f"{overlay.where('rules', rule.id, *loc)}: {first['msg']}") from None
     merged = base.model.model_copy(update={"rules": rules})
     return LoadedRuleset(merged, base.path, base.sha256, overlay)
 

@@ -57,3 +57,23 @@ def test_every_line_is_accounted_for_on_every_fixture():
     for path in sorted((ROOT / "fixtures").rglob("*.del")):
         for inp in run_audit(library, [str(path)]).inputs:
             assert sum(inp.accounting.values()) == inp.lines, path.name
+
+
+def test_empty_file_binary_file_and_folders(tmp_path):
+    empty = tmp_path / "empty.del"
+    empty.write_bytes(b"")
+    done = audit("check", "--format", "json", str(empty))
+    assert done.returncode == 0 and json.loads(done.stdout)["inputs"][0]["lines"] == 0
+    binary = tmp_path / "photo.del"
+    binary.write_bytes(bytes(range(256)) * 64)
+    done = audit("check", "--format", "json", str(binary))
+    report = json.loads(done.stdout)
+    assert done.returncode == 1 and {f["category"] for f in report["findings"]} == {"syntax"}
+    (inp,) = report["inputs"]
+    assert sum(inp["accounting"].values()) == inp["lines"]
+    nothing = tmp_path / "nothing"
+    nothing.mkdir()
+    done = audit("check", str(nothing))
+    assert done.returncode == 2 and "holds no log" in done.stderr and "Traceback" not in done.stderr
+    done = audit("check", str(tmp_path / "missing.del"))
+    assert done.returncode == 2 and "no such file" in done.stderr

@@ -98,10 +98,10 @@ def test_overlay_changes_params_and_must_name_real_rules(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("overlay: t\nruleset: fr-bataille-2007\ntitle: t\nrules:\n  FR-NOPE: {enabled: false}\n",
                    encoding="utf-8")
-    with pytest.raises(RulesetError, match="rules.FR-NOPE: no such rule"):
+    with pytest.raises(RulesetError, match=r"bad.yaml, line 5: rules.FR-NOPE: no such rule"):
         Library.load(overlays=[bad])
     worse = tmp_path / "worse.yaml"
     worse.write_text("overlay: t\nruleset: fr-bataille-2007\ntitle: t\nrules:\n  FR-PAY-MAIN:\n"
                      "    params: {odds: 0}\n", encoding="utf-8")
-    with pytest.raises(RulesetError, match="worse.yaml: rules.FR-PAY-MAIN"):
+    with pytest.raises(RulesetError, match=r"worse.yaml, line 5: rules.FR-PAY-MAIN: .*params.odds"):
         Library.load(overlays=[worse])
