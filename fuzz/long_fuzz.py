@@ -76,6 +76,7 @@ from audit.report import GZIP_MAGIC, run_audit  # noqa: E402
 from audit.reporters.json_report import render  # noqa: E402
 from audit.rulesets import Library  # noqa: E402
 from audit.simulate import CDF, FR, MC, TableSpec, simulate  # noqa: E402
+from fuzz.regex_chars import char_class  # noqa: E402
 
 D = Decimal
 TZ = timezone(timedelta(hours=1))
@@ -87,11 +88,6 @@ PRINTABLE = [chr(c) for c in range(32, 127)] + ["\t"]
 ODD = ["\x00", "\x01", "\x07", "\x08", "\x0b", "\x0c", "\r", "\x1b", "\x7f", "\x85", "\x9b", "\xa0", "é", "ß",
        "\u2028", "\u3000", "\ufeff", "\ufffd", "中", "\U0001f0a1", "\u200b"]
 REPEAT_CAP = 8
-_CATEGORY = {
-    "CATEGORY_DIGIT": re.compile(r"\d"), "CATEGORY_NOT_DIGIT": re.compile(r"\D"),
-    "CATEGORY_SPACE": re.compile(r"\s"), "CATEGORY_NOT_SPACE": re.compile(r"\S"),
-    "CATEGORY_WORD": re.compile(r"\w"), "CATEGORY_NOT_WORD": re.compile(r"\W"),
-}
 
 
 def wide_char(rng: random.Random) -> str:
@@ -149,26 +145,7 @@ class RegexGen:
     def _char(self, items, rng) -> str:
         key = id(items)
         if key not in self._classes:
-            negate, chars, tests = False, [], []
-            for op, av in items:
-                n = str(op)
-                if n == "NEGATE":
-                    negate = True
-                elif n == "LITERAL":
-                    chars.append(chr(av))
-                elif n == "RANGE":
-                    chars.extend(chr(c) for c in range(av[0], av[1] + 1))
-                elif n == "CATEGORY":
-                    tests.append(_CATEGORY[str(av)])
-                else:
-                    raise NotImplementedError(f"regex class item {n}")
-            inside = set(chars)
-
-            def member(c: str, inside=inside, tests=tests, negate=negate) -> bool:
-                return (c in inside or any(t.fullmatch(c) for t in tests)) != negate
-
-            enumerable = sorted(inside) if not negate and not tests else None
-            self._classes[key] = (enumerable, member)
+            self._classes[key] = char_class(items)
         enumerable, member = self._classes[key]
         if enumerable is not None:
             return rng.choice(enumerable)

@@ -60,6 +60,7 @@ from audit.report import GZIP_MAGIC, run_audit  # noqa: E402
 from audit.reporters.json_report import render  # noqa: E402
 from audit.resources import grammar_path  # noqa: E402
 from audit.rulesets import Library  # noqa: E402
+from fuzz.regex_chars import char_class  # noqa: E402
 from audit.simulate import CDF, FR, MC, TableSpec, simulate  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,36 +111,10 @@ WIDE_CHAR = st.one_of(st.sampled_from(PRINTABLE),
 #: how far an unbounded repeat (``*``, ``+``) of a terminal's regex goes
 REPEAT_CAP = 8
 
-_CATEGORY = {
-    "CATEGORY_DIGIT": re.compile(r"\d"), "CATEGORY_NOT_DIGIT": re.compile(r"\D"),
-    "CATEGORY_SPACE": re.compile(r"\s"), "CATEGORY_NOT_SPACE": re.compile(r"\S"),
-    "CATEGORY_WORD": re.compile(r"\w"), "CATEGORY_NOT_WORD": re.compile(r"\W"),
-}
-
-
 def _char_class(items: list) -> st.SearchStrategy[str]:
     """One character of a regex class ``[...]`` (or ``\\S``...)."""
-    negate, chars, tests = False, [], []
-    for op, av in items:
-        name = str(op)
-        if name == "NEGATE":
-            negate = True
-        elif name == "LITERAL":
-            chars.append(chr(av))
-        elif name == "RANGE":
-            chars.extend(chr(c) for c in range(av[0], av[1] + 1))
-        elif name == "CATEGORY":
-            tests.append(_CATEGORY[str(av)])
-        else:
-            raise NotImplementedError(f"regex class item {name}")
-    if not negate and not tests:
-        return st.sampled_from(sorted(set(chars)))
-    inside = set(chars)
-
-    def member(c: str) -> bool:
-        return (c in inside or any(t.fullmatch(c) for t in tests)) != negate
-
-    return WIDE_CHAR.filter(member)
+    enumerable, member = char_class(items)
+    return st.sampled_from(enumerable) if enumerable is not None else WIDE_CHAR.filter(member)
 
 
 def _regex_seq(items) -> st.SearchStrategy[str]:
