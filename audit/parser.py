@@ -451,6 +451,10 @@ class LineParser:
     Anything unusual (comments, headers, leading blanks, a line the grammar
     refuses) goes through ``parse_line`` itself, so events and errors are the
     grammar's, as a test checks over every fixture and generated logs.
+
+    Two caches: the text after the timestamp (table and verb on) gives the
+    event's fields at once; on a miss, the text from the verb on gives them
+    for any table, once the table is checked with the grammar's terminal.
     """
 
     _CANON_TS = "2000-01-01T00:00:00Z"
@@ -461,9 +465,17 @@ class LineParser:
 
     def __init__(self, max_cached: int = 20_000):
         self.max_cached = max_cached
-        # least recently used first: a full cache drops its coldest entry, never the hot ones
+        # verb on -> template; least recently used first: a full cache drops its coldest entry
         self._cache: OrderedDict[str, tuple[type, dict[str, Any], set[str]] | None] = OrderedDict()
-        self._ts = _terminal_regex("TIMESTAMP")
+        # table and verb on -> (class, fields with the table, fields set, text from the verb on);
+        # emptied when full: it is rebuilt cheaply from ``_cache``
+        self._lines: dict[str, tuple[type, dict[str, Any], set[str], str]] = {}
+        self._ts = _terminal_regex("TIMESTAMP").fullmatch
+        # a valid timestamp's date-and-second head and its fraction-and-offset tail, each seen
+        # in a stamp the grammar's terminal matched: see ``_stamp_ok``
+        self._heads: set[str] = set()
+        self._tails: set[str] = set()
+        self._split_stamps = _splits_at_head(_terminal_regex("TIMESTAMP").pattern)
         self._table = _terminal_regex("TABLE")
         self._tables: set[str] = set()
         self.rest = ""  # the current line from its verb on
@@ -473,20 +485,68 @@ class LineParser:
         if not body:
             self.rest = ""
             return None
-        m = self._SPLIT.fullmatch(body) if body[0] not in " \t#" else None
-        if m is None:
-            return self._reference(body, lineno)
-        stamp, table, rest = m.groups()
-        self.rest = rest
-        template = self._template(rest)
-        if template is None or not self._valid_table(table) or not self._ts.fullmatch(stamp):
+        stamp, _, tail = body.partition(" ")
+        known = self._lines.get(tail)
+        if known is None:
+            known = self._line_template(body, tail)
+            if known is None:
+                return self._reference(body, lineno)
+        cls, fields, fields_set, self.rest = known
+        if (stamp[:19] not in self._heads or stamp[19:] not in self._tails) and not self._stamp_ok(stamp):
             return self._reference(body, lineno)
         try:
-            ts = datetime.fromisoformat(stamp)
+            ts = _fromisoformat(stamp)
         except ValueError:
             return self._reference(body, lineno)
+        # the model built as ``model_construct`` would, cheaper: the grammar validated every value
+        values = fields.copy()
+        values["ts"] = ts
+        values["line"] = lineno
+        obj = _new(cls)
+        _set(obj, "__dict__", values)
+        _set(obj, "__pydantic_fields_set__", fields_set)
+        _set(obj, "__pydantic_extra__", None)
+        _set(obj, "__pydantic_private__", None)
+        return obj
+
+    def _stamp_ok(self, stamp: str) -> bool:
+        """The grammar's TIMESTAMP terminal matches ``stamp``; its head and tail are remembered.
+
+        That terminal is a fixed 19-character date and time followed by an optional fraction
+        and the offset, so a stamp whose head was the head of a matching stamp and whose tail
+        was the tail of one matches too: most lines are then checked with two set lookups.
+        """
+        if self._ts(stamp) is None:
+            return False
+        if self._split_stamps:
+            if len(self._heads) >= self.max_cached:
+                self._heads.clear()
+            if len(self._tails) >= self.max_cached:
+                self._tails.clear()
+            self._heads.add(stamp[:19])
+            self._tails.add(stamp[19:])
+        return True
+
+    def _line_template(self, body: str, tail: str) -> tuple[type, dict[str, Any], set[str], str] | None:
+        """The template of a table-and-verb text not seen lately (None: not a plain event line)."""
+        if body[0] in " \t#":
+            return None
+        m = self._SPLIT.fullmatch(body)
+        if m is None:
+            return None
+        stamp, table, rest = m.groups()
+        if body != f"{stamp} {table} {rest}":
+            return None  # tabs or repeated blanks: the grammar's business
+        template = self._template(rest)
+        if template is None or not self._valid_table(table):
+            return None
         cls, fields, fields_set = template
-        return _assemble(cls, {**fields, "ts": ts, "table": table, "line": lineno}, fields_set)
+        known = (cls, {**fields, "table": table}, fields_set, rest)
+        if not rest.startswith("ROUND"):  # one per round: not worth keeping
+            if len(self._lines) >= self.max_cached:
+                self._lines.clear()
+            self._lines[tail] = known
+        return known
 
     def table_of(self, text: str) -> str | None:
         """The table field of an event-like line, without parsing it (None for anything else)."""
@@ -504,11 +564,11 @@ class LineParser:
         if m is None:
             return None
         stamp, table, rest = m.groups()
-        if self._template(rest) is None or not self._valid_table(table) or not self._ts.fullmatch(stamp):
+        if self._template(rest) is None or not self._valid_table(table) or not self._ts(stamp):
             parsed = parse_line(body)
             return parsed.ts if isinstance(parsed, ev._Event) else None
         try:
-            return datetime.fromisoformat(stamp)
+            return _fromisoformat(stamp)
         except ValueError:
             return None
 
@@ -551,15 +611,30 @@ class LineParser:
 
 
 _MISSING = object()
+#: the first 19 characters of the TIMESTAMP terminal's pattern (``_stamp_ok`` relies on it)
+_TS_HEAD = "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}"
+
+
+def _splits_at_head(pattern: str) -> bool:
+    """The pattern is ``_TS_HEAD`` then a part with no top-level alternative (so every match
+    is a match of the head followed by a match of the rest)."""
+    if not pattern.startswith(_TS_HEAD):
+        return False
+    depth, escaped = 0, False
+    for ch in pattern[len(_TS_HEAD):]:
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            return False
+    return True
+
+
 _new = object.__new__
 _set = object.__setattr__
-
-
-def _assemble(cls: type, values: dict[str, Any], fields_set: set[str]) -> Any:
-    """Build a model from values the grammar already validated (as ``model_construct`` does, cheaper)."""
-    obj = _new(cls)
-    _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", fields_set)
-    _set(obj, "__pydantic_extra__", None)
-    _set(obj, "__pydantic_private__", None)
-    return obj
+_fromisoformat = datetime.fromisoformat

@@ -74,7 +74,7 @@ class Owner(BaseModel):
 
     @classmethod
     def seated(cls, seat: int) -> "Owner":
-        return _SEATED.get(seat) or cls(kind="seat", id=str(seat))
+        return SEATED.get(seat) or cls(kind="seat", id=str(seat))
 
     # stakes are keyed by owner: hashing and comparing must be cheap
     def __hash__(self) -> int:
@@ -93,7 +93,8 @@ class Owner(BaseModel):
         return f"{self.kind}:{self.id}"
 
 
-_SEATED = {n: Owner(kind="seat", id=str(n)) for n in range(1, 100)}
+#: the owner of each seat's own stakes, made once (seats are 1 to 99)
+SEATED = {n: Owner(kind="seat", id=str(n)) for n in range(1, 100)}
 
 
 def fmt_amount(value: Decimal) -> str:

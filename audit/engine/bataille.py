@@ -8,13 +8,17 @@ that the replay follows the log even where the log breaks the rules.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, ROUND_UP, Decimal
 
 from .. import events as ev
-from ..values import Card, Owner, fmt_amount
+from ..values import BATAILLE_VALUE, SEATED, Card, Owner, fmt_amount
 from .context import Flagger
 
 CENT = Decimal("0.01")
+ZERO = Decimal(0)
+WAR_SPOTS = frozenset(("war", "egalite-war"))
+EGALITE_SPOTS = frozenset(("egalite", "egalite-war"))
 _ROUNDING = {"down": ROUND_DOWN, "up": ROUND_UP, "half-even": ROUND_HALF_EVEN}
 
 
@@ -46,9 +50,12 @@ class Spot:
 
     def add(self, owner: Owner, amount: Decimal, line: int) -> None:
         """Chips placed (amount > 0) or taken back (< 0, never below what the owner has)."""
-        before = self.owners.get(owner, Decimal(0))
-        after = max(Decimal(0), before + amount)
-        self.owners[owner] = after
+        owners = self.owners
+        before = owners.get(owner, ZERO)
+        after = before + amount
+        if after < ZERO:
+            after = ZERO
+        owners[owner] = after
         self.total += after - before
         self.owner_lines[owner] = self.last_line = line
 
@@ -72,22 +79,40 @@ class HandState:
 
 
 def _cmp(a: Card, b: Card) -> str:
-    if a.bataille_value > b.bataille_value:
-        return "higher"
-    if a.bataille_value < b.bataille_value:
-        return "lower"
-    return "equal"
+    va, vb = BATAILLE_VALUE[a.rank], BATAILLE_VALUE[b.rank]
+    return "higher" if va > vb else "lower" if va < vb else "equal"
+
+
+class BatailleRules:
+    """The settings a round reads at nearly every event, looked up once per table."""
+
+    def __init__(self, f: Flagger):
+        s = f.settings
+        self.late_bet = s("late-bet")
+        self.egalite_offered = s("egalite-offered")
+        self.egalite_needs_stake = s("egalite-needs-stake")
+        self.pay_order = s("pay-order")
+        self.pay_main = s("pay-main")
+        self.pay_egalite = s("pay-egalite")
+        self.pay_egalite_war = s("pay-egalite-war")
+        self.pay_bataille = s("pay-bataille")
+        self.surrender = s("surrender")
+        self.war_burns = s("burn-bataille") or s("burn-bataille-extra")
+        self.boxes_per_player = s("boxes-per-player")
+        self.bataille_ace = f.enabled("bataille-ace")
+        self.lone_player_two_boxes = f.enabled("lone-player-two-boxes")
 
 
 class BatailleRound:
     """Bets → "rien ne va plus" → first deal → choices and first settlements → bataille → settlements."""
 
     def __init__(self, n: int, line: int, limits: Limits, flagger: Flagger, seated: dict[int, str | None],
-                 seats: int, supervisor: bool):
+                 seats: int, supervisor: bool, rules: BatailleRules):
         self.n = n
         self.line = line
         self.limits = limits
         self.f = flagger
+        self.rules = rules
         self.seated = seated  # the table's live seat map
         self.seats = seats
         self.supervisor = supervisor
@@ -129,40 +154,43 @@ class BatailleRound:
     # -- bets ------------------------------------------------------------------------
 
     def verify_bet(self, e: ev.Bet) -> None:
-        owner = e.by or Owner.seated(e.seat)
-        if e.amount <= 0:
-            self.flag("bet-limits", f"a bet of {fmt_amount(e.amount)} on seat {e.seat} {e.spot}")
-        if e.seat > self.seats:
-            self.flag("seat-range", f"bet on seat {e.seat}; the table has {self.seats} places")
-        if e.spot not in ("war", "egalite-war"):
-            self._verify_owner(e.seat, owner, e.approved)
-        if e.spot in ("egalite", "egalite-war"):
-            offered = self.f.settings("egalite-offered")
+        seat, spot = e.seat, e.spot
+        owner = e.by or SEATED[seat]
+        if e.amount <= ZERO:
+            self.flag("bet-limits", f"a bet of {fmt_amount(e.amount)} on seat {seat} {spot}")
+        if seat > self.seats:
+            self.flag("seat-range", f"bet on seat {seat}; the table has {self.seats} places")
+        if spot not in WAR_SPOTS:
+            if e.by is not None or seat not in self.seated:  # a seated player's own bet needs no more
+                self._verify_owner(seat, owner, e.approved)
+        if spot in EGALITE_SPOTS:
+            offered = self.rules.egalite_offered
             if offered is not None and not offered.offered:
                 self.flag("egalite-offered", "an égalité bet at a table whose house rules do not offer it")
         if self.phase != "betting":
-            self._verify_late(e.seat, e.spot, "BET")
-        elif e.spot in ("war", "egalite-war"):
-            self.f.flag("out-of-context", f"a {e.spot} bet before any card is dealt", round=self.n)
-        if e.spot == "egalite":
-            rule = self.f.settings("egalite-needs-stake")
-            if rule is not None and rule.order == "after" and self.hand(e.seat).spot("main").owners.get(owner, 0) <= 0:
+            self._verify_late(seat, spot, "BET")
+        elif spot in WAR_SPOTS:
+            self.f.flag("out-of-context", f"a {spot} bet before any card is dealt", round=self.n)
+        if spot == "egalite":
+            rule = self.rules.egalite_needs_stake
+            if rule is not None and rule.order == "after" and self.hand(seat).spot("main").owners.get(owner, 0) <= 0:
                 self.flag("egalite-needs-stake",
-                          f"égalité bet on seat {e.seat} by {owner} before any initial stake of theirs")
+                          f"égalité bet on seat {seat} by {owner} before any initial stake of theirs")
 
     def _verify_owner(self, seat: int, owner: Owner, approved: bool) -> None:
         occupied = seat in self.seated
-        if owner.kind == "seat" and owner.seat != seat and owner.seat not in self.seated:
-            self.f.flag("out-of-context", f"by={owner}: nobody sits at seat {owner.seat}", round=self.n)
+        owner_seat = int(owner.id) if owner.kind == "seat" else None
+        if owner_seat is not None and owner_seat != seat and owner_seat not in self.seated:
+            self.f.flag("out-of-context", f"by={owner}: nobody sits at seat {owner_seat}", round=self.n)
         if not occupied:
             if owner.kind == "standing":
                 self.flag("vacant-seat-approval",
                           f"standing player {owner.id} bets on vacant seat {seat}: a standing player bets only on a seated player's hand")
-            elif owner.seat == seat:
+            elif owner_seat == seat:
                 self.flag("vacant-seat-approval", f"bet on vacant seat {seat} with no seated player named as its owner",
                           expected=f"BET seat={seat} ... by=seat:M approved")
             elif not approved:
-                self.flag("vacant-seat-approval", f"seat {owner.seat} bets on vacant seat {seat} without the dealer's approval",
+                self.flag("vacant-seat-approval", f"seat {owner_seat} bets on vacant seat {seat} without the dealer's approval",
                           expected=f"BET seat={seat} ... by={owner} approved")
             return
         if owner.kind == "standing":
@@ -173,7 +201,7 @@ class BatailleRound:
                           expected="SUPERVISOR present (before the bet)")
 
     def _verify_late(self, seat: int, spot: str, verb: str) -> None:
-        allowed = self.f.settings("late-bet")
+        allowed = self.rules.late_bet
         hand = self.hands.get(seat)
         window = ("choices",) if spot == "war" else ("choices", "bataille")  # the war stake opens the bataille
         if verb == "BET" and allowed is not None and spot in allowed.at_bataille and hand is not None \
@@ -184,7 +212,13 @@ class BatailleRound:
                   expected=f"no {verb} after NOMOREBETS (line {self.closed_bets_line})")
 
     def apply_bet(self, e: ev.Bet) -> None:
-        self.hand(e.seat).spot(e.spot).add(e.by or Owner.seated(e.seat), e.amount, e.line)
+        hand = self.hands.get(e.seat)
+        if hand is None:
+            hand = self.hands[e.seat] = HandState(e.seat)
+        spot = hand.spots.get(e.spot)
+        if spot is None:
+            spot = hand.spots[e.spot] = Spot()
+        spot.add(e.by or SEATED[e.seat], e.amount, e.line)
         if e.spot == "main":
             self._staked = None
 
@@ -219,26 +253,27 @@ class BatailleRound:
         lim = self.limits
         players: set[int] = set()
         boxes: dict[Owner, int] = {}
-        for seat in sorted(self.hands):
-            hand = self.hands[seat]
+        for seat, hand in self.hands.items():
             main = hand.spots.get("main")
-            if main and main.total > 0:
-                for owner, amount in sorted(main.owners.items(), key=lambda kv: str(kv[0])):
-                    if 0 < amount < lim.min:
+            if main is not None and main.total > ZERO:
+                for owner, amount in main.owners.items():
+                    if amount <= ZERO:
+                        continue
+                    if amount < lim.min:
                         self.flag("bet-limits", f"seat {seat} main: {owner} stakes {fmt_amount(amount)}, "
                                   f"below the table minimum {fmt_amount(lim.min)}", line=main.owner_lines.get(owner, main.last_line),
                                   expected=f"a stake of at least {fmt_amount(lim.min)}", actual=None)
-                    if owner.kind == "seat" and amount > 0:
+                    if owner.kind == "seat":
                         boxes[owner] = boxes.get(owner, 0) + 1
-                        players.add(owner.seat or 0)
+                        players.add(int(owner.id))
                 if main.total > lim.max:
                     self.flag("bet-limits", f"seat {seat} main: stakes total {fmt_amount(main.total)}, "
                               f"above the table maximum {fmt_amount(lim.max)}", line=main.last_line,
                               expected=f"at most {fmt_amount(lim.max)} on the hand", actual=None)
             eg = hand.spots.get("egalite")
-            if eg and eg.total > 0:
+            if eg is not None and eg.total > ZERO:
                 self._check_egalite(seat, "egalite", eg)
-                needs = self.f.settings("egalite-needs-stake")
+                needs = self.rules.egalite_needs_stake
                 if needs is not None and needs.order == "anytime" and hand.stake("main") <= 0:
                     self.flag("egalite-needs-stake", f"égalité bet on seat {seat}, which holds no initial stake",
                               line=eg.last_line, actual=None)
@@ -246,25 +281,26 @@ class BatailleRound:
 
     def _check_egalite(self, seat: int, name: str, spot: Spot) -> None:
         lim = self.limits
-        for owner, amount in sorted(spot.owners.items(), key=lambda kv: str(kv[0])):
-            if 0 < amount < lim.eg_min:
+        eg_min = lim.eg_min
+        for owner, amount in spot.owners.items():
+            if ZERO < amount < eg_min:
                 self.flag("egalite-limits", f"seat {seat} {name}: {owner} stakes {fmt_amount(amount)}, below the "
-                          f"égalité minimum {fmt_amount(lim.eg_min)}", line=spot.owner_lines.get(owner, spot.last_line),
+                          f"égalité minimum {fmt_amount(eg_min)}", line=spot.owner_lines.get(owner, spot.last_line),
                           actual=None)
         if spot.total > lim.eg_max:
             self.flag("egalite-limits", f"seat {seat} {name}: {fmt_amount(spot.total)} staked, above the égalité "
                       f"maximum {fmt_amount(lim.eg_max)}", line=spot.last_line, actual=None)
 
     def _check_house_boxes(self, players: set[int], boxes: dict[Owner, int]) -> None:
-        if self.f.enabled("lone-player-two-boxes") and len(self.seated) == 1:
+        if self.rules.lone_player_two_boxes and len(self.seated) == 1:
             owner = Owner.seated(next(iter(self.seated)))
             count = boxes.get(owner, 0)
             if 0 < count < 2:
                 self.flag("lone-player-two-boxes", f"the only player ({owner}) plays {count} box; the house requires two",
                           line=self.closed_bets_line)
-        cap = self.f.settings("boxes-per-player")
+        cap = self.rules.boxes_per_player
         if cap is not None and len(players) > 1:
-            for owner, count in sorted(boxes.items(), key=lambda kv: str(kv[0])):
+            for owner, count in boxes.items():
                 if count > cap.max_boxes:
                     self.flag("boxes-per-player", f"{owner} plays {count} boxes while others play; "
                               f"the house allows {cap.max_boxes}", line=self.closed_bets_line)
@@ -369,10 +405,12 @@ class BatailleRound:
             hand.choice = e.choice
 
     def _tied_seats(self) -> list[int]:
-        if self.dealer_card is None:
+        dealer = self.dealer_card
+        if dealer is None:
             return []
+        value, hands = BATAILLE_VALUE[dealer.rank], self.hands
         return [s for s in self.staked_seats()
-                if self.hands[s].card is not None and _cmp(self.hands[s].card, self.dealer_card) == "equal"]
+                if hands[s].card is not None and BATAILLE_VALUE[hands[s].card.rank] == value]  # type: ignore[union-attr]
 
     def _start_bataille(self) -> None:
         self.phase = "bataille"
@@ -405,12 +443,12 @@ class BatailleRound:
 
     def _lone_ace(self) -> bool:
         players = self.warring()
-        return (self.f.enabled("bataille-ace") and len(players) == 1
+        return (self.rules.bataille_ace and len(players) == 1
                 and self.hands[players[0]].war_card is not None and self.hands[players[0]].war_card.rank == "A")
 
     def _burns_needed(self, key: int | None) -> int:
         """Burns the rules put before this bataille card: the first player's, a later player's, the dealer's."""
-        burns = self.f.settings("burn-bataille") or self.f.settings("burn-bataille-extra")
+        burns = self.rules.war_burns
         if burns is None:
             return 0
         if key is None:
@@ -482,11 +520,11 @@ class BatailleRound:
         if verb == e.verb and (amount is None or amount == got_amount):
             return
         want = f"{verb} seat={e.seat} spot={e.spot}" + (f" amount={fmt_amount(amount)}" if amount is not None else "")
-        self.flag(check, f"seat {e.seat} {e.spot}: {_said(e.verb, got_amount)}, rules {_said(verb, amount, rule=True)} ({why})",
+        self.flag(check, f"seat {e.seat} {e.spot}: {_said(e.verb, got_amount)}, rules {_said(verb, amount, rule=True)} ({why()})",
                   expected=want)
 
     def _verify_order(self, seat: int) -> None:
-        rule = self.f.settings("pay-order")
+        rule = self.rules.pay_order
         if rule is None:
             return
         last = self.last_settled_seat
@@ -505,35 +543,36 @@ class BatailleRound:
         spot.settled_phase = self.settle_phase
         self.last_settled_seat = e.seat
 
-    def _expected(self, hand: HandState, spot: str) -> tuple[str, str, Decimal | None, str] | None:
-        """(check, verb, amount, why) the rules require for a spot now, or None if it cannot be settled yet."""
+    def _expected(self, hand: HandState, spot: str) -> tuple[str, str, Decimal | None, Callable[[], str]] | None:
+        """(check, verb, amount, why) the rules require for a spot now, or None if it cannot be settled yet;
+        ``why()`` writes the reason, only when a finding needs it."""
         stake = hand.stake(spot)
         if hand.card is None and hand.stake("main") <= 0:
-            return "settle-once", "PUSH", None, "the hand holds no initial stake and got no card: the bet is returned"
+            return "settle-once", "PUSH", None, lambda: "the hand holds no initial stake and got no card: the bet is returned"
         if hand.card is None or self.dealer_card is None:
             self.flag("settle-once", f"seat {hand.seat} {spot} settled before its card and the dealer's were dealt")
             return None
         first = _cmp(hand.card, self.dealer_card)
         if spot == "egalite":
-            odds = self.f.settings("pay-egalite")
+            odds = self.rules.pay_egalite
             if odds is None:
                 return None
             if first == "equal":
-                return "pay-egalite", "PAY", stake * odds.odds, f"égalité {fmt_amount(odds.odds)} to 1 on {fmt_amount(stake)}, first cards equal"
-            return "pay-egalite", "COLLECT", stake, f"first cards {hand.card} and {self.dealer_card} differ"
+                return "pay-egalite", "PAY", stake * odds.odds, lambda: f"égalité {fmt_amount(odds.odds)} to 1 on {fmt_amount(stake)}, first cards equal"
+            return "pay-egalite", "COLLECT", stake, lambda: f"first cards {hand.card} and {self.dealer_card} differ"
         if spot == "main" and first != "equal":
-            odds = self.f.settings("pay-main")
+            odds = self.rules.pay_main
             if odds is None:
                 return None
             if first == "higher":
-                return "pay-main", "PAY", stake * odds.odds, f"{fmt_amount(odds.odds)} to 1 on a stake of {fmt_amount(stake)}, {hand.card} beats {self.dealer_card}"
-            return "pay-main", "COLLECT", stake, f"{hand.card} loses to {self.dealer_card}"
+                return "pay-main", "PAY", stake * odds.odds, lambda: f"{fmt_amount(odds.odds)} to 1 on a stake of {fmt_amount(stake)}, {hand.card} beats {self.dealer_card}"
+            return "pay-main", "COLLECT", stake, lambda: f"{hand.card} loses to {self.dealer_card}"
         if spot == "main" and hand.choice == "surrender":
-            rule = self.f.settings("surrender")
+            rule = self.rules.surrender
             if rule is None:
                 return None
             share = (stake * rule.fraction).quantize(CENT, rounding=_ROUNDING[rule.rounding])
-            return "surrender", "COLLECT", share, f"surrender: the house keeps {rule.fraction} of {fmt_amount(stake)}"
+            return "surrender", "COLLECT", share, lambda: f"surrender: the house keeps {rule.fraction} of {fmt_amount(stake)}"
         if first != "equal" or hand.choice != "war":
             self.flag("settle-once", f"seat {hand.seat} {spot} settled, but the hand is tied and no bataille decides it")
             return None
@@ -542,19 +581,19 @@ class BatailleRound:
             self.flag("settle-once", f"seat {hand.seat} {spot} settled before the bataille decided it")
             return None
         if spot == "egalite-war":
-            odds = self.f.settings("pay-egalite-war")
+            odds = self.rules.pay_egalite_war
             if odds is None:
                 return None
             equal = self.dealer_war_card is not None and _cmp(hand.war_card, self.dealer_war_card) == "equal"  # type: ignore[arg-type]
             if equal:
-                return "pay-egalite-war", "PAY", stake * odds.odds, f"égalité re-bet {fmt_amount(odds.odds)} to 1, bataille cards equal"
-            return "pay-egalite-war", "COLLECT", stake, "the bataille cards are not equal"
-        rule = self.f.settings("pay-bataille")
+                return "pay-egalite-war", "PAY", stake * odds.odds, lambda: f"égalité re-bet {fmt_amount(odds.odds)} to 1, bataille cards equal"
+            return "pay-egalite-war", "COLLECT", stake, lambda: "the bataille cards are not equal"
+        rule = self.rules.pay_bataille
         if rule is None:
             return None
         verb = getattr(rule, outcome).main if spot == "main" else getattr(rule, outcome).war
-        vs = f"{hand.war_card} vs {self.dealer_war_card}" if self.dealer_war_card else f"{hand.war_card} (Ace)"
-        why = f"bataille {outcome} ({vs})"
+        vs = (lambda: f"{hand.war_card} vs {self.dealer_war_card}") if self.dealer_war_card else (lambda: f"{hand.war_card} (Ace)")
+        why = lambda: f"bataille {outcome} ({vs()})"  # noqa: E731
         if verb == "pay":
             return "pay-bataille", "PAY", stake * rule.odds, why
         if verb == "collect":
@@ -565,7 +604,7 @@ class BatailleRound:
         if hand.war_card is None:
             return None
         if self.dealer_war_card is None:
-            if self.f.enabled("bataille-ace") and hand.war_card.rank == "A" and len(self.warring()) == 1:
+            if self.rules.bataille_ace and hand.war_card.rank == "A" and len(self.warring()) == 1:
                 return "higher"
             return None
         return _cmp(hand.war_card, self.dealer_war_card)
@@ -576,14 +615,15 @@ class BatailleRound:
         """At ROUND end: every staked hand got its card, every stake was settled."""
         if self.phase == "betting":
             return
+        hands = self.hands
         for seat in self.staked_seats():
-            hand = self.hands[seat]
-            if hand.card is None:
+            if hands[seat].card is None:
                 self.flag("deal-first", f"seat {seat} holds a stake but got no card", line=line, actual=None)
-        for seat in self.hands:
-            self._check_egalite_war(seat)
+        for seat, hand in hands.items():
+            if "egalite-war" in hand.spots:
+                self._check_egalite_war(seat)
         for seat in self._tied_seats():
-            hand = self.hands[seat]
+            hand = hands[seat]
             if hand.choice is None:
                 self.flag("bataille-choice", f"seat {seat} tied the dealer and never chose", line=line, actual=None)
             elif hand.choice == "war" and hand.war_card is None:
@@ -594,9 +634,9 @@ class BatailleRound:
         if self.burn_lines:
             self.flag("burn-bataille-extra", f"{len(self.burn_lines)} card(s) burned after the bataille's last card",
                       line=self.burn_lines[0], actual=None)
-        for seat in sorted(self.hands, reverse=True):
-            for name, spot in sorted(self.hands[seat].spots.items()):
-                if spot.total > 0 and not spot.settled_line:
+        for seat, hand in hands.items():
+            for name, spot in hand.spots.items():
+                if spot.total > ZERO and not spot.settled_line:
                     self.flag("settle-once", f"seat {seat} {name} ({fmt_amount(spot.total)}) was never settled",
                               line=line, actual=None)
 

@@ -26,7 +26,6 @@ class InputStats:
     path: str
     lines: int = 0
     events: int = 0
-    rounds: int = 0
     tables: dict[str, TableStats] = field(default_factory=dict)
     # every line read is exactly one of these (events above included)
     blank: int = 0
@@ -35,9 +34,17 @@ class InputStats:
     syntax: int = 0
     not_audited: int = 0  # after a #DEL header of another version
 
+    @property
+    def rounds(self) -> int:
+        """Rounds begun at the tables of this input (each table counts its own)."""
+        return sum(t.rounds for t in self.tables.values())
+
     def accounting(self) -> dict[str, int]:
         return {"events": self.events, "comments": self.comments, "blank": self.blank, "headers": self.headers,
                 "syntax": self.syntax, "not_audited": self.not_audited}
+
+
+_EVENT_TYPES = frozenset(ev.MODELS.values())
 
 
 class FileReplay:
@@ -88,12 +95,19 @@ class FileReplay:
         if self.skip_rest:
             self.stats.not_audited += self.primary
             return
-        if not self._owns(text):
+        if self.part is not None and not self._owns(text):
             self._shadow(text)
             return
         parsed = self.parser.parse(text, lineno)
-        self.sink.line = lineno
-        self.sink.text = ""
+        sink = self.sink
+        sink.line = lineno
+        if type(parsed) in _EVENT_TYPES:  # the usual line first
+            self.seen_event = True
+            self.stats.events += 1
+            sink.text = self.parser.rest
+            self._event(parsed)
+            return
+        sink.text = ""
         if not self.primary and not isinstance(parsed, Header) and text.lstrip(" \t").startswith("#"):
             return  # a line every part reads: the primary part reports and counts it
         if parsed is None:
@@ -107,15 +121,9 @@ class FileReplay:
             column = len(text[: parsed.column - 1].encode("utf-8")) + 1  # a byte column, as editors and hexdumps count
             self.format.flag("syntax", f"column {column}: {parsed.message}", actual=text.strip()[:200])
             return
-        if isinstance(parsed, Header):
-            if self.primary:
-                self._count_header()
-            self._header(parsed)
-            return
-        self.seen_event = True
-        self.stats.events += 1
-        self.sink.text = self.parser.rest
-        self._event(parsed)
+        if self.primary:
+            self._count_header()
+        self._header(parsed)
 
     def _count_header(self) -> None:
         """A header-like line after the first event is a comment (and counted as one)."""
@@ -135,21 +143,27 @@ class FileReplay:
                              "the rest of the file is not audited", expected="#DEL 1")
 
     def _clock(self, e) -> None:
+        """Time must not go back at a table, nor fall behind the log's clock by more than the
+        tolerance. The usual case, time moving on, costs one comparison."""
         ts = e.ts
-        last = self.table_clock.get(e.table)
         latest = self.latest
-        if (last is None or ts >= last) and (latest is None or ts >= latest):
-            self.table_clock[e.table] = self.latest = ts  # the usual case: time moves on
+        if latest is None or ts >= latest:  # every table's clock is at most the log's
+            self.table_clock[e.table] = self.latest = ts
             return
-        flagger = self.tables[e.table].f if e.table in self.tables else self.format
-        if last is not None and e.ts < last:
-            flagger.flag("time-order", f"time goes back at table {e.table}: {e.ts.isoformat()} after {last.isoformat()}",
-                         round=self._round_of(e.table))
-        elif self.latest is not None and self.latest - e.ts > self.tolerance:  # no date arithmetic near year 1
-            flagger.flag("time-order", f"{e.ts.isoformat()} is more than {self.tolerance.seconds} s behind the "
-                         f"log's clock ({self.latest.isoformat()})", round=self._round_of(e.table))
-        self.table_clock[e.table] = max(e.ts, last) if last else e.ts
-        self.latest = max(e.ts, self.latest) if self.latest else e.ts
+        last = self.table_clock.get(e.table)
+        if last is None or ts >= last:
+            if latest - ts > self.tolerance:  # no date arithmetic near year 1: latest > ts here
+                self._flagger_of(e.table).flag(
+                    "time-order", f"{ts.isoformat()} is more than {self.tolerance.seconds} s behind the "
+                    f"log's clock ({latest.isoformat()})", round=self._round_of(e.table))
+            self.table_clock[e.table] = ts
+            return
+        self._flagger_of(e.table).flag(
+            "time-order", f"time goes back at table {e.table}: {ts.isoformat()} after {last.isoformat()}",
+            round=self._round_of(e.table))
+
+    def _flagger_of(self, table: str) -> Flagger:
+        return self.tables[table].f if table in self.tables else self.format
 
     def _round_of(self, table: str) -> int | None:
         t = self.tables.get(table)
@@ -157,22 +171,19 @@ class FileReplay:
 
     def _event(self, e) -> None:
         self._clock(e)
-        if isinstance(e, ev.Open):
-            self._open(e)
-            return
         table = self.tables.get(e.table)
-        if table is None:
-            if e.table not in self.unopened:
-                self.unopened.add(e.table)
-                Flagger(self.sink, self.library.format_rules, None, e.table).flag(
-                    "table-unopened", f"event for table {e.table}, which is not open; "
-                    "its events are not audited until it opens")
+        if table is not None and type(e) is not ev.Open:
+            table.handle(e)
+            if table.closed:
+                del self.tables[e.table]
             return
-        if e.verb == "ROUND" and e.action == "begin":
-            self.stats.rounds += 1
-        table.handle(e)
-        if e.verb == "CLOSE":
-            del self.tables[e.table]
+        if type(e) is ev.Open:
+            self._open(e)
+        elif e.table not in self.unopened:
+            self.unopened.add(e.table)
+            Flagger(self.sink, self.library.format_rules, None, e.table).flag(
+                "table-unopened", f"event for table {e.table}, which is not open; "
+                "its events are not audited until it opens")
 
     def _open(self, e: ev.Open) -> None:
         flagger_fmt = Flagger(self.sink, self.library.format_rules, None, e.table)

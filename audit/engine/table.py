@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from .. import events as ev
 from ..values import Owner, fmt_amount
-from .bataille import BatailleRound, Limits
+from .bataille import BatailleRound, BatailleRules, Limits
 from .chemin_de_fer import CdfRound, CdfTable
 from .context import Flagger
 from .shoe import ShoeState
@@ -44,11 +44,13 @@ class Table:
         self.shoe: ShoeState | None = None
         self.round: BatailleRound | CdfRound | None = None
         self.cdf = CdfTable(self) if self.game == "chemin-de-fer" else None
+        self.bataille_rules = BatailleRules(flagger)
         self._handlers = self._dispatch_table()
         self.last_round_n = 0
         self.rounds = 0
         self.announced: str | None = None
         self.announced_n: int | None = None
+        self.closed = False  # after CLOSE: the replay forgets the table
         self.rounds_after_announce = 0
         self._verify_open(event)
 
@@ -135,6 +137,7 @@ class Table:
             self.announced_n = e.n
 
     def on_close(self, e: ev.Close) -> None:
+        self.closed = True
         if self.round is not None:
             self._flag("round-open", f"round {self.round.n} still open when the table closed", round=self.round.n)
             self.round = None
@@ -272,33 +275,17 @@ class Table:
                             f"the rules require {rule.min_players}", round=e.n)
             self.round = CdfRound(e.n, e.line, self, self.cdf)
         else:
-            self.round = BatailleRound(e.n, e.line, self.limits, self.f, self.seated, self.seats, self.supervisor)
+            self.round = BatailleRound(e.n, e.line, self.limits, self.f, self.seated, self.seats, self.supervisor,
+                                       self.bataille_rules)
 
     def on_round_event(self, e) -> None:
+        """A chemin de fer round event (the bataille's have one handler each, below)."""
         rnd = self.round
         if rnd is None:
             self._flag("out-of-context", f"{e.verb} outside any round")
             return
-        verb = e.verb
         self._count_money(e)
-        if self.cdf is not None:
-            rnd.on_settle(e) if verb in SETTLE_VERBS else getattr(rnd, _ON[verb])(e)
-            return
-        if verb == "BET":
-            rnd.verify_bet(e)
-            rnd.apply_bet(e)
-        elif verb == "WITHDRAW":
-            rnd.verify_withdraw(e)
-            rnd.apply_withdraw(e)
-        elif verb == "NOMOREBETS":
-            rnd.verify_nomorebets(e)
-            rnd.apply_nomorebets(e)
-        elif verb == "CHOICE":
-            rnd.verify_choice(e)
-            rnd.apply_choice(e)
-        else:
-            rnd.verify_settle(e)
-            rnd.apply_settle(e)
+        rnd.on_settle(e) if e.verb in SETTLE_VERBS else getattr(rnd, _ON[e.verb])(e)
 
     def _count_money(self, e) -> None:
         """The money the log shows moving, right or wrong (the findings judge it)."""
@@ -307,10 +294,65 @@ class Table:
             self.stats.paid += e.amount
         elif verb == "COLLECT":
             self.stats.collected += e.amount
-        elif verb == "BET":
-            self.stats.drop += e.amount
-        elif verb == "WITHDRAW":
-            self.stats.drop -= e.amount
+
+    # the bataille's round events: the money counted, then the round's verify/apply pair
+
+    def _outside(self, e) -> None:
+        self._flag("out-of-context", f"{e.verb} outside any round")
+
+    def on_bet(self, e: ev.Bet) -> None:
+        rnd = self.round
+        if rnd is None:
+            return self._outside(e)
+        self.stats.drop += e.amount
+        rnd.verify_bet(e)
+        rnd.apply_bet(e)
+
+    def on_withdraw(self, e: ev.Withdraw) -> None:
+        rnd = self.round
+        if rnd is None:
+            return self._outside(e)
+        self.stats.drop -= e.amount
+        rnd.verify_withdraw(e)
+        rnd.apply_withdraw(e)
+
+    def on_nomorebets(self, e: ev.NoMoreBets) -> None:
+        rnd = self.round
+        if rnd is None:
+            return self._outside(e)
+        rnd.verify_nomorebets(e)
+        rnd.apply_nomorebets(e)
+
+    def on_choice(self, e: ev.Choice) -> None:
+        rnd = self.round
+        if rnd is None:
+            return self._outside(e)
+        rnd.verify_choice(e)
+        rnd.apply_choice(e)
+
+    def on_pay(self, e: ev.Pay) -> None:
+        rnd = self.round
+        if rnd is None:
+            return self._outside(e)
+        self.stats.paid += e.amount
+        rnd.verify_settle(e)
+        rnd.apply_settle(e)
+
+    def on_collect(self, e: ev.Collect) -> None:
+        rnd = self.round
+        if rnd is None:
+            return self._outside(e)
+        self.stats.collected += e.amount
+        rnd.verify_settle(e)
+        rnd.apply_settle(e)
+
+    def _settle(self, e) -> None:
+        """PUSH: no money moves."""
+        rnd = self.round
+        if rnd is None:
+            return self._outside(e)
+        rnd.verify_settle(e)
+        rnd.apply_settle(e)
 
     def on_deal(self, e: ev.Deal) -> None:
         shoe = self._need_shoe("DEAL")
@@ -341,9 +383,12 @@ class Table:
                 else:
                     table[verb] = self._on_hand_event if verb in CDF_HAND_VERBS else self.on_round_event
             elif verb in BATAILLE_VERBS:
-                table[verb] = self._foreign if self.cdf is not None else self.on_round_event
+                table[verb] = self._foreign if self.cdf is not None else getattr(self, "on_" + verb.lower())
             elif verb in SETTLE_VERBS or verb == "NOMOREBETS":
-                table[verb] = self.on_round_event
+                if self.cdf is not None:
+                    table[verb] = self.on_round_event
+                else:
+                    table[verb] = {"PUSH": self._settle}.get(verb) or getattr(self, "on_" + verb.lower())
             elif verb in ("NOTE", "OPEN"):  # OPEN of an open table is the replay's business
                 table[verb] = _ignore
             else:
