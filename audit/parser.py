@@ -479,6 +479,8 @@ class LineParser:
         self._table = _terminal_regex("TABLE")
         self._tables: set[str] = set()
         self.rest = ""  # the current line from its verb on
+        #: the current line's timestamp as written, when the fast path read it (else None)
+        self.stamp: str | None = None
 
     def parse(self, text: str, lineno: int = 0) -> Parsed:
         body = text.rstrip()
@@ -498,6 +500,7 @@ class LineParser:
             ts = _fromisoformat(stamp)
         except ValueError:
             return self._reference(body, lineno)
+        self.stamp = stamp
         # the model built as ``model_construct`` would, cheaper: the grammar validated every value
         values = fields.copy()
         values["ts"] = ts
@@ -573,6 +576,7 @@ class LineParser:
             return None
 
     def _reference(self, body: str, lineno: int) -> Parsed:
+        self.stamp = None
         words = body.split(None, 2)
         self.rest = words[2] if len(words) == 3 and body[0] != "#" else ""
         return parse_line(body, lineno)

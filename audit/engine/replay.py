@@ -62,6 +62,7 @@ class FileReplay:
         self.tables: dict[str, Table] = {}
         self.unopened: set[str] = set()  # tables already reported as never opened
         self.latest: datetime | None = None
+        self.latest_stamp: str | None = None  # ``latest`` as written, when known
         self.table_clock: dict[str, datetime] = {}
         self.seen_event = False
         self.parser = LineParser()
@@ -89,6 +90,7 @@ class FileReplay:
             self.seen_event = True
             if self.latest is None or ts > self.latest:
                 self.latest = ts
+                self.latest_stamp = None
 
     def feed(self, lineno: int, text: str) -> None:
         self.stats.lines = lineno
@@ -142,13 +144,21 @@ class FileReplay:
             self.format.flag("del-version", f"format version {header.value}; this auditor reads version 1 only: "
                              "the rest of the file is not audited", expected="#DEL 1")
 
-    def _clock(self, e) -> None:
+    def _clock(self, e, stamp: str | None) -> None:
         """Time must not go back at a table, nor fall behind the log's clock by more than the
-        tolerance. The usual case, time moving on, costs one comparison."""
+        tolerance. The usual case, time moving on, is one comparison of the stamps as written:
+        two RFC 3339 stamps of the same length and offset compare as text as they do in time."""
         ts = e.ts
         latest = self.latest
-        if latest is None or ts >= latest:  # every table's clock is at most the log's
+        ahead = self.latest_stamp
+        if stamp is not None and ahead is not None and len(stamp) == len(ahead) and (
+                stamp[-6:] == ahead[-6:] if stamp[-1] != "Z" else ahead[-1] == "Z"):
+            moved_on = stamp >= ahead
+        else:
+            moved_on = latest is None or ts >= latest
+        if moved_on:  # every table's clock is at most the log's
             self.table_clock[e.table] = self.latest = ts
+            self.latest_stamp = stamp
             return
         last = self.table_clock.get(e.table)
         if last is None or ts >= last:
@@ -170,10 +180,10 @@ class FileReplay:
         return t.round.n if t is not None and t.round is not None else None
 
     def _event(self, e) -> None:
-        self._clock(e)
+        self._clock(e, self.parser.stamp)
         table = self.tables.get(e.table)
         if table is not None and type(e) is not ev.Open:
-            table.handle(e)
+            table.handlers[e.verb](e)
             if table.closed:
                 del self.tables[e.table]
             return

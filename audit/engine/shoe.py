@@ -6,8 +6,6 @@ few counters. Both games share it.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from .. import events as ev
 from ..values import Card
 from .context import Flagger
@@ -20,6 +18,10 @@ class ShoeState:
         self.f = flagger
         self.procedure = event.procedure
         self.decks = event.decks
+        self.size = CARDS_PER_DECK * event.decks
+        self.machine = event.procedure == "shuffler-dealer"
+        #: cards drawn when the stop card is due out (None: no stop card placed)
+        self.stop_at: int | None = None
         self.line = event.line
         self.cuts: list[ev.Cut] = []
         self.all_cuts: list[ev.Cut] = []
@@ -32,21 +34,13 @@ class ShoeState:
         self.one_more_round = False
         self.last_round: int | None = None
         self.drawn = 0
-        self.counts: Counter[Card] = Counter()
+        self.counts: dict[tuple[str, str], int] = {}  # (rank, suit) -> times drawn
         self.dealt_any = False
         self.burns_since_deal = 0
         self.paused = False
         self.awaiting_resume_burns = False
         self._check_decks(event)
         self._check_procedure(event)
-
-    @property
-    def size(self) -> int:
-        return CARDS_PER_DECK * self.decks
-
-    @property
-    def machine(self) -> bool:
-        return self.procedure == "shuffler-dealer"
 
     # -- preparation -------------------------------------------------------------
 
@@ -105,6 +99,7 @@ class ShoeState:
             if not self.machine and self.talon is None and not self.drawn:
                 self._check_cuts()
                 self.talon = event.talon
+                self.stop_at = None if event.talon is None else self.size - event.talon
             return
         if self.talon is not None and not self.stop_out:
             self._stop_came_out(round_active, round_n, event.line)
@@ -138,25 +133,28 @@ class ShoeState:
 
     def draw(self, card: Card | None, round_active: bool, round_n: int | None) -> None:
         """Every BURN and DEAL: stop card depth, card counts, preparation done."""
-        if not self.drawn and not self.machine:
+        drawn = self.drawn
+        if not drawn and not self.machine:
             self._check_cuts()
             if self.talon is None and self.f.enabled("stopcard-talon"):
                 self.f.flag("stopcard-talon", "cards drawn from a shoe with no stop card",
                             expected="STOPCARD talon=N before the first card", round=round_n)
-        if self.talon is not None and not self.stop_out and self.drawn == self.size - self.talon:
-            self.f.flag("stopcard-depth", f"{self.drawn} cards have left the shoe: with a talon of "
+        if drawn == self.stop_at and not self.stop_out:
+            self.f.flag("stopcard-depth", f"{drawn} cards have left the shoe: with a talon of "
                         f"{self.talon} the stop card should have come out before this card",
                         expected="STOPCARD out", round=round_n)
             self._stop_came_out(round_active, round_n, self.f.sink.line)
             self.stop_implied = True
-        self.drawn += 1
-        if self.drawn == self.size + 1:
+        self.drawn = drawn = drawn + 1
+        if drawn > self.size and drawn == self.size + 1:
             self.f.flag("card-count", f"more cards drawn than a shoe of {self.decks} decks holds ({self.size})",
                         round=round_n)
         if card is not None:
-            self.counts[card] += 1
-            if self.counts[card] == self.decks + 1:
-                self.f.flag("card-count", f"{card} seen {self.counts[card]} times in a shoe of {self.decks} decks",
+            counts = self.counts
+            key = (card.rank, card.suit)  # a tuple hashes in C: cheaper than the card
+            seen = counts[key] = counts.get(key, 0) + 1
+            if seen == self.decks + 1:
+                self.f.flag("card-count", f"{card} seen {seen} times in a shoe of {self.decks} decks",
                             round=round_n)
 
     def round_may_begin(self, n: int) -> bool:

@@ -45,7 +45,7 @@ class Table:
         self.round: BatailleRound | CdfRound | None = None
         self.cdf = CdfTable(self) if self.game == "chemin-de-fer" else None
         self.bataille_rules = BatailleRules(flagger)
-        self._handlers = self._dispatch_table()
+        self.handlers = self._dispatch_table()  # verb -> handler
         self.last_round_n = 0
         self.rounds = 0
         self.announced: str | None = None
@@ -355,18 +355,20 @@ class Table:
         rnd.apply_settle(e)
 
     def on_deal(self, e: ev.Deal) -> None:
-        shoe = self._need_shoe("DEAL")
-        if self.round is None:
+        shoe, rnd = self.shoe, self.round
+        if shoe is None:
+            self._need_shoe("DEAL")
+        if rnd is None:
             self._flag("out-of-context", "DEAL outside any round")
-        if shoe is not None:
+        if shoe is not None and (not shoe.dealt_any or shoe.awaiting_resume_burns):
             self._verify_deal_burns(shoe)
             if self.cdf is not None and not shoe.dealt_any:
                 self._check_cdf_cuts(shoe)
-        if self.round is not None:
-            self.round.verify_deal(e)
-            self.round.apply_deal(e)
+        if rnd is not None:
+            rnd.verify_deal(e)
+            rnd.apply_deal(e)
         if shoe is not None:
-            shoe.draw(e.card, self.round is not None, self._n())
+            shoe.draw(e.card, rnd is not None, None if rnd is None else rnd.n)
             shoe.dealt_any = True
             shoe.awaiting_resume_burns = False
             shoe.burns_since_deal = 0
@@ -400,7 +402,7 @@ class Table:
         self._flag("out-of-context", f"{e.verb} is a {other} event, at a {self.game} table")
 
     def handle(self, e) -> None:
-        self._handlers[e.verb](e)
+        self.handlers[e.verb](e)
 
     def _on_hand_event(self, e) -> None:
         cdf, coup = self.cdf, self._n()
