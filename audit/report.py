@@ -10,7 +10,7 @@ import zlib
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterator
+from typing import BinaryIO, Callable
 
 from .engine.replay import FileReplay
 from .engine.stats import TableStats
@@ -100,38 +100,49 @@ def expand(paths: list[str]) -> list[str]:
     return sorted(set(out) - {"-"}) + stdin
 
 
-TICK_LINES = 65_536
+#: bytes of lines read at once from an uncompressed log (a compressed one is read line by line,
+#: so that every line before a damaged block is audited)
+CHUNK_BYTES = 1 << 20
+BOM = b"\xef\xbb\xbf"
 
 
-def _lines(stream: BinaryIO, run: FileReplay,
-           tick: Callable[[int], None] | None = None) -> Iterator[tuple[int, str]]:
-    """Decoded lines; a line that is not UTF-8 is reported, not dropped.
+def _feed_lines(stream: BinaryIO, run: FileReplay, compressed: bool,
+                tick: Callable[[int], None] | None = None) -> None:
+    """Every line, decoded, to the replay; a line that is not UTF-8 is reported, not dropped.
 
-    ``tick`` receives the bytes read, every ``TICK_LINES`` lines and at the end.
+    ``tick`` receives the bytes read, about every ``CHUNK_BYTES`` and at the end.
     """
-    done = 0
-    for lineno, raw in enumerate(stream, start=1):
-        done += len(raw)
-        if tick is not None and lineno % TICK_LINES == 0:
-            tick(done)
-            done = 0
-        body = raw.rstrip(b"\r\n")
-        if lineno == 1 and body.startswith(b"\xef\xbb\xbf"):
-            body = body[3:]
-        try:
-            text = body.decode("utf-8")
-        except UnicodeDecodeError as err:
-            run.stats.lines = lineno
-            if run.primary:
-                run.stats.syntax += 1
-                run.sink.line = lineno
-                run.sink.text = ""
-                run.format.flag("syntax", f"byte {err.start + 1}: not valid UTF-8; the line is not audited",
-                                actual=body.decode("utf-8", "replace")[:200])
-            continue
-        yield lineno, text
-    if tick is not None and done:
-        tick(done)
+    feed = run.feed
+    lineno = pending = 0
+    hint = 1 if compressed else CHUNK_BYTES
+    while chunk := stream.readlines(hint):
+        if tick is not None:
+            pending += sum(map(len, chunk))
+            if pending >= CHUNK_BYTES:
+                tick(pending)
+                pending = 0
+        if lineno == 0 and chunk[0].startswith(BOM):
+            chunk[0] = chunk[0][3:]
+        for raw in chunk:
+            lineno += 1
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as err:
+                _not_utf8(run, lineno, raw.rstrip(b"\r\n"), err)
+                continue
+            feed(lineno, text.rstrip("\r\n"))
+    if tick is not None and pending:
+        tick(pending)
+
+
+def _not_utf8(run: FileReplay, lineno: int, body: bytes, err: UnicodeDecodeError) -> None:
+    run.stats.lines = lineno
+    if run.primary:
+        run.stats.syntax += 1
+        run.sink.line = lineno
+        run.sink.text = ""
+        run.format.flag("syntax", f"byte {err.start + 1}: not valid UTF-8; the line is not audited",
+                        actual=body.decode("utf-8", "replace")[:200])
 
 
 class _Hashing(io.RawIOBase):
@@ -174,11 +185,11 @@ def audit_input(library: Library, path: str, part: tuple[int, int] | None = None
     hashing = _Hashing(raw, digest if run.primary else None)  # one part hashes the evidence
     stream = io.BufferedReader(hashing, buffer_size=1 << 16)
     try:
-        if stream.peek(2)[:2] == GZIP_MAGIC:
+        compressed = stream.peek(2)[:2] == GZIP_MAGIC
+        if compressed:
             stream = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]
         try:
-            for lineno, text in _lines(stream, run, tick):
-                run.feed(lineno, text)
+            _feed_lines(stream, run, compressed, tick)
         except (EOFError, gzip.BadGzipFile, zlib.error) as err:
             _damaged(run, err)
             hashing.drain()  # the hash and size are of the whole file as stored

@@ -308,6 +308,8 @@ class BatailleRound:
     # -- cards -----------------------------------------------------------------------
 
     def verify_deal(self, e: ev.Deal) -> None:
+        if self.phase == "dealing" and e.to == "seat" and e.seat == self._next_first():
+            return  # the usual card: the next staked seat's, in order
         if e.to in ("ponte", "banker"):
             self.f.flag("out-of-context", f"DEAL {e.to} is a chemin de fer event", round=self.n)
             return
@@ -350,11 +352,27 @@ class BatailleRound:
     def _pending_first(self) -> list[int]:
         return [s for s in self.staked_seats() if s not in self.dealt]
 
+    def _next_first(self) -> int | None:
+        """The staked seat due the next first-deal card (None: the dealer's turn)."""
+        dealt = self.dealt
+        for seat in self.staked_seats():
+            if seat not in dealt:
+                return seat
+        return None
+
     def apply_deal(self, e: ev.Deal) -> None:
         self.drew_cards = True
         if e.to in ("ponte", "banker"):
             return
-        if self.phase == "choices" and e.to == "seat" and e.seat in self._pending_first():
+        phase = self.phase
+        if phase == "dealing" and e.to == "seat":  # the usual card first
+            hand = self.hands.get(e.seat)  # type: ignore[arg-type]
+            if hand is not None and e.seat not in self.dealt and hand.stake("main") > ZERO:
+                hand.card = e.card
+            self.dealt.add(e.seat)  # type: ignore[arg-type]
+            self.burn_lines = []
+            return
+        if phase == "choices" and e.to == "seat" and e.seat in self._pending_first():
             self.hands[e.seat].card = e.card
             self.dealt.add(e.seat)
             return
