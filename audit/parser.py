@@ -478,6 +478,7 @@ class LineParser:
         self._split_stamps = _splits_at_head(_terminal_regex("TIMESTAMP").pattern)
         self._table = _terminal_regex("TABLE")
         self._tables: set[str] = set()
+        self._stand_ins: dict[str, str] = {}  # terminal -> the word standing for its values
         self.rest = ""  # the current line from its verb on
         #: the current line's timestamp as written, when the fast path read it (else None)
         self.stamp: str | None = None
@@ -589,6 +590,44 @@ class LineParser:
             return True
         return bool(self._table.fullmatch(table))
 
+    def _shape(self, rest: str) -> tuple[str, dict[str, Any]] | None:
+        """``rest`` with its amounts, seats, ids and other free values replaced by one stand-in
+        per terminal, and the values taken out; None if nothing is replaced or anything is odd.
+
+        Lines that differ only in such values then share one parse by the grammar. A value is
+        taken out only if the word matches exactly one key=value terminal of the grammar, and
+        is converted and range-checked by the transformer's own functions, so the event is the
+        one the grammar would build. Anything else (a quoted text, a tab, a bad or repeated
+        value) is left to the grammar, which gives its exact error.
+        """
+        if '"' in rest or "\t" in rest:
+            return None
+        words = rest.split(" ")
+        values: dict[str, Any] = {}
+        for i in range(1, len(words)):
+            word = words[i]
+            key, eq, _ = word.partition("=")
+            terminals = _kv_terminals().get(key) if eq else None
+            if not terminals:
+                continue
+            matching = [t for t in terminals if t[1](word)]
+            if len(matching) != 1 or matching[0][2] not in _SHAPED_FIELDS:
+                continue
+            term, _, name, convert = matching[0]
+            if name in values:
+                return None
+            try:
+                value = convert(word)
+                _ToEvent._check_range(name, value, 0)
+            except (DelSyntaxError, ArithmeticError, ValueError):
+                return None
+            values[name] = value
+            words[i] = self._stand_ins.setdefault(term, word)
+        if not values:
+            return None
+        shape = " ".join(words)
+        return (shape, values) if shape != rest else None
+
     def _template(self, rest: str) -> tuple[type, dict[str, Any], set[str]] | None:
         cache = self._cache
         template = cache.get(rest, _MISSING)
@@ -603,6 +642,16 @@ class LineParser:
                 if base is not None:
                     cls, fields, fields_set = base
                     return cls, {**fields, "n": int(m.group(1))}, fields_set
+        shaped = self._shape(rest)
+        if shaped is not None:
+            base = self._template(shaped[0])
+            if base is not None:
+                cls, fields, fields_set = base
+                template = (cls, {**fields, **shaped[1]}, fields_set)
+                if len(cache) >= self.max_cached:
+                    cache.popitem(last=False)
+                cache[rest] = template
+                return template
         parsed = parse_line(f"{self._CANON_TS} {self._CANON_TABLE} {rest}", 1)
         template = None
         if isinstance(parsed, ev._Event):
@@ -612,6 +661,23 @@ class LineParser:
             cache.popitem(last=False)  # memory stays bounded whatever the log
         cache[rest] = template
         return template
+
+
+#: fields whose values ``LineParser._shape`` may take out of a line (free values, not choices)
+_SHAPED_FIELDS = frozenset({"amount", "seat", "player", "id", "by", "n", "talon", "min", "max",
+                            "egalite_min", "egalite_max", "seats", "decks", "ponte", "banker"})
+
+
+@lru_cache(maxsize=1)
+def _kv_terminals() -> dict[str, list[tuple[str, Callable[[str], Any], str, Callable[[str], Any]]]]:
+    """key -> its key=value terminals as (name, fullmatch, field, converter), read off the grammar."""
+    out: dict[str, list] = {}
+    for term in _lark().terminals:
+        key = _kv_key(term.name)
+        if key and term.name in _FIELDS:
+            name, convert = _FIELDS[term.name]
+            out.setdefault(key, []).append((term.name, _terminal_regex(term.name).fullmatch, name, convert))
+    return out
 
 
 _MISSING = object()
