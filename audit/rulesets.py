@@ -159,6 +159,10 @@ class LoadedOverlay:
 
 # -- reading YAML with positions -------------------------------------------------
 
+#: safe_load's loader, in C when PyYAML was built with libyaml (the same safe constructors)
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def _read(path: Path) -> tuple[Any, yaml.Node | None, str]:
     try:
         raw = path.read_bytes()
@@ -171,7 +175,7 @@ def _read(path: Path) -> tuple[Any, yaml.Node | None, str]:
     except UnicodeDecodeError as err:
         raise RulesetError(f"{path}: not UTF-8 (byte {err.start})") from None
     try:
-        loader = yaml.SafeLoader(text)  # safe_load's loader, run by hand to see the nodes first
+        loader = _SafeLoader(text)  # safe_load's loader, run by hand to see the nodes first
         try:
             node = loader.get_single_node()
             _count_nodes(node, path)
