@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from . import events as ev
 from .resources import grammar_path
@@ -508,9 +508,9 @@ class LineParser:
         values["line"] = lineno
         obj = _new(cls)
         _set(obj, "__dict__", values)
-        _set(obj, "__pydantic_fields_set__", fields_set)
-        _set(obj, "__pydantic_extra__", None)
-        _set(obj, "__pydantic_private__", None)
+        _set_fields_set(obj, fields_set)
+        _set_extra(obj, None)
+        _set_private(obj, None)
         return obj
 
     def _stamp_ok(self, stamp: str) -> bool:
@@ -533,14 +533,10 @@ class LineParser:
 
     def _line_template(self, body: str, tail: str) -> tuple[type, dict[str, Any], set[str], str] | None:
         """The template of a table-and-verb text not seen lately (None: not a plain event line)."""
-        if body[0] in " \t#":
-            return None
-        m = self._SPLIT.fullmatch(body)
-        if m is None:
-            return None
-        stamp, table, rest = m.groups()
-        if body != f"{stamp} {table} {rest}":
-            return None  # tabs or repeated blanks: the grammar's business
+        table, _, rest = tail.partition(" ")
+        if body[0] in " \t#" or not rest or rest[0] in " \t":
+            return None  # tabs or repeated blanks: the grammar's business (a tab in the stamp or
+            # the table is caught by their terminals, checked before the template is used)
         template = self._template(rest)
         if template is None or not self._valid_table(table):
             return None
@@ -707,4 +703,8 @@ def _splits_at_head(pattern: str) -> bool:
 
 _new = object.__new__
 _set = object.__setattr__
+# pydantic's own slots, set through their descriptors: half the cost of ``object.__setattr__``
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 _fromisoformat = datetime.fromisoformat

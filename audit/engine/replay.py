@@ -63,6 +63,7 @@ class FileReplay:
         self.unopened: set[str] = set()  # tables already reported as never opened
         self.latest: datetime | None = None
         self.latest_stamp: str | None = None  # ``latest`` as written, when known
+        self.latest_zone = ""  # its offset as written (Z or +hh:mm)
         self.table_clock: dict[str, datetime] = {}
         self.seen_event = False
         self.parser = LineParser()
@@ -151,14 +152,16 @@ class FileReplay:
         ts = e.ts
         latest = self.latest
         ahead = self.latest_stamp
-        if stamp is not None and ahead is not None and len(stamp) == len(ahead) and (
-                stamp[-6:] == ahead[-6:] if stamp[-1] != "Z" else ahead[-1] == "Z"):
-            moved_on = stamp >= ahead
-        else:
-            moved_on = latest is None or ts >= latest
-        if moved_on:  # every table's clock is at most the log's
+        if stamp is not None and ahead is not None and len(stamp) == len(ahead) and stamp.endswith(self.latest_zone):
+            if stamp >= ahead:  # the usual case: same shape as the log's clock, and later
+                self.table_clock[e.table] = self.latest = ts
+                self.latest_stamp = stamp
+                return
+        elif latest is None or ts >= latest:
             self.table_clock[e.table] = self.latest = ts
             self.latest_stamp = stamp
+            if stamp is not None:
+                self.latest_zone = "Z" if stamp[-1] == "Z" else stamp[-6:]
             return
         last = self.table_clock.get(e.table)
         if last is None or ts >= last:
