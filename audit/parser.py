@@ -541,7 +541,8 @@ class LineParser:
         if template is None or not self._valid_table(table):
             return None
         cls, fields, fields_set = template
-        known = (cls, {**fields, "table": table}, fields_set, rest)
+        # ts and line are in place already (the model's order): each event's copy only overwrites them
+        known = (cls, {"ts": None, "table": table, "line": 0, **fields}, fields_set, rest)
         if not rest.startswith("ROUND"):  # one per round: not worth keeping
             if len(self._lines) >= self.max_cached:
                 self._lines.clear()

@@ -126,11 +126,11 @@ def _feed_lines(stream: BinaryIO, run: FileReplay, compressed: bool,
         for raw in chunk:
             lineno += 1
             try:
-                text = raw.decode("utf-8")
+                text = raw.decode()
             except UnicodeDecodeError as err:
                 _not_utf8(run, lineno, raw.rstrip(b"\r\n"), err)
                 continue
-            feed(lineno, text.rstrip("\r\n"))
+            feed(lineno, text)  # with its line end: the replay strips it
     if tick is not None and pending:
         tick(pending)
 

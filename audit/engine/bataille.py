@@ -8,7 +8,6 @@ that the replay follows the log even where the log breaks the rules.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, ROUND_UP, Decimal
 
 from .. import events as ev
@@ -533,12 +532,13 @@ class BatailleRound:
         expected = self._expected(hand, e.spot)
         if expected is None:
             return
-        check, verb, amount, why = expected
+        check, verb, amount, _ = expected
         got_amount = getattr(e, "amount", None)
         if verb == e.verb and (amount is None or amount == got_amount):
             return
+        why = self._expected(hand, e.spot, why=True)[3]  # type: ignore[index]
         want = f"{verb} seat={e.seat} spot={e.spot}" + (f" amount={fmt_amount(amount)}" if amount is not None else "")
-        self.flag(check, f"seat {e.seat} {e.spot}: {_said(e.verb, got_amount)}, rules {_said(verb, amount, rule=True)} ({why()})",
+        self.flag(check, f"seat {e.seat} {e.spot}: {_said(e.verb, got_amount)}, rules {_said(verb, amount, rule=True)} ({why})",
                   expected=want)
 
     def _verify_order(self, seat: int) -> None:
@@ -561,12 +561,13 @@ class BatailleRound:
         spot.settled_phase = self.settle_phase
         self.last_settled_seat = e.seat
 
-    def _expected(self, hand: HandState, spot: str) -> tuple[str, str, Decimal | None, Callable[[], str]] | None:
-        """(check, verb, amount, why) the rules require for a spot now, or None if it cannot be settled yet;
-        ``why()`` writes the reason, only when a finding needs it."""
+    def _expected(self, hand: HandState, spot: str,
+                  why: bool = False) -> tuple[str, str, Decimal | None, str] | None:
+        """(check, verb, amount, reason) the rules require for a spot now, or None if it cannot be
+        settled yet; the reason is written only when asked (``why``), for a finding."""
         stake = hand.stake(spot)
         if hand.card is None and hand.stake("main") <= 0:
-            return "settle-once", "PUSH", None, lambda: "the hand holds no initial stake and got no card: the bet is returned"
+            return "settle-once", "PUSH", None, ("the hand holds no initial stake and got no card: the bet is returned" if why else "")
         if hand.card is None or self.dealer_card is None:
             self.flag("settle-once", f"seat {hand.seat} {spot} settled before its card and the dealer's were dealt")
             return None
@@ -576,21 +577,21 @@ class BatailleRound:
             if odds is None:
                 return None
             if first == "equal":
-                return "pay-egalite", "PAY", stake * odds.odds, lambda: f"égalité {fmt_amount(odds.odds)} to 1 on {fmt_amount(stake)}, first cards equal"
-            return "pay-egalite", "COLLECT", stake, lambda: f"first cards {hand.card} and {self.dealer_card} differ"
+                return "pay-egalite", "PAY", stake * odds.odds, (f"égalité {fmt_amount(odds.odds)} to 1 on {fmt_amount(stake)}, first cards equal" if why else "")
+            return "pay-egalite", "COLLECT", stake, (f"first cards {hand.card} and {self.dealer_card} differ" if why else "")
         if spot == "main" and first != "equal":
             odds = self.rules.pay_main
             if odds is None:
                 return None
             if first == "higher":
-                return "pay-main", "PAY", stake * odds.odds, lambda: f"{fmt_amount(odds.odds)} to 1 on a stake of {fmt_amount(stake)}, {hand.card} beats {self.dealer_card}"
-            return "pay-main", "COLLECT", stake, lambda: f"{hand.card} loses to {self.dealer_card}"
+                return "pay-main", "PAY", stake * odds.odds, (f"{fmt_amount(odds.odds)} to 1 on a stake of {fmt_amount(stake)}, {hand.card} beats {self.dealer_card}" if why else "")
+            return "pay-main", "COLLECT", stake, (f"{hand.card} loses to {self.dealer_card}" if why else "")
         if spot == "main" and hand.choice == "surrender":
             rule = self.rules.surrender
             if rule is None:
                 return None
             share = (stake * rule.fraction).quantize(CENT, rounding=_ROUNDING[rule.rounding])
-            return "surrender", "COLLECT", share, lambda: f"surrender: the house keeps {rule.fraction} of {fmt_amount(stake)}"
+            return "surrender", "COLLECT", share, (f"surrender: the house keeps {rule.fraction} of {fmt_amount(stake)}" if why else "")
         if first != "equal" or hand.choice != "war":
             self.flag("settle-once", f"seat {hand.seat} {spot} settled, but the hand is tied and no bataille decides it")
             return None
@@ -604,19 +605,21 @@ class BatailleRound:
                 return None
             equal = self.dealer_war_card is not None and _cmp(hand.war_card, self.dealer_war_card) == "equal"  # type: ignore[arg-type]
             if equal:
-                return "pay-egalite-war", "PAY", stake * odds.odds, lambda: f"égalité re-bet {fmt_amount(odds.odds)} to 1, bataille cards equal"
-            return "pay-egalite-war", "COLLECT", stake, lambda: "the bataille cards are not equal"
+                return "pay-egalite-war", "PAY", stake * odds.odds, (f"égalité re-bet {fmt_amount(odds.odds)} to 1, bataille cards equal" if why else "")
+            return "pay-egalite-war", "COLLECT", stake, ("the bataille cards are not equal" if why else "")
         rule = self.rules.pay_bataille
         if rule is None:
             return None
         verb = getattr(rule, outcome).main if spot == "main" else getattr(rule, outcome).war
-        vs = (lambda: f"{hand.war_card} vs {self.dealer_war_card}") if self.dealer_war_card else (lambda: f"{hand.war_card} (Ace)")
-        why = lambda: f"bataille {outcome} ({vs()})"  # noqa: E731
+        reason = ""
+        if why:
+            vs = f"{hand.war_card} vs {self.dealer_war_card}" if self.dealer_war_card else f"{hand.war_card} (Ace)"
+            reason = f"bataille {outcome} ({vs})"
         if verb == "pay":
-            return "pay-bataille", "PAY", stake * rule.odds, why
+            return "pay-bataille", "PAY", stake * rule.odds, reason
         if verb == "collect":
-            return "pay-bataille", "COLLECT", stake, why
-        return "pay-bataille", "PUSH", None, why
+            return "pay-bataille", "COLLECT", stake, reason
+        return "pay-bataille", "PUSH", None, reason
 
     def _war_outcome(self, hand: HandState) -> str | None:
         if hand.war_card is None:

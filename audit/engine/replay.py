@@ -101,14 +101,28 @@ class FileReplay:
         if self.part is not None and not self._owns(text):
             self._shadow(text)
             return
-        parsed = self.parser.parse(text, lineno)
+        parser = self.parser
+        parsed = parser.parse(text, lineno)
         sink = self.sink
         sink.line = lineno
-        if type(parsed) in _EVENT_TYPES:  # the usual line first
+        if type(parsed) in _EVENT_TYPES:  # the usual line first, its usual path inlined
             self.seen_event = True
             self.stats.events += 1
-            sink.text = self.parser.rest
-            self._event(parsed)
+            sink.text = parser.rest
+            stamp, ahead, table_id = parser.stamp, self.latest_stamp, parsed.table
+            if stamp is not None and ahead is not None and stamp >= ahead and len(stamp) == len(ahead) \
+                    and stamp.endswith(self.latest_zone):  # time moves on: see ``_clock``
+                self.table_clock[table_id] = self.latest = parsed.ts
+                self.latest_stamp = stamp
+            else:
+                self._clock(parsed, stamp)
+            table = self.tables.get(table_id)
+            if table is not None and type(parsed) is not ev.Open:
+                table.handlers[parsed.verb](parsed)
+                if table.closed:
+                    del self.tables[table_id]
+            else:
+                self._no_table(parsed)
             return
         sink.text = ""
         if not self.primary and not isinstance(parsed, Header) and text.lstrip(" \t").startswith("#"):
@@ -182,14 +196,8 @@ class FileReplay:
         t = self.tables.get(table)
         return t.round.n if t is not None and t.round is not None else None
 
-    def _event(self, e) -> None:
-        self._clock(e, self.parser.stamp)
-        table = self.tables.get(e.table)
-        if table is not None and type(e) is not ev.Open:
-            table.handlers[e.verb](e)
-            if table.closed:
-                del self.tables[e.table]
-            return
+    def _no_table(self, e) -> None:
+        """An OPEN, or an event for a table that is not open."""
         if type(e) is ev.Open:
             self._open(e)
         elif e.table not in self.unopened:
