@@ -468,7 +468,7 @@ class LineParser:
         # verb on -> template; least recently used first: a full cache drops its coldest entry
         self._cache: OrderedDict[str, tuple[type, dict[str, Any], set[str]] | None] = OrderedDict()
         # table and verb on -> (class, fields with the table, fields set, text from the verb on);
-        # emptied when full: it is rebuilt cheaply from ``_cache``
+        # twice the size of ``_cache`` (a text per table); when full its older half goes
         self._lines: dict[str, tuple[type, dict[str, Any], set[str], str]] = {}
         self._ts = _terminal_regex("TIMESTAMP").fullmatch
         # a valid timestamp's date-and-second head and its fraction-and-offset tail, each seen
@@ -544,9 +544,10 @@ class LineParser:
         # ts and line are in place already (the model's order): each event's copy only overwrites them
         known = (cls, {"ts": None, "table": table, "line": 0, **fields}, fields_set, rest)
         if not rest.startswith("ROUND"):  # one per round: not worth keeping
-            if len(self._lines) >= self.max_cached:
-                self._lines.clear()
-            self._lines[tail] = known
+            lines = self._lines
+            if len(lines) >= 2 * self.max_cached:  # the older half goes; it is rebuilt cheaply
+                self._lines = lines = dict(list(lines.items())[self.max_cached:])
+            lines[tail] = known
         return known
 
     def table_of(self, text: str) -> str | None:

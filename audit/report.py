@@ -108,11 +108,10 @@ BOM = b"\xef\xbb\xbf"
 
 def _feed_lines(stream: BinaryIO, run: FileReplay, compressed: bool,
                 tick: Callable[[int], None] | None = None) -> None:
-    """Every line, decoded, to the replay; a line that is not UTF-8 is reported, not dropped.
+    """Every line to the replay, a chunk at a time (the replay decodes them).
 
     ``tick`` receives the bytes read, about every ``CHUNK_BYTES`` and at the end.
     """
-    feed = run.feed
     lineno = pending = 0
     hint = 1 if compressed else CHUNK_BYTES
     while chunk := stream.readlines(hint):
@@ -123,26 +122,9 @@ def _feed_lines(stream: BinaryIO, run: FileReplay, compressed: bool,
                 pending = 0
         if lineno == 0 and chunk[0].startswith(BOM):
             chunk[0] = chunk[0][3:]
-        for raw in chunk:
-            lineno += 1
-            try:
-                text = raw.decode()
-            except UnicodeDecodeError as err:
-                _not_utf8(run, lineno, raw.rstrip(b"\r\n"), err)
-                continue
-            feed(lineno, text)  # with its line end: the replay strips it
+        lineno = run.feed_chunk(chunk, lineno)
     if tick is not None and pending:
         tick(pending)
-
-
-def _not_utf8(run: FileReplay, lineno: int, body: bytes, err: UnicodeDecodeError) -> None:
-    run.stats.lines = lineno
-    if run.primary:
-        run.stats.syntax += 1
-        run.sink.line = lineno
-        run.sink.text = ""
-        run.format.flag("syntax", f"byte {err.start + 1}: not valid UTF-8; the line is not audited",
-                        actual=body.decode("utf-8", "replace")[:200])
 
 
 class _Hashing(io.RawIOBase):

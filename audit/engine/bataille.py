@@ -7,7 +7,7 @@ that the replay follows the log even where the log breaks the rules.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, ROUND_UP, Decimal
 
 from .. import events as ev
@@ -37,15 +37,19 @@ class Limits:
         return self.max if self.egalite_max is None else self.egalite_max
 
 
-@dataclass
 class Spot:
-    owners: dict[Owner, Decimal] = field(default_factory=dict)
-    owner_lines: dict[Owner, int] = field(default_factory=dict)
-    last_line: int = 0
-    settled_line: int = 0
-    settled_phase: int = 0
-    #: kept as chips come and go: the sum of ``owners``
-    total: Decimal = Decimal(0)
+    """The chips on one betting spot of a hand, by owner."""
+
+    __slots__ = ("owners", "owner_lines", "last_line", "settled_line", "settled_phase", "total")
+
+    def __init__(self) -> None:
+        self.owners: dict[Owner, Decimal] = {}
+        self.owner_lines: dict[Owner, int] = {}
+        self.last_line = 0
+        self.settled_line = 0
+        self.settled_phase = 0
+        #: kept as chips come and go: the sum of ``owners``
+        self.total = ZERO
 
     def add(self, owner: Owner, amount: Decimal, line: int) -> None:
         """Chips placed (amount > 0) or taken back (< 0, never below what the owner has)."""
@@ -59,13 +63,17 @@ class Spot:
         self.owner_lines[owner] = self.last_line = line
 
 
-@dataclass
 class HandState:
-    seat: int
-    spots: dict[str, Spot] = field(default_factory=dict)
-    card: Card | None = None
-    war_card: Card | None = None
-    choice: str | None = None
+    """One seat's hand in a round: its spots, its cards, its choice at a tie."""
+
+    __slots__ = ("seat", "spots", "card", "war_card", "choice")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.spots: dict[str, Spot] = {}
+        self.card: Card | None = None
+        self.war_card: Card | None = None
+        self.choice: str | None = None
 
     def spot(self, name: str) -> Spot:
         if name not in self.spots:
@@ -74,7 +82,7 @@ class HandState:
 
     def stake(self, name: str) -> Decimal:
         spot = self.spots.get(name)
-        return spot.total if spot else Decimal(0)
+        return spot.total if spot else ZERO
 
 
 def _cmp(a: Card, b: Card) -> str:
@@ -252,6 +260,7 @@ class BatailleRound:
         lim = self.limits
         players: set[int] = set()
         boxes: dict[Owner, int] = {}
+        count_boxes = self.rules.lone_player_two_boxes or self.rules.boxes_per_player is not None
         for seat, hand in self.hands.items():
             main = hand.spots.get("main")
             if main is not None and main.total > ZERO:
@@ -262,7 +271,7 @@ class BatailleRound:
                         self.flag("bet-limits", f"seat {seat} main: {owner} stakes {fmt_amount(amount)}, "
                                   f"below the table minimum {fmt_amount(lim.min)}", line=main.owner_lines.get(owner, main.last_line),
                                   expected=f"a stake of at least {fmt_amount(lim.min)}", actual=None)
-                    if owner.kind == "seat":
+                    if count_boxes and owner.kind == "seat":
                         boxes[owner] = boxes.get(owner, 0) + 1
                         players.add(int(owner.id))
                 if main.total > lim.max:

@@ -14,7 +14,7 @@ from typing import Iterable
 
 from .. import events as ev
 from ..findings import Finding
-from ..parser import Comment, Header, LineParser, Problem
+from ..parser import Comment, Header, LineParser, Parsed, Problem
 from ..rulesets import Library
 from .context import Flagger, Sink
 from .stats import TableStats
@@ -94,36 +94,72 @@ class FileReplay:
                 self.latest_stamp = None
 
     def feed(self, lineno: int, text: str) -> None:
-        self.stats.lines = lineno
-        if self.skip_rest:
-            self.stats.not_audited += self.primary
-            return
-        if self.part is not None and not self._owns(text):
-            self._shadow(text)
-            return
-        parser = self.parser
-        parsed = parser.parse(text, lineno)
-        sink = self.sink
-        sink.line = lineno
-        if type(parsed) in _EVENT_TYPES:  # the usual line first, its usual path inlined
-            self.seen_event = True
-            self.stats.events += 1
+        """One line (its line end may be kept)."""
+        self.feed_chunk([text], lineno - 1)
+
+    def feed_chunk(self, lines: list[str] | list[bytes], lineno: int) -> int:
+        """Lines as read, numbered from ``lineno`` + 1 (bytes are decoded here, a line that is not
+        UTF-8 is reported); returns the number of the last one.
+
+        This is the auditor's innermost loop: the usual event line takes the inlined path below,
+        everything else goes through ``_line``.
+        """
+        parse, sink, stats, tables = self.parser.parse, self.sink, self.stats, self.tables
+        parser, table_clock, event_types, open_type = self.parser, self.table_clock, _EVENT_TYPES, ev.Open
+        plain = self.part is None
+        for text in lines:
+            lineno += 1
+            if type(text) is bytes:
+                try:
+                    text = text.decode()
+                except UnicodeDecodeError as err:
+                    stats.lines = lineno
+                    self._not_utf8(lineno, text.rstrip(b"\r\n"), err)
+                    continue
+            if self.skip_rest:
+                self.stats.not_audited += self.primary
+                continue
+            if not plain and not self._owns(text):
+                self._shadow(text)
+                continue
+            parsed = parse(text, lineno)
+            if type(parsed) not in event_types:
+                stats.lines = lineno
+                self._parsed(lineno, text, parsed)
+                continue
+            sink.line = lineno
             sink.text = parser.rest
+            stats.events += 1
+            self.seen_event = True
             stamp, ahead, table_id = parser.stamp, self.latest_stamp, parsed.table
             if stamp is not None and ahead is not None and stamp >= ahead and len(stamp) == len(ahead) \
                     and stamp.endswith(self.latest_zone):  # time moves on: see ``_clock``
-                self.table_clock[table_id] = self.latest = parsed.ts
+                table_clock[table_id] = self.latest = parsed.ts
                 self.latest_stamp = stamp
             else:
                 self._clock(parsed, stamp)
-            table = self.tables.get(table_id)
-            if table is not None and type(parsed) is not ev.Open:
+            table = tables.get(table_id)
+            if table is not None and type(parsed) is not open_type:
                 table.handlers[parsed.verb](parsed)
                 if table.closed:
-                    del self.tables[table_id]
+                    del tables[table_id]
             else:
                 self._no_table(parsed)
-            return
+        stats.lines = lineno
+        return lineno
+
+    def _not_utf8(self, lineno: int, body: bytes, err: UnicodeDecodeError) -> None:
+        if self.primary:
+            self.stats.syntax += 1
+            self.sink.line = lineno
+            self.sink.text = ""
+            self.format.flag("syntax", f"byte {err.start + 1}: not valid UTF-8; the line is not audited",
+                             actual=body.decode("utf-8", "replace")[:200])
+
+    def _parsed(self, lineno: int, text: str, parsed: Parsed) -> None:
+        """A line that is not an event: blank, comment, header or syntax problem."""
+        sink = self.sink
+        sink.line = lineno
         sink.text = ""
         if not self.primary and not isinstance(parsed, Header) and text.lstrip(" \t").startswith("#"):
             return  # a line every part reads: the primary part reports and counts it
