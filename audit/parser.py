@@ -471,9 +471,9 @@ class LineParser:
         # twice the size of ``_cache`` (a text per table); when full its older half goes
         self._lines: dict[str, tuple[type, dict[str, Any], set[str], str]] = {}
         self._ts = _terminal_regex("TIMESTAMP").fullmatch
-        # a valid timestamp's date-and-second head and its fraction-and-offset tail, each seen
-        # in a stamp the grammar's terminal matched: see ``_stamp_ok``
+        # pieces of timestamps the grammar's terminal matched: see ``_stamp_ok``
         self._heads: set[str] = set()
+        self._seconds: set[str] = set()
         self._tails: set[str] = set()
         self._split_stamps = _splits_at_head(_terminal_regex("TIMESTAMP").pattern)
         self._table = _terminal_regex("TABLE")
@@ -495,7 +495,8 @@ class LineParser:
             if known is None:
                 return self._reference(body, lineno)
         cls, fields, fields_set, self.rest = known
-        if (stamp[:19] not in self._heads or stamp[19:] not in self._tails) and not self._stamp_ok(stamp):
+        if (stamp[:16] not in self._heads or stamp[16:19] not in self._seconds or stamp[19:] not in self._tails) \
+                and not self._stamp_ok(stamp):
             return self._reference(body, lineno)
         try:
             ts = _fromisoformat(stamp)
@@ -514,21 +515,20 @@ class LineParser:
         return obj
 
     def _stamp_ok(self, stamp: str) -> bool:
-        """The grammar's TIMESTAMP terminal matches ``stamp``; its head and tail are remembered.
+        """The grammar's TIMESTAMP terminal matches ``stamp``; its pieces are remembered.
 
-        That terminal is a fixed 19-character date and time followed by an optional fraction
-        and the offset, so a stamp whose head was the head of a matching stamp and whose tail
-        was the tail of one matches too: most lines are then checked with two set lookups.
+        That terminal is a fixed 16-character date and minute, a fixed 3-character second
+        (``:ss``), then an optional fraction and the offset; a stamp each of whose three pieces
+        was the same piece of some matching stamp matches too. Most lines are then checked with
+        three set lookups: a minute, a second and a fraction-and-offset seen before.
         """
         if self._ts(stamp) is None:
             return False
         if self._split_stamps:
-            if len(self._heads) >= self.max_cached:
-                self._heads.clear()
-            if len(self._tails) >= self.max_cached:
-                self._tails.clear()
-            self._heads.add(stamp[:19])
-            self._tails.add(stamp[19:])
+            for seen, piece in ((self._heads, stamp[:16]), (self._seconds, stamp[16:19]), (self._tails, stamp[19:])):
+                if len(seen) >= self.max_cached:
+                    seen.clear()
+                seen.add(piece)
         return True
 
     def _line_template(self, body: str, tail: str) -> tuple[type, dict[str, Any], set[str], str] | None:
@@ -679,8 +679,9 @@ def _kv_terminals() -> dict[str, list[tuple[str, Callable[[str], Any], str, Call
 
 
 _MISSING = object()
-#: the first 19 characters of the TIMESTAMP terminal's pattern (``_stamp_ok`` relies on it)
-_TS_HEAD = "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}"
+#: how the TIMESTAMP terminal's pattern begins: 16 then 3 characters of fixed shape
+#: (``LineParser._stamp_ok`` relies on it, and ``_splits_at_head`` checks it)
+_TS_HEAD = "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}" ":[0-9]{2}"
 
 
 def _splits_at_head(pattern: str) -> bool:
