@@ -550,14 +550,6 @@ class LineParser:
             lines[tail] = known
         return known
 
-    def table_of(self, text: str) -> str | None:
-        """The table field of an event-like line, without parsing it (None for anything else)."""
-        body = text.rstrip().lstrip(" \t")  # as the grammar: only blanks may lead
-        if not body or body[0] == "#" or body[0].isspace():
-            return None
-        m = self._SPLIT.fullmatch(body)
-        return m.group(2) if m else None
-
     def event_time(self, text: str) -> datetime | None:
         """The timestamp of a line if it is a valid event line, else None: what another process's
         tables need of a line they do not replay (the file's clock). Same verdict as ``parse``."""
@@ -573,6 +565,10 @@ class LineParser:
             return _fromisoformat(stamp)
         except ValueError:
             return None
+
+    def is_table(self, word: str) -> bool:
+        """Whether ``word`` is a table id, by the grammar's terminal."""
+        return self._table.fullmatch(word) is not None
 
     def _reference(self, body: str, lineno: int) -> Parsed:
         self.stamp = None

@@ -218,7 +218,8 @@ _WORKER_LIBRARY: Library | None = None
 
 def _init_worker(spec: dict) -> None:
     global _WORKER_LIBRARY
-    _WORKER_LIBRARY = Library.load(**spec)
+    if _WORKER_LIBRARY is None:  # a spawned worker loads the rulesets itself
+        _WORKER_LIBRARY = Library.load(**spec)
 
 
 def _worker(task: tuple[str, tuple[int, int] | None]) -> PartResult:
@@ -249,7 +250,10 @@ def run_audit(library: Library, paths: list[str], jobs: int = 1,
     tasks = _tasks(files, jobs)
     results: list[PartResult] = []
     if jobs > 1 and "-" not in files and len(tasks) > 1:
-        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+        global _WORKER_LIBRARY
+        forking = "fork" in multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if forking else "spawn")
+        _WORKER_LIBRARY = library if forking else None  # a forked worker has it already: no second load
         with ctx.Pool(min(jobs, len(tasks)), initializer=_init_worker, initargs=(library.spec,)) as pool:
             for (path, part), result in zip(tasks, pool.imap(_worker, tasks)):
                 results.append(result)

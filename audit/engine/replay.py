@@ -45,6 +45,15 @@ class InputStats:
 
 
 _EVENT_TYPES = frozenset(ev.MODELS.values())
+MAX_PENDING = 256  # other parts' lines kept unread at most
+_LEADS = frozenset("# \t")  # how a line that may be a header or comment begins
+MAX_ASSIGNED = 10_000  # tables given to parts in turn; beyond, by a hash of their id
+
+
+def _shape(stamp: str) -> tuple[int, str]:
+    """Stamps of the same length and offset (RFC 3339, as the grammar has them) compare as text
+    as they do in time."""
+    return len(stamp), ("Z" if stamp[-1:] == "Z" else stamp[-6:])
 
 
 class FileReplay:
@@ -52,7 +61,7 @@ class FileReplay:
 
     def __init__(self, library: Library, path: str, part: tuple[int, int] | None = None):
         """``part`` = (k, n): replay only the tables that fall in part k of n (``--jobs``); part 0
-        also reports what belongs to no table. Every part reads the whole file for its clock."""
+        also reports what belongs to no table. Every part reads the whole file (see ``_mine``)."""
         self.library = library
         self.part = part
         self.primary = part is None or part[0] == 0
@@ -68,6 +77,11 @@ class FileReplay:
         self.seen_event = False
         self.parser = LineParser()
         self.skip_rest = False
+        # with parts: table -> part, and the other parts' lines not yet read for the clock
+        self.assigned: dict[str, int] = {}
+        self.pending: list[str] = []
+        self.pending_max: str | None = None
+        self.pending_shape: tuple[int, str] | None = None
         tol = self.format.settings("time-order")
         self.tolerance = timedelta(seconds=tol.tolerance_seconds if tol else 0)
 
@@ -75,23 +89,71 @@ class FileReplay:
     def findings(self) -> list[Finding]:
         return self.sink.findings
 
-    def _owns(self, text: str) -> bool:
-        if self.part is None:
-            return True
-        table = self.parser.table_of(text)
-        if table is None:
-            return self.primary or text.lstrip(" \t").startswith("#")  # every part reads the headers
-        k, n = self.part
-        return zlib.crc32(table.encode("utf-8")) % n == k
+    # -- parts (``--jobs``): whose line is it, and the other parts' clock --------------------
 
-    def _shadow(self, text: str) -> None:
-        """A line of another part's table: only the file's clock and the first-event mark move."""
-        ts = self.parser.event_time(text)
-        if ts is not None:
-            self.seen_event = True
-            if self.latest is None or ts > self.latest:
-                self.latest = ts
-                self.latest_stamp = None
+    def _mine(self, text: str) -> bool:
+        """Whether this part replays the line. A line of another part's table only moves the
+        file's clock, lazily (``_foreign``). Tables go to the parts in turn, in the order they
+        first appear, so every part makes the same choice; lines of no table go to part 0,
+        headers and comments to every part (a header can change how the rest is read)."""
+        if text[:1] in _LEADS and text.lstrip(" \t")[:1] == "#":
+            return True
+        i = text.find(" ")
+        j = text.find(" ", i + 1)
+        if i > 0 and j > i + 1 and text.find("\t", 0, j) < 0:  # the usual "stamp table ..." line
+            stamp, table = text[:i], text[i + 1:j]
+        else:
+            words = text.split(None, 2)
+            if len(words) < 3:
+                return self.primary
+            stamp, table = words[0], words[1]
+        part = self.assigned.get(table)
+        if part is None:
+            part = self._assign(table)
+        if part == self.part[0]:  # type: ignore[index]
+            return True
+        # another part's line: kept, unread, until this part's next event needs the clock
+        pending = self.pending
+        if not pending:
+            self.pending_max, self.pending_shape = stamp, _shape(stamp)
+        elif self.pending_shape is None or len(stamp) != self.pending_shape[0] \
+                or not stamp.endswith(self.pending_shape[1]):
+            self.pending_shape = None  # mixed shapes: they will be read one by one
+        elif stamp > self.pending_max:  # type: ignore[operator]
+            self.pending_max = stamp
+        pending.append(text)
+        if len(pending) >= MAX_PENDING:
+            self._settle_pending()
+        return False
+
+    def _assign(self, table: str) -> int:
+        k, n = self.part  # type: ignore[misc]
+        if not self.parser.is_table(table):
+            return 0  # not a table id: a syntax problem, reported by part 0
+        if len(self.assigned) >= MAX_ASSIGNED:
+            return zlib.crc32(table.encode("utf-8")) % n  # a hostile number of tables: memory stays bounded
+        part = self.assigned[table] = len(self.assigned) % n
+        return part
+
+    def _before_own_event(self, stamp: str | None) -> None:
+        """An own event: if its stamp is not before any line another part replayed since the last
+        one, those lines cannot move the file's clock past it and are dropped unread."""
+        if stamp is not None and self.pending_shape is not None and _shape(stamp) == self.pending_shape \
+                and stamp >= self.pending_max:  # type: ignore[operator]
+            self.pending.clear()
+        else:
+            self._settle_pending()
+
+    def _settle_pending(self) -> None:
+        """Read the other parts' pending lines for their times (the events among them)."""
+        for text in self.pending:
+            ts = self.parser.event_time(text)
+            if ts is not None:
+                self.seen_event = True
+                if self.latest is None or ts > self.latest:
+                    self.latest = ts
+                    self.latest_stamp = None
+        self.pending.clear()
 
     def feed(self, lineno: int, text: str) -> None:
         """One line (its line end may be kept)."""
@@ -119,8 +181,7 @@ class FileReplay:
             if self.skip_rest:
                 self.stats.not_audited += self.primary
                 continue
-            if not plain and not self._owns(text):
-                self._shadow(text)
+            if not plain and not self._mine(text):
                 continue
             parsed = parse(text, lineno)
             if type(parsed) not in event_types:
@@ -132,6 +193,8 @@ class FileReplay:
             stats.events += 1
             self.seen_event = True
             stamp, ahead, table_id = parser.stamp, self.latest_stamp, parsed.table
+            if not plain and self.pending:
+                self._before_own_event(stamp)
             if stamp is not None and ahead is not None and stamp >= ahead and len(stamp) == len(ahead) \
                     and stamp.endswith(self.latest_zone):  # time moves on: see ``_clock``
                 table_clock[table_id] = self.latest = parsed.ts
@@ -174,6 +237,8 @@ class FileReplay:
             column = len(text[: parsed.column - 1].encode("utf-8")) + 1  # a byte column, as editors and hexdumps count
             self.format.flag("syntax", f"column {column}: {parsed.message}", actual=text.strip()[:200])
             return
+        if self.pending:
+            self._settle_pending()  # whether an event came first decides what a header line is
         if self.primary:
             self._count_header()
         self._header(parsed)
