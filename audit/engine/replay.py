@@ -169,6 +169,7 @@ class FileReplay:
         parse, sink, stats, tables = self.parser.parse, self.sink, self.stats, self.tables
         parser, table_clock, event_types, open_type = self.parser, self.table_clock, _EVENT_TYPES, ev.Open
         plain = self.part is None
+        events, seen = 0, self.seen_event
         for text in lines:
             lineno += 1
             if type(text) is bytes:
@@ -190,8 +191,9 @@ class FileReplay:
                 continue
             sink.line = lineno
             sink.text = parser.rest
-            stats.events += 1
-            self.seen_event = True
+            events += 1
+            if not seen:
+                self.seen_event = seen = True
             stamp, ahead, table_id = parser.stamp, self.latest_stamp, parsed.table
             if not plain and self.pending:
                 self._before_own_event(stamp)
@@ -209,6 +211,7 @@ class FileReplay:
             else:
                 self._no_table(parsed)
         stats.lines = lineno
+        stats.events += events
         return lineno
 
     def _not_utf8(self, lineno: int, body: bytes, err: UnicodeDecodeError) -> None:
