@@ -322,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=Path, metavar="FILE", help="write the generated log to FILE and keep it")
     ap.add_argument("--quick", action="store_true",
                     help="tiny sizes so CI proves the benchmark works in seconds; targets are not judged")
-    ap.add_argument("--repeat", type=int, default=1, help="time (a) and (b) this many times and keep the best (default 1)")
+    ap.add_argument("--repeat", type=int, default=1, help="time (a), (b) and the --jobs runs this many times and keep the best (default 1)")
     ap.add_argument("--skip-memory", action="store_true", help="skip the audit of the 10x longer log")
     ap.add_argument("--json", type=Path, metavar="FILE", help="also write the figures to FILE as JSON")
     args = ap.parse_args(argv)
@@ -432,9 +432,13 @@ def main(argv: list[str] | None = None) -> int:
         # -- --jobs 2 against --jobs 1 ------------------------------------------------------
         parallel: dict = {"available": jobs}
         if jobs:
-            say("--jobs 1 and --jobs 2 on the same night")
-            one = audit(main_path, tmp / "jobs1.json", tmp, "1")
-            two = audit(main_path, tmp / "jobs2.json", tmp, "2")
+            say("--jobs 1 and --jobs 2 on the same night" + (f", alternately, best of {args.repeat}" if args.repeat > 1 else ""))
+            ones, twos = [], []
+            for _ in range(args.repeat):  # alternately, so that a busy moment hits both alike
+                ones.append(audit(main_path, tmp / "jobs1.json", tmp, "1"))
+                twos.append(audit(main_path, tmp / "jobs2.json", tmp, "2"))
+            one = min(ones, key=lambda a: a.run.seconds)
+            two = min(twos, key=lambda a: a.run.seconds)
             same = (tmp / "jobs1.json").read_bytes() == (tmp / "jobs2.json").read_bytes()
             if not same:
                 problems.append("--jobs 2 and --jobs 1 wrote different JSON reports")
