@@ -190,6 +190,7 @@ CATALOGUE: dict[str, type[Params]] = {
     "out-of-context": NoParams,
     "stopcard-depth": NoParams,
     "table-unclosed": NoParams,
+    "shoe-unfinished": NoParams,
     # shoe
     "shoe-decks": Decks,
     "shoe-procedure": Procedures,

@@ -46,14 +46,13 @@ class InputStats:
 
 _EVENT_TYPES = frozenset(ev.MODELS.values())
 MAX_PENDING = 256  # other parts' lines kept unread at most
-_LEADS = frozenset("# \t")  # how a line that may be a header or comment begins
 MAX_ASSIGNED = 10_000  # tables given to parts in turn; beyond, by a hash of their id
 
 
-def _shape(stamp: str) -> tuple[int, str]:
-    """Stamps of the same length and offset (RFC 3339, as the grammar has them) compare as text
-    as they do in time."""
-    return len(stamp), ("Z" if stamp[-1:] == "Z" else stamp[-6:])
+def _zone(stamp: str) -> str:
+    """A stamp's offset as written. Stamps of the same length and offset (RFC 3339, as the
+    grammar has them) compare as text as they do in time."""
+    return "Z" if stamp[-1:] == "Z" else stamp[-6:]
 
 
 class FileReplay:
@@ -80,8 +79,10 @@ class FileReplay:
         # with parts: table -> part, and the other parts' lines not yet read for the clock
         self.assigned: dict[str, int] = {}
         self.pending: list[str] = []
+        self.k = part[0] if part else 0
         self.pending_max: str | None = None
-        self.pending_shape: tuple[int, str] | None = None
+        self.pending_len = -1  # the pending stamps' length and offset (-1: mixed)
+        self.pending_zone = ""
         tol = self.format.settings("time-order")
         self.tolerance = timedelta(seconds=tol.tolerance_seconds if tol else 0)
 
@@ -93,32 +94,24 @@ class FileReplay:
 
     def _mine(self, text: str) -> bool:
         """Whether this part replays the line. A line of another part's table only moves the
-        file's clock, lazily (``_foreign``). Tables go to the parts in turn, in the order they
-        first appear, so every part makes the same choice; lines of no table go to part 0,
-        headers and comments to every part (a header can change how the rest is read)."""
-        if text[:1] in _LEADS and text.lstrip(" \t")[:1] == "#":
-            return True
-        i = text.find(" ")
-        j = text.find(" ", i + 1)
-        if i > 0 and j > i + 1 and text.find("\t", 0, j) < 0:  # the usual "stamp table ..." line
-            stamp, table = text[:i], text[i + 1:j]
-        else:
-            words = text.split(None, 2)
-            if len(words) < 3:
-                return self.primary
-            stamp, table = words[0], words[1]
+        file's clock, lazily (see ``_before_own_event``). Tables go to the parts in turn, in the
+        order they first appear, so every part makes the same choice; lines of no table go to
+        part 0, headers and comments to every part (a header can change how the rest is read)."""
+        words = text.split(None, 2)
+        if len(words) < 3 or words[0][0] == "#":
+            return self.primary or text.lstrip(" \t")[:1] == "#"
+        stamp, table = words[0], words[1]
         part = self.assigned.get(table)
         if part is None:
             part = self._assign(table)
-        if part == self.part[0]:  # type: ignore[index]
+        if part == self.k:
             return True
-        # another part's line: kept, unread, until this part's next event needs the clock
+        # another part's line: kept unread; the largest stamp of one shape is all that counts
         pending = self.pending
         if not pending:
-            self.pending_max, self.pending_shape = stamp, _shape(stamp)
-        elif self.pending_shape is None or len(stamp) != self.pending_shape[0] \
-                or not stamp.endswith(self.pending_shape[1]):
-            self.pending_shape = None  # mixed shapes: they will be read one by one
+            self.pending_max, self.pending_len, self.pending_zone = stamp, len(stamp), _zone(stamp)
+        elif len(stamp) != self.pending_len or not stamp.endswith(self.pending_zone):
+            self.pending_len = -1  # mixed shapes: the lines will be read one by one
         elif stamp > self.pending_max:  # type: ignore[operator]
             self.pending_max = stamp
         pending.append(text)
@@ -138,7 +131,7 @@ class FileReplay:
     def _before_own_event(self, stamp: str | None) -> None:
         """An own event: if its stamp is not before any line another part replayed since the last
         one, those lines cannot move the file's clock past it and are dropped unread."""
-        if stamp is not None and self.pending_shape is not None and _shape(stamp) == self.pending_shape \
+        if stamp is not None and len(stamp) == self.pending_len and stamp.endswith(self.pending_zone) \
                 and stamp >= self.pending_max:  # type: ignore[operator]
             self.pending.clear()
         else:

@@ -137,7 +137,7 @@ class Table:
             self.announced_n = e.n
 
     def on_close(self, e: ev.Close) -> None:
-        self.closed = True
+        self.closed = True  # mid-shoe is the end of the session, the house's call: not a shoe cut short
         if self.round is not None:
             self._flag("round-open", f"round {self.round.n} still open when the table closed", round=self.round.n)
             self.round = None
@@ -152,7 +152,6 @@ class Table:
             self._flag("out-of-context", "a new shoe during a round", round=self.round.n)
         if self.announced == "last-shoe" and self.shoe is not None:
             self._flag("end-announced", "a new shoe after the last shoe was announced")
-
         self.shoe = ShoeState(e, self.f)
         if self.cdf is not None:
             self.cdf.new_shoe()
@@ -450,5 +449,10 @@ class Table:
             self._flag("round-open", f"round {self.round.n} still open at the end of the log",
                        line=line, round=self.round.n, actual=None)
             self.round = None
+        shoe = self.shoe
+        if shoe is not None and shoe.stop_at is not None and shoe.drawn and not shoe.stop_out:
+            self._flag("shoe-unfinished", f"the log ends in the middle of the shoe of line {shoe.line}: "
+                       f"{shoe.drawn} cards drawn, the stop card due after {shoe.stop_at}", line=line, actual=None,
+                       expected="STOPCARD out (in this log or the next)")
         self._flag("table-unclosed", f"table {self.id} (opened line {self.opened_line}) is still open at the end "
                    "of the log", line=line, actual=None, expected="CLOSE")
