@@ -484,24 +484,24 @@ class LineParser:
         self.stamp: str | None = None
 
     def parse(self, text: str, lineno: int = 0) -> Parsed:
-        body = text.rstrip()
-        if not body:
-            self.rest = ""
-            return None
-        stamp, _, tail = body.partition(" ")
-        known = self._lines.get(tail)
+        stamp, _, tail = text.partition(" ")
+        known = self._lines.get(tail)  # the tail as read, its line end included
         if known is None:
+            body = text.rstrip()
+            if not body:
+                self.rest = ""
+                return None
             known = self._line_template(body, tail)
             if known is None:
                 return self._reference(body, lineno)
         cls, fields, fields_set, self.rest = known
         if (stamp[:16] not in self._heads or stamp[16:19] not in self._seconds or stamp[19:] not in self._tails) \
                 and not self._stamp_ok(stamp):
-            return self._reference(body, lineno)
+            return self._reference(text.rstrip(), lineno)
         try:
             ts = _fromisoformat(stamp)
         except ValueError:
-            return self._reference(body, lineno)
+            return self._reference(text.rstrip(), lineno)
         self.stamp = stamp
         # the model built as ``model_construct`` would, cheaper: the grammar validated every value
         values = fields.copy()
@@ -531,9 +531,10 @@ class LineParser:
                 seen.add(piece)
         return True
 
-    def _line_template(self, body: str, tail: str) -> tuple[type, dict[str, Any], set[str], str] | None:
-        """The template of a table-and-verb text not seen lately (None: not a plain event line)."""
-        table, _, rest = tail.partition(" ")
+    def _line_template(self, body: str, key: str) -> tuple[type, dict[str, Any], set[str], str] | None:
+        """The template of a table-and-verb text not seen lately (None: not a plain event line);
+        ``key`` is that text as read (line end included), ``body`` the line without its end."""
+        table, _, rest = body.partition(" ")[2].partition(" ")
         if body[0] in " \t#" or not rest or rest[0] in " \t":
             return None  # tabs or repeated blanks: the grammar's business (a tab in the stamp or
             # the table is caught by their terminals, checked before the template is used)
@@ -547,7 +548,7 @@ class LineParser:
             lines = self._lines
             if len(lines) >= 2 * self.max_cached:  # the older half goes; it is rebuilt cheaply
                 self._lines = lines = dict(list(lines.items())[self.max_cached:])
-            lines[tail] = known
+            lines[key] = known
         return known
 
     def event_time(self, text: str) -> datetime | None:
