@@ -14,9 +14,6 @@ from pathlib import Path
 from typing import Annotated, Callable, NoReturn, Optional
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
 
 from . import baseline as baseline_file
 from . import config as config_file
@@ -76,6 +73,8 @@ def _audit(paths: list[str], library: Library, jobs: int = 1, show_progress: boo
         files = expand(paths)
         if not show_progress or not sys.stderr.isatty():
             return run_audit(library, paths, jobs=jobs, files=files)
+        from rich.console import Console  # rich is imported only where it draws (start-up time)
+        from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
         with Progress(TextColumn("auditing"), BarColumn(), TaskProgressColumn(), TimeRemainingColumn(),
                       console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("audit", total=input_size(files) or None)
@@ -99,6 +98,8 @@ def _renderer(fmt: Format) -> Callable[[Report], str]:
 
 
 def _text_file(report: Report) -> str:
+    from rich.console import Console
+
     from .reporters import text
     console = Console(record=True, width=120, file=io.StringIO(), highlight=False, soft_wrap=True)
     text.render(report, console)
@@ -177,6 +178,7 @@ def check(
         if out is not None:
             _write(out, _renderer(fmt)(report))
         elif fmt is Format.text:
+            from rich.console import Console
             from .reporters import text
             text.render(report, Console(highlight=False, soft_wrap=True))
         else:
@@ -229,6 +231,8 @@ def rules(
 
 
 def _rules_text(library: Library, ids: list[str]) -> str:
+    from rich.console import Console
+    from rich.markup import escape
     console = Console(record=True, file=io.StringIO(), highlight=False, soft_wrap=True, width=120)
     for rid in ids:
         loaded = library.rulesets[rid]
