@@ -187,9 +187,10 @@ class FileReplay:
             events += 1
             if not seen:
                 self.seen_event = seen = True
-            stamp, ahead, table_id = parser.stamp, self.latest_stamp, parsed.table
+            stamp, table_id = parser.stamp, parsed.table
             if not plain and self.pending:
-                self._before_own_event(stamp)
+                self._before_own_event(stamp)  # may move the clock: read it after
+            ahead = self.latest_stamp
             if stamp is not None and ahead is not None and stamp >= ahead and len(stamp) == len(ahead) \
                     and stamp.endswith(self.latest_zone):  # time moves on: see ``_clock``
                 table_clock[table_id] = self.latest = parsed.ts
