@@ -465,10 +465,11 @@ class LineParser:
 
     def __init__(self, max_cached: int = 20_000):
         self.max_cached = max_cached
+        self.max_lines = max_cached + max_cached // 4
         # verb on -> template; least recently used first: a full cache drops its coldest entry
         self._cache: OrderedDict[str, tuple[type, dict[str, Any], set[str]] | None] = OrderedDict()
         # table and verb on -> (class, fields with the table, fields set, text from the verb on);
-        # twice the size of ``_cache`` (a text per table); when full its older half goes
+        # when full its older half goes (a night's hot texts fit: memory stays flat)
         self._lines: dict[str, tuple[type, dict[str, Any], set[str], str]] = {}
         self._ts = _terminal_regex("TIMESTAMP").fullmatch
         # pieces of timestamps the grammar's terminal matched: see ``_stamp_ok``
@@ -546,8 +547,8 @@ class LineParser:
         known = (cls, {"ts": None, "table": table, "line": 0, **fields}, fields_set, rest)
         if not rest.startswith("ROUND"):  # one per round: not worth keeping
             lines = self._lines
-            if len(lines) >= 2 * self.max_cached:  # the older half goes; it is rebuilt cheaply
-                self._lines = lines = dict(list(lines.items())[self.max_cached:])
+            if len(lines) >= self.max_lines:  # the older half goes; it is rebuilt cheaply
+                self._lines = lines = dict(list(lines.items())[self.max_lines // 2:])
             lines[key] = known
         return known
 
