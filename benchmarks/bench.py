@@ -358,6 +358,10 @@ def main(argv: list[str] | None = None) -> int:
                           "generate_seconds": round(log.seconds, 3)}
 
         figures["audit_package"] = audit_package(tmp)
+        # byte-compile the checkout, as pip does for an installed package: otherwise, with
+        # PYTHONDONTWRITEBYTECODE set, every child would compile the modules again at start-up
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "audit")],
+                       env=child_env(), check=False, capture_output=True)
         jobs = has_jobs_option(tmp)
         one_core = "1" if jobs else None  # (b) runs on one core even if --jobs defaults to more
 
