@@ -400,9 +400,6 @@ class Table:
         other = "chemin de fer" if self.cdf is None else "bataille"
         self._flag("out-of-context", f"{e.verb} is a {other} event, at a {self.game} table")
 
-    def handle(self, e) -> None:
-        self.handlers[e.verb](e)
-
     def _on_hand_event(self, e) -> None:
         cdf, coup = self.cdf, self._n()
         assert cdf is not None
