@@ -156,8 +156,9 @@ class FileReplay:
         """Lines as read, numbered from ``lineno`` + 1 (bytes are decoded here, a line that is not
         UTF-8 is reported); returns the number of the last one.
 
-        This is the auditor's innermost loop: the usual event line takes the inlined path below,
-        everything else goes through ``_line``.
+        This is the auditor's innermost loop: the usual event line takes the inlined path below
+        (the clock's usual case, then its table's handler); everything else goes through
+        ``_parsed``, ``_clock`` and ``_no_table``.
         """
         parse, sink, stats, tables = self.parser.parse, self.sink, self.stats, self.tables
         parser, table_clock, event_types, open_type = self.parser, self.table_clock, _EVENT_TYPES, ev.Open
