@@ -479,6 +479,8 @@ class LineParser:
         self._split_stamps = _splits_at_head(_terminal_regex("TIMESTAMP").pattern)
         self._table = _terminal_regex("TABLE")
         self._tables: set[str] = set()
+        # (table, begin or end) -> the fields of its ROUND lines but the number
+        self._round_bases: dict[tuple[str, str], tuple[type, dict[str, Any], set[str]]] = {}
         self._stand_ins: dict[str, str] = {}  # terminal -> the word standing for its values
         self.rest = ""  # the current line from its verb on
         #: the current line's timestamp as written, when the fast path read it (else None)
@@ -539,6 +541,10 @@ class LineParser:
         if body[0] in " \t#" or not rest or rest[0] in " \t":
             return None  # tabs or repeated blanks: the grammar's business (a tab in the stamp or
             # the table is caught by their terminals, checked before the template is used)
+        if rest.startswith("ROUND"):
+            known = self._round_line(table, rest)
+            if known is not None:
+                return known
         template = self._template(rest)
         if template is None or not self._valid_table(table):
             return None
@@ -551,6 +557,30 @@ class LineParser:
                 self._lines = lines = dict(list(lines.items())[self.max_lines // 2:])
             lines[key] = known
         return known
+
+    def _round_line(self, table: str, rest: str) -> tuple[type, dict[str, Any], set[str], str] | None:
+        """A ROUND line: its number changes every round, so it is never in the line cache; the
+        fields of ``ROUND 1 begin`` (or ``end``) at its table are, with the number put in."""
+        m = self._ROUND.fullmatch(rest)
+        if m is None:
+            return None
+        n = int(m.group(1))
+        if n < 1:
+            return None  # the grammar's error
+        key = (table, m.group(2))
+        base = self._round_bases.get(key)
+        if base is None:
+            template = self._template(f"ROUND 1 {m.group(2)}")
+            if template is None or not self._valid_table(table):
+                return None
+            if len(self._round_bases) >= self.max_cached:
+                self._round_bases.clear()
+            cls, fields, fields_set = template
+            base = self._round_bases[key] = (cls, {"ts": None, "table": table, "line": 0, **fields}, fields_set)
+        cls, fields, fields_set = base
+        fields = fields.copy()
+        fields["n"] = n
+        return cls, fields, fields_set, rest
 
     def event_time(self, text: str) -> datetime | None:
         """The timestamp of a line if it is a valid event line, else None: what another process's

@@ -134,6 +134,24 @@ def test_lines_that_differ_in_free_values_share_a_parse_and_keep_the_grammars_ve
     assert fast.parse(text, 10) == parse_line(text, 10)  # the second time from the cache
 
 
+@pytest.mark.parametrize("rest", [
+    "ROUND 7 begin", "ROUND 7 end", "ROUND 007 begin", "ROUND 0 begin", "ROUND 999999999 end",
+    "ROUND 1000000000 begin", "ROUND 7  begin", "ROUND\t7 begin", "ROUND 7 begun", "ROUND -7 begin",
+    "ROUND 7 begin x", "ROUND 7", "ROUND begin", "ROUND 7 begin #",
+])
+def test_round_lines_take_their_tables_round_fields_and_keep_the_grammars_verdict(rest):
+    """ROUND lines are never in the line cache (their number changes); the fields of their table's
+    ROUND lines are kept instead, and the number put in. Each table in turn, twice, then a bad table."""
+    fast = LineParser()
+    for n, text in enumerate(_WARM, start=1):
+        fast.parse(text, n)
+    for n, table in enumerate(["T1", "T2", "T1", "T2", "-T", "T" * 40], start=10):
+        for end in ("\n", "\r\n", ""):
+            text = f"2026-11-20T21:00:01.000+01:00 {table} {rest}"
+            got, want = fast.parse(text + end, n), parse_line(text, n)
+            assert got == want and type(got) is type(want), (table, repr(end))
+
+
 @pytest.mark.parametrize("end", ["\n", "\r\n", "  \n", "\t\r\n", ""])
 def test_line_ends_as_read_give_the_grammars_events(end):
     """The cache keys lines with their line end as read; the event is the same whatever the end."""
@@ -165,3 +183,33 @@ def test_jobs_see_time_go_back_across_their_tables_as_one_process_does(tmp_path)
     assert any(f.rule == "DEL-TIME-ORDER" and f.table == "A" for f in one.findings)
     for jobs in (2, 3):
         assert json_report.render(run_audit(library, [str(log)], jobs=jobs)) == json_report.render(one)
+
+
+def test_the_collector_is_tuned_while_a_log_streams_and_restored_after(tmp_path):
+    """The cyclic collector runs less often during a replay (its thresholds raised, what was loaded
+    before frozen out of its scans) and is as it was once the audit is over, even when it fails."""
+    import gc
+
+    from audit import report
+
+    seen = []
+    real_feed = report._feed_lines
+
+    def spy(*args, **kwargs):
+        seen.append((gc.get_threshold(), gc.get_freeze_count()))
+        return real_feed(*args, **kwargs)
+
+    before = gc.get_threshold(), gc.get_freeze_count()
+    library = Library.load()
+    path = ROOT / "fixtures" / "nights" / "mixed-night.del"
+    report._feed_lines = spy
+    try:
+        run_audit(library, [str(path)])
+        assert gc.get_threshold() == before[0] and gc.get_freeze_count() == before[1]
+        report._feed_lines = lambda *a, **k: (_ for _ in ()).throw(OSError(5, "Input/output error"))
+        with pytest.raises(report.InputError):
+            run_audit(library, [str(path)])
+    finally:
+        report._feed_lines = real_feed
+    assert seen and seen[0][0] == report.STREAMING_GC_THRESHOLDS and seen[0][1] > 0
+    assert gc.get_threshold() == before[0] and gc.get_freeze_count() == before[1]
