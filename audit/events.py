@@ -1,25 +1,36 @@
-"""Typed DEL events: one pydantic model per verb, a discriminated union on ``verb``.
+"""Typed DEL events: one pydantic dataclass per verb, a discriminated union on ``verb``.
 
 The parser builds these from the Lark tree; the engine only ever sees these
-models, never raw text, so a value that reached the engine is already valid.
+events, never raw text, so a value that reached the engine is already valid.
+
+They are pydantic *dataclasses*, validated on construction like models (frozen,
+extra fields forbidden), because the replay reads their fields millions of times
+a night: a ``BaseModel`` defines ``__getattr__``, which keeps CPython from
+specialising attribute reads (about 40 ns a read against 13 ns here).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from decimal import Decimal
+from functools import partial
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+from pydantic.dataclasses import dataclass
 
 from .values import Card, Owner
 
 Spot = Literal["main", "egalite", "war", "egalite-war"]
 Game = Literal["bataille", "chemin-de-fer"]
 
+#: how every event class is declared: immutable, keyword arguments only, no unknown field
+event = partial(dataclass, frozen=True, kw_only=True, config=ConfigDict(extra="forbid"))
 
-class _Event(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+
+@event
+class _Event:
     ts: datetime
     table: str
     line: int = 0
@@ -27,6 +38,7 @@ class _Event(BaseModel):
 
 # -- common to every game -------------------------------------------------
 
+@event
 class Open(_Event):
     verb: Literal["OPEN"] = "OPEN"
     game: Game
@@ -38,6 +50,7 @@ class Open(_Event):
     egalite_max: Decimal | None = None
 
 
+@event
 class Limits(_Event):
     verb: Literal["LIMITS"] = "LIMITS"
     min: Decimal
@@ -46,16 +59,19 @@ class Limits(_Event):
     egalite_max: Decimal | None = None
 
 
+@event
 class Dealer(_Event):
     verb: Literal["DEALER"] = "DEALER"
     id: str
 
 
+@event
 class Supervisor(_Event):
     verb: Literal["SUPERVISOR"] = "SUPERVISOR"
     present: bool
 
 
+@event
 class Seat(_Event):
     verb: Literal["SEAT"] = "SEAT"
     seat: int
@@ -63,66 +79,78 @@ class Seat(_Event):
     player: str | None = None
 
 
+@event
 class Announce(_Event):
     verb: Literal["ANNOUNCE"] = "ANNOUNCE"
     what: Literal["last-shoe", "last-rounds"]
     n: int | None = None
 
 
+@event
 class Note(_Event):
     verb: Literal["NOTE"] = "NOTE"
     text: str
 
 
+@event
 class Close(_Event):
     verb: Literal["CLOSE"] = "CLOSE"
 
 
 # -- shoe -----------------------------------------------------------------
 
+@event
 class Shoe(_Event):
     verb: Literal["SHOE"] = "SHOE"
     decks: int
     procedure: Literal["sabot", "shuffler", "shuffler-dealer"]
 
 
+@event
 class Shuffle(_Event):
     verb: Literal["SHUFFLE"] = "SHUFFLE"
 
 
+@event
 class Cut(_Event):
     verb: Literal["CUT"] = "CUT"
     by: Literal["dealer"] | Owner
     refused: bool = False
 
 
+@event
 class StopCard(_Event):
     verb: Literal["STOPCARD"] = "STOPCARD"
     action: Literal["place", "out"]
     talon: int | None = None
 
 
+@event
 class Burn(_Event):
     verb: Literal["BURN"] = "BURN"
     card: Card | None = None
 
 
+@event
 class Pause(_Event):
     verb: Literal["PAUSE"] = "PAUSE"
 
 
+@event
 class Resume(_Event):
     verb: Literal["RESUME"] = "RESUME"
 
 
 # -- rounds ---------------------------------------------------------------
 
+@event
 class Round(_Event):
     verb: Literal["ROUND"] = "ROUND"
     n: int
     action: Literal["begin", "end"]
 
 
+@event
 class Bet(_Event):
     verb: Literal["BET"] = "BET"
     seat: int
@@ -132,6 +160,7 @@ class Bet(_Event):
     approved: bool = False
 
 
+@event
 class Withdraw(_Event):
     verb: Literal["WITHDRAW"] = "WITHDRAW"
     seat: int
@@ -140,10 +169,12 @@ class Withdraw(_Event):
     by: Owner | None = None
 
 
+@event
 class NoMoreBets(_Event):
     verb: Literal["NOMOREBETS"] = "NOMOREBETS"
 
 
+@event
 class Deal(_Event):
     """``DEAL seat=N C`` / ``DEAL dealer C`` (bataille), ``DEAL ponte|banker C`` (chemin de fer)."""
 
@@ -153,12 +184,14 @@ class Deal(_Event):
     card: Card
 
 
+@event
 class Choice(_Event):
     verb: Literal["CHOICE"] = "CHOICE"
     seat: int
     choice: Literal["war", "surrender"]
 
 
+@event
 class Pay(_Event):
     """Bataille: ``seat``/``spot`` set; chemin de fer: ``by`` set."""
 
@@ -169,6 +202,7 @@ class Pay(_Event):
     amount: Decimal
 
 
+@event
 class Collect(_Event):
     verb: Literal["COLLECT"] = "COLLECT"
     seat: int | None = None
@@ -177,6 +211,7 @@ class Collect(_Event):
     amount: Decimal
 
 
+@event
 class Push(_Event):
     verb: Literal["PUSH"] = "PUSH"
     seat: int | None = None
@@ -186,6 +221,7 @@ class Push(_Event):
 
 # -- chemin de fer --------------------------------------------------------
 
+@event
 class Hand(_Event):
     verb: Literal["HAND"] = "HAND"
     seat: int
@@ -193,71 +229,84 @@ class Hand(_Event):
     how: Literal["first", "suite", "taken", "taux", "auction"] | None = None
 
 
+@event
 class Bank(_Event):
     verb: Literal["BANK"] = "BANK"
     amount: Decimal
 
 
+@event
 class Associate(_Event):
     verb: Literal["ASSOCIATE"] = "ASSOCIATE"
     by: Owner
     amount: Decimal
 
 
+@event
 class Pass(_Event):
     verb: Literal["PASS"] = "PASS"
 
 
+@event
 class Bid(_Event):
     verb: Literal["BID"] = "BID"
     by: Owner
     amount: Decimal
 
 
+@event
 class Award(_Event):
     verb: Literal["AWARD"] = "AWARD"
     by: Owner
     amount: Decimal
 
 
+@event
 class Banco(_Event):
     verb: Literal["BANCO"] = "BANCO"
     by: Owner
     mode: Literal["solo", "table", "suivi"] = "solo"
 
 
+@event
 class Stake(_Event):
     verb: Literal["STAKE"] = "STAKE"
     by: Owner
     amount: Decimal
 
 
+@event
 class Ponte(_Event):
     verb: Literal["PONTE"] = "PONTE"
     by: Owner
 
 
+@event
 class Abat(_Event):
     verb: Literal["ABAT"] = "ABAT"
     side: Literal["ponte", "banker"]
     point: int
 
 
+@event
 class Call(_Event):
     verb: Literal["CALL"] = "CALL"
     side: Literal["ponte", "banker"]
     draw: bool
 
 
+@event
 class Tableau(_Event):
     verb: Literal["TABLEAU"] = "TABLEAU"
 
 
+@event
 class Advice(_Event):
     verb: Literal["ADVICE"] = "ADVICE"
     draw: bool
 
 
+@event
 class Point(_Event):
     verb: Literal["POINT"] = "POINT"
     ponte: int
@@ -277,6 +326,11 @@ Event = Annotated[
 
 #: verb -> model, for the parser.
 MODELS: dict[str, type[_Event]] = {
-    m.model_fields["verb"].default: m
+    m.__dataclass_fields__["verb"].default: m  # type: ignore[attr-defined]
     for m in _Event.__subclasses__()
 }
+
+
+def fields_of(e: _Event) -> dict:
+    """An event's fields by name (what ``model_dump`` gave for a model), values as they are."""
+    return {f.name: getattr(e, f.name) for f in dataclasses.fields(e)}

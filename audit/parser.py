@@ -8,6 +8,7 @@ a sentence a compliance officer understands, pointing at the offending word.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,7 +19,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from . import events as ev
 from .resources import grammar_path
@@ -265,7 +266,7 @@ def parse_line(text: str, lineno: int = 0) -> Parsed:
         column, message = explain(body, err)
         return Problem(column, message)
     if lineno and not isinstance(result, (Header, Comment)):
-        result = result.model_copy(update={"line": lineno})
+        result = dataclasses.replace(result, line=lineno)
     return result
 
 
@@ -467,10 +468,10 @@ class LineParser:
         self.max_cached = max_cached
         self.max_lines = max_cached + max_cached // 4
         # verb on -> template; least recently used first: a full cache drops its coldest entry
-        self._cache: OrderedDict[str, tuple[type, dict[str, Any], set[str]] | None] = OrderedDict()
-        # table and verb on -> (class, fields with the table, fields set, text from the verb on);
+        self._cache: OrderedDict[str, tuple[type, dict[str, Any]] | None] = OrderedDict()
+        # table and verb on -> (class, fields with the table, text from the verb on);
         # when full its older half goes (a night's hot texts fit: memory stays flat)
-        self._lines: dict[str, tuple[type, dict[str, Any], set[str], str]] = {}
+        self._lines: dict[str, tuple[type, dict[str, Any], str]] = {}
         self._ts = _terminal_regex("TIMESTAMP").fullmatch
         # pieces of timestamps the grammar's terminal matched: see ``_stamp_ok``
         self._heads: set[str] = set()
@@ -480,7 +481,7 @@ class LineParser:
         self._table = _terminal_regex("TABLE")
         self._tables: set[str] = set()
         # (table, begin or end) -> the fields of its ROUND lines but the number
-        self._round_bases: dict[tuple[str, str], tuple[type, dict[str, Any], set[str]]] = {}
+        self._round_bases: dict[tuple[str, str], tuple[type, dict[str, Any]]] = {}
         self._stand_ins: dict[str, str] = {}  # terminal -> the word standing for its values
         self.rest = ""  # the current line from its verb on
         #: the current line's timestamp as written, when the fast path read it (else None)
@@ -497,7 +498,7 @@ class LineParser:
             known = self._line_template(body, tail)
             if known is None:
                 return self._reference(body, lineno)
-        cls, fields, fields_set, self.rest = known
+        cls, fields, self.rest = known
         if (stamp[:16] not in self._heads or stamp[16:19] not in self._seconds or stamp[19:] not in self._tails) \
                 and not self._stamp_ok(stamp):
             return self._reference(text.rstrip(), lineno)
@@ -506,15 +507,12 @@ class LineParser:
         except ValueError:
             return self._reference(text.rstrip(), lineno)
         self.stamp = stamp
-        # the model built as ``model_construct`` would, cheaper: the grammar validated every value
+        # the event built as the validated constructor would, without validating again: the grammar did
         values = fields.copy()
         values["ts"] = ts
         values["line"] = lineno
         obj = _new(cls)
         _set(obj, "__dict__", values)
-        _set_fields_set(obj, fields_set)
-        _set_extra(obj, None)
-        _set_private(obj, None)
         return obj
 
     def _stamp_ok(self, stamp: str) -> bool:
@@ -534,7 +532,7 @@ class LineParser:
                 seen.add(piece)
         return True
 
-    def _line_template(self, body: str, key: str) -> tuple[type, dict[str, Any], set[str], str] | None:
+    def _line_template(self, body: str, key: str) -> tuple[type, dict[str, Any], str] | None:
         """The template of a table-and-verb text not seen lately (None: not a plain event line);
         ``key`` is that text as read (line end included), ``body`` the line without its end."""
         table, _, rest = body.partition(" ")[2].partition(" ")
@@ -548,9 +546,9 @@ class LineParser:
         template = self._template(rest)
         if template is None or not self._valid_table(table):
             return None
-        cls, fields, fields_set = template
+        cls, fields = template
         # ts and line are in place already (the model's order): each event's copy only overwrites them
-        known = (cls, {"ts": None, "table": table, "line": 0, **fields}, fields_set, rest)
+        known = (cls, {"ts": None, "table": table, "line": 0, **fields}, rest)
         if not rest.startswith("ROUND"):  # one per round: not worth keeping
             lines = self._lines
             if len(lines) >= self.max_lines:  # the older half goes; it is rebuilt cheaply
@@ -558,7 +556,7 @@ class LineParser:
             lines[key] = known
         return known
 
-    def _round_line(self, table: str, rest: str) -> tuple[type, dict[str, Any], set[str], str] | None:
+    def _round_line(self, table: str, rest: str) -> tuple[type, dict[str, Any], str] | None:
         """A ROUND line: its number changes every round, so it is never in the line cache; the
         fields of ``ROUND 1 begin`` (or ``end``) at its table are, with the number put in."""
         m = self._ROUND.fullmatch(rest)
@@ -575,12 +573,12 @@ class LineParser:
                 return None
             if len(self._round_bases) >= self.max_cached:
                 self._round_bases.clear()
-            cls, fields, fields_set = template
-            base = self._round_bases[key] = (cls, {"ts": None, "table": table, "line": 0, **fields}, fields_set)
-        cls, fields, fields_set = base
+            cls, fields = template
+            base = self._round_bases[key] = (cls, {"ts": None, "table": table, "line": 0, **fields})
+        cls, fields = base
         fields = fields.copy()
         fields["n"] = n
-        return cls, fields, fields_set, rest
+        return cls, fields, rest
 
     def event_time(self, text: str) -> datetime | None:
         """The timestamp of a line if it is a valid event line, else None: what another process's
@@ -654,7 +652,7 @@ class LineParser:
         shape = " ".join(words)
         return (shape, values) if shape != rest else None
 
-    def _template(self, rest: str) -> tuple[type, dict[str, Any], set[str]] | None:
+    def _template(self, rest: str) -> tuple[type, dict[str, Any]] | None:
         cache = self._cache
         template = cache.get(rest, _MISSING)
         if template is not _MISSING:
@@ -666,14 +664,14 @@ class LineParser:
             if m and int(m.group(1)) >= 1 and rest != canonical:
                 base = self._template(canonical)
                 if base is not None:
-                    cls, fields, fields_set = base
-                    return cls, {**fields, "n": int(m.group(1))}, fields_set
+                    cls, fields = base
+                    return cls, {**fields, "n": int(m.group(1))}
         shaped = self._shape(rest)
         if shaped is not None:
             base = self._template(shaped[0])
             if base is not None:
-                cls, fields, fields_set = base
-                template = (cls, {**fields, **shaped[1]}, fields_set)
+                cls, fields = base
+                template = (cls, {**fields, **shaped[1]})
                 if len(cache) >= self.max_cached:
                     cache.popitem(last=False)
                 cache[rest] = template
@@ -682,7 +680,7 @@ class LineParser:
         template = None
         if isinstance(parsed, ev._Event):
             fields = {k: v for k, v in parsed.__dict__.items() if k not in ("ts", "table", "line")}
-            template = (type(parsed), fields, set(parsed.model_fields_set))
+            template = (type(parsed), fields)
         if len(cache) >= self.max_cached:
             cache.popitem(last=False)  # memory stays bounded whatever the log
         cache[rest] = template
@@ -734,8 +732,4 @@ def _splits_at_head(pattern: str) -> bool:
 
 _new = object.__new__
 _set = object.__setattr__
-# pydantic's own slots, set through their descriptors: half the cost of ``object.__setattr__``
-_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 _fromisoformat = datetime.fromisoformat

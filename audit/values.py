@@ -9,7 +9,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
+from pydantic.dataclasses import dataclass
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 SUITS = ("S", "H", "D", "C")
@@ -23,10 +24,15 @@ BACCARA_POINTS = {
 }
 
 
-class Card(BaseModel):
+#: value types are pydantic dataclasses, not models, for the reason ``events`` gives (attribute
+#: reads); equality and hashing are their own (``eq=False``), cheap, as the engine needs
+value_type = dataclass(frozen=True, eq=False, config=ConfigDict(extra="forbid"))
+
+
+@value_type
+class Card:
     """A card as the shoe reader saw it; ``T`` is normalised to ``10``."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
     rank: Literal["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
     suit: Literal["S", "H", "D", "C"]
 
@@ -58,10 +64,10 @@ class Card(BaseModel):
         return f"{self.rank}{self.suit}"
 
 
-class Owner(BaseModel):
+@value_type
+class Owner:
     """Who owns a stake: a seated player (by seat) or a standing player (by id)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
     kind: Literal["seat", "standing"]
     id: str
 
