@@ -475,6 +475,7 @@ class LineParser:
         self._ts = _terminal_regex("TIMESTAMP").fullmatch
         # pieces of timestamps the grammar's terminal matched: see ``_stamp_ok``
         self._heads: set[str] = set()
+        self._seconds: set[str] = set()
         self._tails: set[str] = set()
         self._split_stamps = _splits_at_head(_terminal_regex("TIMESTAMP").pattern)
         self._table = _terminal_regex("TABLE")
@@ -498,7 +499,8 @@ class LineParser:
             if known is None:
                 return self._reference(body, lineno)
         cls, fields, self.rest = known
-        if (stamp[:19] not in self._heads or stamp[19:] not in self._tails) and not self._stamp_ok(stamp):
+        if (stamp[:16] not in self._heads or stamp[16:19] not in self._seconds or stamp[19:] not in self._tails) \
+                and not self._stamp_ok(stamp):
             return self._reference(text.rstrip(), lineno)
         try:
             ts = _fromisoformat(stamp)
@@ -516,16 +518,15 @@ class LineParser:
     def _stamp_ok(self, stamp: str) -> bool:
         """The grammar's TIMESTAMP terminal matches ``stamp``; its pieces are remembered.
 
-        That terminal is a fixed 19-character date and time to the second, then an optional
-        fraction and the offset; a stamp each of whose two pieces was the same piece of some
-        matching stamp matches too. Most lines are then checked with two set lookups: a second
-        and a fraction-and-offset seen before (a night's log has some ten thousand seconds; the
-        first line of each second is checked with the terminal itself).
+        That terminal is a fixed 16-character date and minute, a fixed 3-character second
+        (``:ss``), then an optional fraction and the offset; a stamp each of whose three pieces
+        was the same piece of some matching stamp matches too. Most lines are then checked with
+        three set lookups: a minute, a second and a fraction-and-offset seen before.
         """
         if self._ts(stamp) is None:
             return False
         if self._split_stamps:
-            for seen, piece in ((self._heads, stamp[:19]), (self._tails, stamp[19:])):
+            for seen, piece in ((self._heads, stamp[:16]), (self._seconds, stamp[16:19]), (self._tails, stamp[19:])):
                 if len(seen) >= self.max_cached:
                     seen.clear()
                 seen.add(piece)
@@ -704,9 +705,9 @@ def _kv_terminals() -> dict[str, list[tuple[str, Callable[[str], Any], str, Call
 
 
 _MISSING = object()
-#: how the TIMESTAMP terminal's pattern begins: 19 characters of fixed shape
+#: how the TIMESTAMP terminal's pattern begins: 16 then 3 characters of fixed shape
 #: (``LineParser._stamp_ok`` relies on it, and ``_splits_at_head`` checks it)
-_TS_HEAD = "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}"
+_TS_HEAD = "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}" ":[0-9]{2}"
 
 
 def _splits_at_head(pattern: str) -> bool:
