@@ -25,8 +25,9 @@ from .values import Card, Owner
 Spot = Literal["main", "egalite", "war", "egalite-war"]
 Game = Literal["bataille", "chemin-de-fer"]
 
-#: how every event class is declared: immutable, keyword arguments only, no unknown field
-event = partial(dataclass, frozen=True, kw_only=True, config=ConfigDict(extra="forbid"))
+#: how every event class is declared: immutable, keyword arguments only, no unknown field; its
+#: validator is built when first used (a bataille night never builds the chemin de fer ones)
+event = partial(dataclass, frozen=True, kw_only=True, config=ConfigDict(extra="forbid", defer_build=True))
 
 
 @event
