@@ -125,7 +125,9 @@ class FileReplay:
             return 0  # not a table id: a syntax problem, reported by part 0
         if len(self.assigned) >= MAX_ASSIGNED:
             return zlib.crc32(table.encode("utf-8")) % n  # a hostile number of tables: memory stays bounded
-        part = self.assigned[table] = len(self.assigned) % n
+        # in turn, from the last part down: part 0 also hashes the file and reports what belongs
+        # to no table, so with an odd share of tables it is the one dealt fewer
+        part = self.assigned[table] = n - 1 - len(self.assigned) % n
         return part
 
     def _before_own_event(self, stamp: str | None) -> None:
