@@ -11,7 +11,6 @@ specialising attribute reads (about 40 ns a read against 13 ns here).
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import datetime
 from decimal import Decimal
 from functools import partial
@@ -330,8 +329,3 @@ MODELS: dict[str, type[_Event]] = {
     m.__dataclass_fields__["verb"].default: m  # type: ignore[attr-defined]
     for m in _Event.__subclasses__()
 }
-
-
-def fields_of(e: _Event) -> dict:
-    """An event's fields by name (what ``model_dump`` gave for a model), values as they are."""
-    return {f.name: getattr(e, f.name) for f in dataclasses.fields(e)}
