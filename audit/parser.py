@@ -473,11 +473,9 @@ class LineParser:
         # when full its older half goes (a night's hot texts fit: memory stays flat)
         self._lines: dict[str, tuple[type, dict[str, Any], str]] = {}
         self._ts = _terminal_regex("TIMESTAMP").fullmatch
-        # pieces of timestamps the grammar's terminal matched: see ``_stamp_ok``
-        self._heads: set[str] = set()
-        self._seconds: set[str] = set()
-        self._tails: set[str] = set()
-        self._split_stamps = _splits_at_head(_terminal_regex("TIMESTAMP").pattern)
+        # shapes (digits as 0) of timestamps the grammar's terminal matched: see ``_stamp_ok``
+        self._shapes: set[bytes] = set()
+        self._digit_blind = _digit_blind(_terminal_regex("TIMESTAMP").pattern)
         self._table = _terminal_regex("TABLE")
         self._tables: set[str] = set()
         # (table, begin or end) -> the fields of its ROUND lines but the number
@@ -499,10 +497,9 @@ class LineParser:
             if known is None:
                 return self._reference(body, lineno)
         cls, fields, self.rest = known
-        if (stamp[:16] not in self._heads or stamp[16:19] not in self._seconds or stamp[19:] not in self._tails) \
-                and not self._stamp_ok(stamp):
-            return self._reference(text.rstrip(), lineno)
-        try:
+        try:  # (a stamp that is not UTF-8, a lone surrogate, fails to encode: a ValueError too)
+            if stamp.encode().translate(_DIGITS_AS_0) not in self._shapes and not self._stamp_ok(stamp):
+                return self._reference(text.rstrip(), lineno)
             ts = _fromisoformat(stamp)
         except ValueError:
             return self._reference(text.rstrip(), lineno)
@@ -516,20 +513,18 @@ class LineParser:
         return obj
 
     def _stamp_ok(self, stamp: str) -> bool:
-        """The grammar's TIMESTAMP terminal matches ``stamp``; its pieces are remembered.
+        """The grammar's TIMESTAMP terminal matches ``stamp``; its shape is remembered.
 
-        That terminal is a fixed 16-character date and minute, a fixed 3-character second
-        (``:ss``), then an optional fraction and the offset; a stamp each of whose three pieces
-        was the same piece of some matching stamp matches too. Most lines are then checked with
-        three set lookups: a minute, a second and a fraction-and-offset seen before.
+        The shape is the stamp's UTF-8 bytes with each ASCII digit written 0. The terminal's
+        pattern treats every digit alike (``_digit_blind`` checks it at start-up), so a stamp with
+        the shape of one it matched matches too: most lines are checked with one set lookup.
         """
         if self._ts(stamp) is None:
             return False
-        if self._split_stamps:
-            for seen, piece in ((self._heads, stamp[:16]), (self._seconds, stamp[16:19]), (self._tails, stamp[19:])):
-                if len(seen) >= self.max_cached:
-                    seen.clear()
-                seen.add(piece)
+        if self._digit_blind:
+            if len(self._shapes) >= self.max_cached:
+                self._shapes.clear()
+            self._shapes.add(stamp.encode().translate(_DIGITS_AS_0))
         return True
 
     def _line_template(self, body: str, key: str) -> tuple[type, dict[str, Any], str] | None:
@@ -705,29 +700,63 @@ def _kv_terminals() -> dict[str, list[tuple[str, Callable[[str], Any], str, Call
 
 
 _MISSING = object()
-#: how the TIMESTAMP terminal's pattern begins: 16 then 3 characters of fixed shape
-#: (``LineParser._stamp_ok`` relies on it, and ``_splits_at_head`` checks it)
-_TS_HEAD = "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}" ":[0-9]{2}"
+_DIGITS_AS_0 = bytes.maketrans(b"0123456789", b"0000000000")
 
 
-def _splits_at_head(pattern: str) -> bool:
-    """The pattern is ``_TS_HEAD`` then a part with no top-level alternative (so every match
-    is a match of the head followed by a match of the rest)."""
-    if not pattern.startswith(_TS_HEAD):
+def _digit_blind(pattern: str) -> bool:
+    """Whether a regex gives the same verdict on any two texts that differ only in which ASCII
+    digit stands at each place: it has no literal digit and no back-reference, and each of its
+    character sets holds all ten digits or none (``LineParser._stamp_ok`` relies on it).
+    Anything this does not recognise counts as not blind, and the full regex is used."""
+    try:
+        import re._parser as sre  # the parser behind ``re.compile``
+        from re._constants import (ANY, ASSERT, ASSERT_NOT, AT, BRANCH, CATEGORY, IN, LITERAL, MAX_REPEAT,
+                                   MIN_REPEAT, NEGATE, NOT_LITERAL, POSSESSIVE_REPEAT, RANGE, SUBPATTERN)
+        tree = sre.parse(pattern)
+    except (ImportError, re.error):
         return False
-    depth, escaped = 0, False
-    for ch in pattern[len(_TS_HEAD):]:
-        if escaped:
-            escaped = False
-        elif ch == "\\":
-            escaped = True
-        elif ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        elif ch == "|" and depth == 0:
-            return False
-    return True
+    digits = frozenset(range(0x30, 0x3A))
+
+    def set_blind(items) -> bool:
+        held = set()
+        for op, av in items:
+            if op is NEGATE:
+                continue
+            if op is LITERAL:
+                held.add(av)
+            elif op is RANGE:
+                held.update(d for d in digits if av[0] <= d <= av[1])
+            elif op is CATEGORY:
+                return False  # \d, \w and the like: not worth proving, the regex is used
+            else:
+                return False
+        return not held & digits or digits <= held
+
+    def blind(seq) -> bool:
+        for op, av in seq:
+            if op in (LITERAL, NOT_LITERAL):
+                if av in digits:
+                    return False
+            elif op is IN:
+                if not set_blind(av):
+                    return False
+            elif op in (MAX_REPEAT, MIN_REPEAT, POSSESSIVE_REPEAT):
+                if not blind(av[2]):
+                    return False
+            elif op is SUBPATTERN:
+                if not blind(av[3]):
+                    return False
+            elif op is BRANCH:
+                if not all(blind(b) for b in av[1]):
+                    return False
+            elif op in (ASSERT, ASSERT_NOT):
+                if not blind(av[1]):
+                    return False
+            elif op not in (AT, ANY):
+                return False
+        return True
+
+    return blind(tree)
 
 
 _new = object.__new__

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from audit.parser import LineParser, parse_line
+from audit import events as ev
+from audit.parser import LineParser, Problem, _digit_blind, _terminal_regex, parse_line
 from audit.report import run_audit
 from audit.reporters import json_report
 from audit.rulesets import Library
@@ -101,15 +102,40 @@ _WARM = [
     "2026-11-20T21:00:00.+01:00", "2026-11-20T21:00:00.000+0100", "x026-11-20T21:00:00.000+01:00",
     "2026-11-20T21:00:00.000+01:00x", "2026-02-30T21:00:00.000+01:00", "2026-11-20T21:00:00.25-05:00",
 ])
-def test_timestamps_checked_by_their_pieces_as_the_grammar_checks_them(stamp):
-    """The fast parser remembers the minute, second and fraction-and-offset pieces of the stamps it
-    accepted; a stamp made of pieces it has seen is accepted without the terminal's regex."""
+def test_timestamps_checked_by_their_shape_as_the_grammar_checks_them(stamp):
+    """The fast parser remembers the shapes (digits as 0) of the stamps it accepted; a stamp of a
+    shape it has seen is accepted without the terminal's regex."""
     fast = LineParser()
     for n, text in enumerate(_WARM, start=1):
         assert fast.parse(text, n) == parse_line(text, n)
     text = f"{stamp} T1 BET seat=1 spot=main amount=10"
     got, want = fast.parse(text, 9), parse_line(text, 9)
     assert got == want and type(got) is type(want)
+
+
+@pytest.mark.parametrize("pattern, blind", [
+    (r"[0-9]{4}-[0-9]{2}", True), (r"(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})(?![^ \t])", True), (r"x|[0-9]", True),
+    (r"(?=[0-9])a.", True), (r"[0-9a-f]+", True),
+    (r"2026-[0-9]{2}", False), (r"[0-5][0-9]", False), (r"[^0]", False), (r"\d+", False), (r"(a)\1", False),
+])
+def test_a_pattern_is_digit_blind_only_when_every_digit_is_alike(pattern, blind):
+    """What the shape shortcut relies on, checked on the pattern: a literal digit, a set holding
+    some digits only, a category or a back-reference makes it fall back to the regex."""
+    assert _digit_blind(pattern) is blind
+
+
+def test_the_grammars_timestamp_is_digit_blind_and_a_new_shape_goes_to_the_regex():
+    assert _digit_blind(_terminal_regex("TIMESTAMP").pattern)
+    fast = LineParser()
+    first = fast.parse("2026-11-20T21:00:00.000+01:00 T1 BET seat=1 spot=main amount=10", 1)
+    assert isinstance(first, ev.Bet) and fast._shapes == {b"0000-00-00T00:00:00.000+00:00"}
+    # same shape, other digits: no new shape; a shape the terminal refuses is never remembered
+    fast.parse("2019-01-31T09:59:58.999+05:30 T1 BET seat=1 spot=main amount=10", 2)
+    bad = "2026-11-20T21:00:00.000+0100 T1 BET seat=1 spot=main amount=10"
+    assert fast.parse(bad, 3) == parse_line(bad, 3) and isinstance(fast.parse(bad, 3), Problem)
+    assert fast._shapes == {b"0000-00-00T00:00:00.000+00:00"}
+    surrogate = "2026-11-20T21:00:00.000+01:00\ud800 T1 BET seat=1 spot=main amount=10"
+    assert fast.parse(surrogate, 4) == parse_line(surrogate, 4)
 
 
 @pytest.mark.parametrize("rest", [
@@ -183,6 +209,31 @@ def test_jobs_see_time_go_back_across_their_tables_as_one_process_does(tmp_path)
     assert any(f.rule == "DEL-TIME-ORDER" and f.table == "A" for f in one.findings)
     for jobs in (2, 3):
         assert json_report.render(run_audit(library, [str(log)], jobs=jobs)) == json_report.render(one)
+
+
+def test_jobs_send_odd_lines_to_one_part_and_report_them_as_one_process_does(tmp_path):
+    """Each part picks its lines with a quick split on single spaces and leaves anything unusual
+    to the full one. Tabs, other white space, leading blanks, a verb-like table id, comments whose
+    second word is a table, a table with nothing after it: the report is the one of --jobs 1."""
+    stamp = "2026-11-20T21:00:{:02d}.000+01:00"
+    lines = ["#DEL 1"]
+    for t in ("A", "BET", "B", "C"):  # A and BET go to different parts
+        lines.append(f"{stamp.format(0)} {t} OPEN game=bataille ruleset=fr-bataille-2007 seats=7 min=10 max=500")
+    odd = [
+        "{s}\tA DEALER id=D1", "{s}\tBET DEALER id=D2", "{s}\tA BET seat=1 spot=main amount=10", "{s}\x0bA BET seat=1 spot=main amount=10",
+        "{s} A\tDEALER id=D3", " {s} B DEALER id=D4", "{s}  C DEALER id=D5", "# x BET y", "#note A y",
+        "{s} A ", "{s} BET", "{s}\xa0BET DEALER id=D6", "{s} B DEALER\tid=D7", "{s} C DEALER id=D8 ",
+        "{s} BET DEALER id=D9", "{s} Z DEALER id=D10", "{s} C",
+    ]
+    lines += [text.format(s=stamp.format(i + 1)) for i, text in enumerate(odd)]
+    lines += [f"{stamp.format(40 + i)} {t} CLOSE" for i, t in enumerate(("A", "B", "BET", "C"))]
+    log = tmp_path / "odd.del"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    library = Library.load()
+    one = json_report.render(run_audit(library, [str(log)]))
+    assert '"syntax"' in one and "DEL-TABLE-UNOPENED" in one
+    for jobs in (2, 3, 4):
+        assert json_report.render(run_audit(library, [str(log)], jobs=jobs)) == one, jobs
 
 
 def test_the_collector_is_tuned_while_a_log_streams_and_restored_after(tmp_path):

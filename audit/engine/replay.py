@@ -80,9 +80,8 @@ class FileReplay:
         self.assigned: dict[str, int] = {}
         self.pending: list[str] = []
         self.k = part[0] if part else 0
-        self.pending_max: str | None = None
-        self.pending_len = -1  # the pending stamps' length and offset (-1: mixed)
-        self.pending_zone = ""
+        self.pending_max = ""  # the largest pending stamp, among those of the clock's shape
+        self.pending_mixed = False  # some pending stamp is not of the clock's shape
         tol = self.format.settings("time-order")
         self.tolerance = timedelta(seconds=tol.tolerance_seconds if tol else 0)
 
@@ -94,7 +93,8 @@ class FileReplay:
 
     def _mine(self, text: str) -> bool:
         """Whether this part replays the line. A line of another part's table only moves the
-        file's clock, lazily (see ``_before_own_event``). Tables go to the parts in turn, in the
+        file's clock, lazily: when this part's next event is not before the largest stamp among them,
+        they are dropped unread (in ``feed_chunk``). Tables go to the parts in turn, in the
         order they first appear, so every part makes the same choice; lines of no table go to
         part 0, headers and comments to every part (a header can change how the rest is read)."""
         words = text.split(None, 2)
@@ -106,18 +106,21 @@ class FileReplay:
             part = self._assign(table)
         if part == self.k:
             return True
-        # another part's line: kept unread; the largest stamp of one shape is all that counts
-        pending = self.pending
-        if not pending:
-            self.pending_max, self.pending_len, self.pending_zone = stamp, len(stamp), _zone(stamp)
-        elif len(stamp) != self.pending_len or not stamp.endswith(self.pending_zone):
-            self.pending_len = -1  # mixed shapes: the lines will be read one by one
-        elif stamp > self.pending_max:  # type: ignore[operator]
-            self.pending_max = stamp
-        pending.append(text)
-        if len(pending) >= MAX_PENDING:
-            self._settle_pending()
+        self._pend(text, stamp)
         return False
+
+    def _pend(self, text: str, stamp: str) -> None:
+        """Another part's line: kept unread. Only the largest of their stamps counts, if all of them
+        have the shape (length and offset) of the file's clock as written: see ``_clock``."""
+        ahead = self.latest_stamp
+        if ahead is not None and len(stamp) == len(ahead) and stamp.endswith(self.latest_zone):
+            if stamp > self.pending_max:
+                self.pending_max = stamp
+        else:
+            self.pending_mixed = True  # the lines will be read one by one
+        self.pending.append(text)
+        if len(self.pending) >= MAX_PENDING:
+            self._settle_pending()
 
     def _assign(self, table: str) -> int:
         k, n = self.part  # type: ignore[misc]
@@ -130,15 +133,6 @@ class FileReplay:
         part = self.assigned[table] = n - 1 - len(self.assigned) % n
         return part
 
-    def _before_own_event(self, stamp: str | None) -> None:
-        """An own event: if its stamp is not before any line another part replayed since the last
-        one, those lines cannot move the file's clock past it and are dropped unread."""
-        if stamp is not None and len(stamp) == self.pending_len and stamp.endswith(self.pending_zone) \
-                and stamp >= self.pending_max:  # type: ignore[operator]
-            self.pending.clear()
-        else:
-            self._settle_pending()
-
     def _settle_pending(self) -> None:
         """Read the other parts' pending lines for their times (the events among them)."""
         for text in self.pending:
@@ -149,6 +143,7 @@ class FileReplay:
                     self.latest = ts
                     self.latest_stamp = None
         self.pending.clear()
+        self.pending_max, self.pending_mixed = "", False
 
     def feed(self, lineno: int, text: str) -> None:
         """One line (its line end may be kept)."""
@@ -165,6 +160,7 @@ class FileReplay:
         parse, sink, stats, tables = self.parser.parse, self.sink, self.stats, self.tables
         parser, table_clock, event_types, open_type = self.parser, self.table_clock, _EVENT_TYPES, ev.Open
         plain = self.part is None
+        assigned, pending, k = self.assigned, self.pending, self.k
         events, seen = 0, self.seen_event
         for text in lines:
             lineno += 1
@@ -178,8 +174,19 @@ class FileReplay:
             if self.skip_rest:
                 self.stats.not_audited += self.primary
                 continue
-            if not plain and not self._mine(text):
-                continue
+            if not plain:
+                # whose line? The usual case inline: a word, one space, a table already dealt, one
+                # space. A first word with a tab is left to ``_mine``, so a valid line goes where
+                # ``_mine`` sends it; a line whose first word holds other white space is not valid
+                # whichever part reads it, and this same choice in every part sends it to one part
+                words = text.split(" ", 2)
+                if len(words) == 3 and (part := assigned.get(words[1])) is not None \
+                        and (first := words[0]) and first[0] != "#" and "\t" not in first:
+                    if part != k:
+                        self._pend(text, first)
+                        continue
+                elif not self._mine(text):
+                    continue
             parsed = parse(text, lineno)
             if type(parsed) not in event_types:
                 stats.lines = lineno
@@ -191,9 +198,15 @@ class FileReplay:
             if not seen:
                 self.seen_event = seen = True
             stamp, table_id = parser.stamp, parsed.table
-            if not plain and self.pending:
-                self._before_own_event(stamp)  # may move the clock: read it after
             ahead = self.latest_stamp
+            if pending:  # other parts' lines since the last own event (they may move the clock)
+                if stamp is not None and ahead is not None and not self.pending_mixed and stamp >= self.pending_max \
+                        and len(stamp) == len(ahead) and stamp.endswith(self.latest_zone):
+                    pending.clear()  # not before any of them: they cannot move the clock past it
+                    self.pending_max = ""
+                else:
+                    self._settle_pending()
+                    ahead = self.latest_stamp
             if stamp is not None and ahead is not None and stamp >= ahead and len(stamp) == len(ahead) \
                     and stamp.endswith(self.latest_zone):  # time moves on: see ``_clock``
                 table_clock[table_id] = self.latest = parsed.ts
@@ -276,7 +289,7 @@ class FileReplay:
             self.table_clock[e.table] = self.latest = ts
             self.latest_stamp = stamp
             if stamp is not None:
-                self.latest_zone = "Z" if stamp[-1] == "Z" else stamp[-6:]
+                self.latest_zone = _zone(stamp)
             return
         last = self.table_clock.get(e.table)
         if last is None or ts >= last:
