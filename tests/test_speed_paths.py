@@ -236,6 +236,55 @@ def test_jobs_send_odd_lines_to_one_part_and_report_them_as_one_process_does(tmp
         assert json_report.render(run_audit(library, [str(log)], jobs=jobs)) == one, jobs
 
 
+def _clock_cases() -> dict[str, str]:
+    """Logs whose clock a part must get right when it skips the other parts' lines by chunk."""
+    from audit.simulate import generated_tables, simulate
+    from datetime import datetime, timezone
+    night = list(simulate(tables=generated_tables(4, 12), seed=3, start=datetime(2026, 11, 20, 21, tzinfo=timezone.utc)))
+    body = night[3:]
+    assert all(line.startswith("2026-11-20T22:") and "+01:00 " in line for line in body)
+    late = [line.replace("T22:0", "T21:5", 1) if n % 97 == 0 else line for n, line in enumerate(body)]
+    zones = [line.replace("T22:", "T21:", 1).replace("+01:00 ", "Z ", 1) if n % 50 < 5 else line
+             for n, line in enumerate(body)]  # the same times, written in UTC
+    cases = {
+        "night": night,
+        "time goes back now and then": night[:3] + late,
+        "offsets change": night[:3] + zones,
+        "a comment and a blank line midway": night[:400] + ["# shift change", ""] + night[400:],
+        "a table opened late": night[:3] + [body[0].split(" ", 1)[0] + " LATE OPEN game=bataille "
+                                             "ruleset=fr-bataille-2007 seats=7 min=10 max=500"] + body[1:],
+        "#DEL 2 after events": night[:500] + ["#DEL 2"] + night[500:],
+    }
+    # one part replays its first table alone for a while, while the other has no event yet: both
+    # must send each line, a table with nothing after it too, to the same part
+    alone = [f"2026-11-20T21:00:{n:02d}.000+01:00 A DEALER id=D{n}" for n in range(1, 40)]
+    alone[10], alone[20] = "2026-11-20T21:00:11.000+01:00 A ", "2026-11-20T21:00:21.000+01:00 A"
+    cases["one part alone at first"] = [
+        "#DEL 1", "2026-11-20T21:00:00.000+01:00 A OPEN game=bataille ruleset=fr-bataille-2007 seats=7 min=10 max=500",
+        *alone, "2026-11-20T21:00:50.000+01:00 B OPEN game=bataille ruleset=fr-bataille-2007 seats=7 min=10 max=500",
+        "2026-11-20T21:00:51.000+01:00 B DEALER id=D9", "2026-11-20T21:00:52.000+01:00 A CLOSE",
+        "2026-11-20T21:00:53.000+01:00 B CLOSE"]
+    return {name: "\n".join(lines) + "\n" for name, lines in cases.items()}
+
+
+@pytest.mark.parametrize("case", sorted(_clock_cases()))
+def test_jobs_keep_the_files_clock_across_chunks_as_one_process_does(case, tmp_path, monkeypatch):
+    """Each part keeps the other parts' lines unread while they cannot move the file's clock past
+    its own events, across chunk boundaries too (small chunks here): the reports must be those of
+    one process, byte for byte."""
+    from audit import report as report_module
+    monkeypatch.setattr(report_module, "CHUNK_BYTES", 600)  # about ten lines a chunk
+    log = tmp_path / "night.del"
+    data = _clock_cases()[case].encode("utf-8")
+    if case == "night":
+        data = data.replace(b"DEALER id=", b"DEALER id=\xff", 1)  # a line that is not UTF-8, read by part 0
+    log.write_bytes(data)
+    library = Library.load()
+    one = json_report.render(run_audit(library, [str(log)]))
+    for jobs in (2, 3):
+        assert json_report.render(run_audit(library, [str(log)], jobs=jobs)) == one, jobs
+
+
 def test_the_collector_is_tuned_while_a_log_streams_and_restored_after(tmp_path):
     """The cyclic collector runs less often during a replay (its thresholds raised, what was loaded
     before frozen out of its scans) and is as it was once the audit is over, even when it fails."""

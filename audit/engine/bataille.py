@@ -40,27 +40,34 @@ class Limits:
 class Spot:
     """The chips on one betting spot of a hand, by owner."""
 
-    __slots__ = ("owners", "owner_lines", "last_line", "settled_line", "settled_phase", "total")
+    __slots__ = ("stakes", "last_line", "settled_line", "settled_phase", "total")
 
     def __init__(self) -> None:
-        self.owners: dict[Owner, Decimal] = {}
-        self.owner_lines: dict[Owner, int] = {}
+        #: owner -> [their chips, the line of their last move]: one dictionary, one hash of the owner
+        self.stakes: dict[Owner, list] = {}
         self.last_line = 0
         self.settled_line = 0
         self.settled_phase = 0
-        #: kept as chips come and go: the sum of ``owners``
+        #: kept as chips come and go: the sum of the owners' chips
         self.total = ZERO
 
     def add(self, owner: Owner, amount: Decimal, line: int) -> None:
         """Chips placed (amount > 0) or taken back (< 0, never below what the owner has)."""
-        owners = self.owners
-        before = owners.get(owner, ZERO)
+        stake = self.stakes.get(owner)
+        if stake is None:
+            stake = self.stakes[owner] = [ZERO, line]
+        before = stake[0]
         after = before + amount
         if after < ZERO:
             after = ZERO
-        owners[owner] = after
+        stake[0] = after
+        stake[1] = self.last_line = line
         self.total += after - before
-        self.owner_lines[owner] = self.last_line = line
+
+    def held(self, owner: Owner) -> Decimal:
+        """The owner's chips on the spot."""
+        stake = self.stakes.get(owner)
+        return stake[0] if stake is not None else ZERO
 
 
 class HandState:
@@ -180,7 +187,7 @@ class BatailleRound:
             self.f.flag("out-of-context", f"a {spot} bet before any card is dealt", round=self.n)
         if spot == "egalite":
             rule = self.rules.egalite_needs_stake
-            if rule is not None and rule.order == "after" and self.hand(seat).spot("main").owners.get(owner, 0) <= 0:
+            if rule is not None and rule.order == "after" and self.hand(seat).spot("main").held(owner) <= 0:
                 self.flag("egalite-needs-stake",
                           f"égalité bet on seat {seat} by {owner} before any initial stake of theirs")
 
@@ -234,7 +241,7 @@ class BatailleRound:
         if self.phase != "betting":
             self._verify_late(e.seat, e.spot, "WITHDRAW")
         held = self.hands.get(e.seat)
-        have = held.spots[e.spot].owners.get(owner, Decimal(0)) if held and e.spot in held.spots else Decimal(0)
+        have = held.spots[e.spot].held(owner) if held and e.spot in held.spots else ZERO
         if e.amount > have:
             self.f.flag("out-of-context", f"{owner} withdraws {fmt_amount(e.amount)} from seat {e.seat} {e.spot}, "
                         f"which holds {fmt_amount(have)} of theirs", round=self.n)
@@ -264,12 +271,12 @@ class BatailleRound:
         for seat, hand in self.hands.items():
             main = hand.spots.get("main")
             if main is not None and main.total > ZERO:
-                for owner, amount in main.owners.items():
+                for owner, (amount, line) in main.stakes.items():
                     if amount <= ZERO:
                         continue
                     if amount < lim.min:
                         self.flag("bet-limits", f"seat {seat} main: {owner} stakes {fmt_amount(amount)}, "
-                                  f"below the table minimum {fmt_amount(lim.min)}", line=main.owner_lines.get(owner, main.last_line),
+                                  f"below the table minimum {fmt_amount(lim.min)}", line=line,
                                   expected=f"a stake of at least {fmt_amount(lim.min)}", actual=None)
                     if count_boxes and owner.kind == "seat":
                         boxes[owner] = boxes.get(owner, 0) + 1
@@ -290,10 +297,10 @@ class BatailleRound:
     def _check_egalite(self, seat: int, name: str, spot: Spot) -> None:
         lim = self.limits
         eg_min = lim.eg_min
-        for owner, amount in spot.owners.items():
+        for owner, (amount, line) in spot.stakes.items():
             if ZERO < amount < eg_min:
                 self.flag("egalite-limits", f"seat {seat} {name}: {owner} stakes {fmt_amount(amount)}, below the "
-                          f"égalité minimum {fmt_amount(eg_min)}", line=spot.owner_lines.get(owner, spot.last_line),
+                          f"égalité minimum {fmt_amount(eg_min)}", line=line,
                           actual=None)
         if spot.total > lim.eg_max:
             self.flag("egalite-limits", f"seat {seat} {name}: {fmt_amount(spot.total)} staked, above the égalité "
