@@ -320,3 +320,89 @@ def test_the_collector_is_tuned_while_a_log_streams_and_restored_after(tmp_path)
         report._feed_lines = real_feed
     assert seen and seen[0][0] == report.STREAMING_GC_THRESHOLDS and seen[0][1] > 0
     assert gc.get_threshold() == before[0] and gc.get_freeze_count() == before[1]
+
+
+# -- the sieve: a part picks its own lines out of a plain chunk -----------------------------------
+
+def _window_lines() -> list[str]:
+    """Event lines of a night at four tables, every stamp of one shape and in order."""
+    from audit.simulate import generated_tables, simulate
+    from datetime import datetime, timezone
+    night = list(simulate(tables=generated_tables(4, 6), seed=11, start=datetime(2026, 11, 20, 21, tzinfo=timezone.utc)))
+    return night[3:]
+
+
+def _broken(lines: list[str], rng: random.Random) -> tuple[str, list[str]]:
+    """The window with one line broken one way; the way's name."""
+    out = list(lines)
+    i = 0 if rng.random() < 0.25 else rng.randrange(len(out))  # the first line: nothing before it to be out of order with
+    stamp, table, rest = out[i].split(" ", 2)
+    kinds = {
+        "out of order": lambda: f"{out[i - 1].split(' ', 1)[0]} {table} {rest}" if i > 1 else out[i],
+        "runs ahead": lambda: f"{stamp.replace('T2', 'T3', 1)} {table} {rest}",
+        "falls behind": lambda: f"{stamp.replace('T2', 'T1', 1)} {table} {rest}",
+        "other offset": lambda: f"{stamp[:-6]}+02:00 {table} {rest}",
+        "blank in stamp": lambda: f"{stamp.replace('T', ' ', 1)} {table} {rest}",
+        "tab in stamp": lambda: f"{stamp.replace('T', chr(9), 1)} {table} {rest}",
+        "tab after table": lambda: f"{stamp} {table}\t{rest}",
+        "not ASCII": lambda: f"{stamp} {table} {rest}".replace("id=", "id=\u00e9", 1) + " é",
+        "comment": lambda: f"#{stamp[1:]} {table} {rest}",
+        "table not dealt": lambda: f"{stamp} {table[:-1]}Q {rest}",
+        "longer table": lambda: f"{stamp} {table}0 {rest}",
+        "table alone": lambda: f"{stamp} {table} ",
+        "blank line": lambda: "",
+        "leading blank": lambda: f" {stamp} {table} {rest}",
+        "shorter stamp": lambda: f"{stamp[:19]}{stamp[23:]} {table} {rest}",
+    }
+    kind = rng.choice(sorted(kinds))
+    out[i] = kinds[kind]()
+    return kind, out
+
+
+def _own_lines_read_line_by_line(library: Library, lines: list[str], assigned: dict[str, int], part: tuple[int, int]) -> list[bool]:
+    """Which lines the part replays when it reads the chunk line by line (its parser is a spy)."""
+    from audit.engine.replay import FileReplay
+    run = FileReplay(library, "x.del", part)
+    run.assigned.update(assigned)
+    read: set[int] = set()
+    run.parser.parse = lambda text, lineno: read.add(lineno)  # type: ignore[method-assign]
+    run._feed(lines, range(1, len(lines) + 1), True)
+    return [n in read for n in range(1, len(lines) + 1)]
+
+
+def test_the_sieve_sends_each_line_where_the_line_by_line_reading_does_and_skips_no_clock_move():
+    """On plain chunks and on chunks with one line broken each way a log breaks: the sieve either
+    declines the chunk or picks exactly the lines the part would replay reading it line by line,
+    and no other part's event in the chunk is later than the part's next event (which the
+    file's clock would have needed)."""
+    from audit.engine.sieve import Sieve
+    library = Library.load()
+    night = _window_lines()
+    tables = sorted({line.split(" ", 2)[1] for line in night})
+    assigned = {t: n % 2 for n, t in enumerate(tables)}
+    clock = night[0].split(" ", 1)[0]
+    rng = random.Random(7)
+    sifted: dict[str, int] = {}
+    declined: dict[str, int] = {}
+    for trial in range(400):
+        start = rng.randrange(0, len(night) - 40)
+        window = night[start:start + 40]
+        kind, lines = ("plain", window) if trial % 4 == 0 else _broken(window, rng)
+        chunk = [(text + "\n").encode("utf-8") for text in lines]
+        for k in (0, 1):
+            own = Sieve(k).sift(chunk, assigned, clock, "+01:00")
+            if own is None:
+                declined[kind] = declined.get(kind, 0) + 1
+                continue
+            sifted[kind] = sifted.get(kind, 0) + 1
+            assert own == _own_lines_read_line_by_line(library, lines, assigned, (k, 2)), (kind, k)
+            times = [p.ts if isinstance(p := parse_line(text), ev._Event) else None for text in lines]
+            for i, ts in enumerate(times):
+                later_own = [t for j, t in enumerate(times) if j > i and own[j] and t is not None]
+                if ts is not None and not own[i] and later_own:
+                    assert ts <= later_own[0], (kind, k, lines[i])
+    assert declined.get("plain", 0) == 0 and sifted["plain"] >= 100
+    # each way of breaking a line was met, and each that must be declined was
+    assert len(set(sifted) | set(declined)) == 16 and set(declined) >= {
+        "runs ahead", "falls behind", "other offset", "blank in stamp", "tab in stamp", "not ASCII", "comment",
+        "table not dealt", "longer table", "blank line", "leading blank", "shorter stamp"}, declined

@@ -8,6 +8,8 @@ findings themselves.
 from __future__ import annotations
 
 import zlib
+from itertools import compress
+from operator import not_
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Iterable
@@ -17,6 +19,7 @@ from ..findings import Finding
 from ..parser import Comment, Header, LineParser, Parsed, Problem
 from ..rulesets import Library
 from .context import Flagger, Sink
+from .sieve import Sieve
 from .stats import TableStats
 from .table import Table
 
@@ -47,6 +50,10 @@ class InputStats:
 _EVENT_TYPES = frozenset(ev.MODELS.values())
 MAX_PENDING = 256  # other parts' lines kept unread at most
 MAX_ASSIGNED = 10_000  # tables given to parts in turn; beyond, by a hash of their id
+
+
+def _first_word(text: str) -> str:
+    return text.split(None, 1)[0]
 
 
 def _zone(stamp: str) -> str:
@@ -80,6 +87,7 @@ class FileReplay:
         self.assigned: dict[str, int] = {}
         self.pending: list[str] = []
         self.k = part[0] if part else 0
+        self.sieve = Sieve(self.k)
         self.pending_max = ""  # the largest pending stamp, among those of the clock's shape
         self.pending_mixed = False  # some pending stamp is not of the clock's shape
         tol = self.format.settings("time-order")
@@ -134,14 +142,22 @@ class FileReplay:
         return part
 
     def _settle_pending(self) -> None:
-        """Read the other parts' pending lines for their times (the events among them)."""
-        for text in self.pending:
+        """Read the other parts' pending lines for their times (the events among them).
+
+        When all their stamps have the shape of the clock as written, they compare as text as
+        they do in time: only the latest event among them can move the clock, so they are read
+        from the latest stamp down, up to the first event."""
+        ahead = self.latest_stamp
+        shaped = ahead is not None and not self.pending_mixed
+        for text in sorted(self.pending, key=_first_word, reverse=True) if shaped else self.pending:
             ts = self.parser.event_time(text)
             if ts is not None:
                 self.seen_event = True
                 if self.latest is None or ts > self.latest:
                     self.latest = ts
-                    self.latest_stamp = None
+                    self.latest_stamp = _first_word(text) if shaped else None
+                if shaped:
+                    break
         self.pending.clear()
         self.pending_max, self.pending_mixed = "", False
 
@@ -151,7 +167,43 @@ class FileReplay:
 
     def feed_chunk(self, lines: list[str] | list[bytes], lineno: int) -> int:
         """Lines as read, numbered from ``lineno`` + 1 (bytes are decoded here, a line that is not
-        UTF-8 is reported); returns the number of the last one.
+        UTF-8 is reported); returns the number of the last one."""
+        last = lineno + len(lines)
+        if self.part is not None and self.latest_stamp is not None and not self.skip_rest and lines \
+                and type(lines[0]) is bytes:
+            own = self.sieve.sift(lines, self.assigned, self.latest_stamp, self.latest_zone)  # type: ignore[arg-type]
+            if own is not None:
+                self._feed_sifted(lines, lineno, own)  # type: ignore[arg-type]
+                self.stats.lines = last
+                return last
+        self._feed(lines, range(lineno + 1, last + 1), self.part is not None)
+        self.stats.lines = last
+        return last
+
+    def _feed_sifted(self, lines: list[bytes], lineno: int, own: list[bool]) -> None:
+        """A plain chunk (``Sieve.sift``): only this part's lines are read. The other parts' lines
+        before its last event in the chunk are not after that event (their stamps are in order),
+        so the file's clock skips them, as it would from ``pending``; those after it are pending."""
+        size = len(self.latest_stamp or "")  # the stamps' length (``sift`` checked it)
+        last_event = self._feed(compress(lines, own), compress(range(lineno + 1, lineno + 1 + len(lines)), own), False)
+        start = max(last_event - lineno, 0)
+        tail = list(compress(lines[start:], map(not_, own[start:])))
+        if tail:
+            texts = list(map(bytes.decode, tail))
+            stamp = texts[-1][:size]  # the latest of them: the stamps are in order
+            ahead = self.latest_stamp
+            if ahead is not None and len(stamp) == len(ahead) and stamp.endswith(self.latest_zone):
+                if stamp > self.pending_max:
+                    self.pending_max = stamp
+            else:
+                self.pending_mixed = True
+            self.pending.extend(texts)
+            if len(self.pending) >= MAX_PENDING:
+                self._settle_pending()
+
+    def _feed(self, lines: Iterable[str] | Iterable[bytes], numbers: Iterable[int], sift: bool) -> int:
+        """Lines and their numbers; ``sift``: this part picks its own lines (``--jobs``). Returns
+        the number of the last event line replayed (0 if none).
 
         This is the auditor's innermost loop: the usual event line takes the inlined path below
         (the clock's usual case, then its table's handler); everything else goes through
@@ -159,11 +211,9 @@ class FileReplay:
         """
         parse, sink, stats, tables = self.parser.parse, self.sink, self.stats, self.tables
         parser, table_clock, event_types, open_type = self.parser, self.table_clock, _EVENT_TYPES, ev.Open
-        plain = self.part is None
         assigned, pending, k = self.assigned, self.pending, self.k
-        events, seen = 0, self.seen_event
-        for text in lines:
-            lineno += 1
+        events, seen, last_event = 0, self.seen_event, 0
+        for lineno, text in zip(numbers, lines):
             if type(text) is bytes:
                 try:
                     text = text.decode()
@@ -174,7 +224,7 @@ class FileReplay:
             if self.skip_rest:
                 self.stats.not_audited += self.primary
                 continue
-            if not plain:
+            if sift:
                 # whose line? The usual case inline: a word, one space, a table already dealt, one
                 # space. A first word with a tab is left to ``_mine``, so a valid line goes where
                 # ``_mine`` sends it; a line whose first word holds other white space is not valid
@@ -192,7 +242,7 @@ class FileReplay:
                 stats.lines = lineno
                 self._parsed(lineno, text, parsed)
                 continue
-            sink.line = lineno
+            sink.line = last_event = lineno
             sink.text = parser.rest
             events += 1
             if not seen:
@@ -220,9 +270,8 @@ class FileReplay:
                     del tables[table_id]
             else:
                 self._no_table(parsed)
-        stats.lines = lineno
         stats.events += events
-        return lineno
+        return last_event
 
     def _not_utf8(self, lineno: int, body: bytes, err: UnicodeDecodeError) -> None:
         if self.primary:
