@@ -1,8 +1,5 @@
 """audit: replays Dealer Event Logs against machine-readable casino regulations."""
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("del-audit")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.0.0+source"
+#: the package's version, read by the build too (pyproject.toml: ``[tool.hatch.version]``), so that
+#: start-up does not import ``importlib.metadata`` and search the installed distributions for it
+__version__ = "0.1.0"

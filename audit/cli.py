@@ -8,6 +8,7 @@ traceback ever reaches the user: every expected failure is a one-line message.
 from __future__ import annotations
 
 import io
+import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -337,7 +338,7 @@ def simulate(
     except BrokenPipeError:
         raise typer.Exit(0)
     except OSError as err:
-        _die(f"{output}: cannot write: {err.strerror or err}")
+        _die(f"{output if output is not None else 'standard output'}: cannot write: {err.strerror or err}")
     found.sort(key=lambda e: (e.line, e.rule))
     if expected is not None:
         _write(expected, json.dumps([e.as_json() for e in found], indent=1) + "\n")
@@ -353,17 +354,40 @@ def simulate(
     raise typer.Exit(1 if missing else 0)
 
 
-def main() -> None:
+def run() -> int:
+    """The command line; returns its exit code."""
     try:
         app()
     except KeyboardInterrupt:
         sys.stderr.write("audit: interrupted\n")
-        sys.exit(2)
-    except SystemExit:
-        raise
+        return 2
+    except SystemExit as done:
+        if isinstance(done.code, str):  # a message instead of a code: Python would print it, exit 1
+            sys.stderr.write(done.code + "\n")
+            return 1
+        return done.code or 0
     except Exception as err:  # a bug of ours: say so in one line, never a traceback
         sys.stderr.write(f"audit: internal error: {type(err).__name__}: {err}\n")
-        sys.exit(2)
+        return 2
+    return 0
+
+
+def main() -> None:
+    """The console script and ``python -m audit``: the command line, then a hard exit.
+
+    Once the reports are written and the standard streams flushed, nothing is left to do but
+    free memory, which the system does at once when the process ends; the interpreter's own
+    teardown (every module and object freed one by one) took 0.15 s or more after a night's
+    audit. Files are closed where they are written; nothing of ours runs at exit."""
+    code = run()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (BrokenPipeError, ValueError):  # a reader that went away, a stream already closed
+            pass
+        except OSError:  # the report did not reach its reader whole (a full disk, say)
+            code = 2
+    os._exit(code)
 
 
 if __name__ == "__main__":

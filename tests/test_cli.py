@@ -169,3 +169,43 @@ def test_example_night_is_clean_and_large_enough():
     assert report["summary"]["rounds"] >= 200 and report["summary"]["tables"] >= 2
     rulesets = set(re.findall(r"ruleset=(\S+)", NIGHT.read_text(encoding="utf-8")))
     assert {"fr-bataille-2007", "mc-sun-war-2006"} <= rulesets
+
+
+def test_the_compiled_grammar_is_cached_per_user_and_a_damaged_cache_changes_nothing(tmp_path):
+    """The grammar is compiled once and read back on later runs from the user's cache folder
+    (AUDIT_CACHE_DIR here); a damaged cache file is compiled anew, silently, with the same report;
+    AUDIT_CACHE_DIR set empty, or a folder that cannot be made, means no cache at all."""
+    import os
+    cache = tmp_path / "cache"
+
+    def run(where: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "audit", "check", "--format", "json", str(THREE)], cwd=ROOT,
+                              env={**os.environ, "AUDIT_CACHE_DIR": where}, capture_output=True, text=True, timeout=300)
+
+    first = run(str(cache))
+    files = list(cache.iterdir())
+    assert first.returncode == 1 and len(files) == 1 and files[0].stat().st_size > 10_000
+    assert oct(cache.stat().st_mode & 0o777) == "0o700"
+    assert run(str(cache)).stdout == first.stdout
+    files[0].write_bytes(files[0].read_bytes()[:5000])  # cut short, as by a full disk
+    damaged = run(str(cache))
+    assert (damaged.returncode, damaged.stdout, damaged.stderr) == (1, first.stdout, first.stderr)
+    assert files[0].stat().st_size > 10_000  # written anew
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    for where in ("", str(blocked / "cache")):
+        done = run(where)
+        assert (done.returncode, done.stdout, done.stderr) == (1, first.stdout, first.stderr)
+    assert blocked.read_text() == "not a folder"
+
+
+def test_a_reader_that_stops_early_ends_the_output_quietly():
+    """``audit simulate | head``: the process ends with its exit code and no noise once the reader
+    has gone (the command line ends with a hard exit after flushing its streams)."""
+    done = subprocess.run(f"{sys.executable} -m audit simulate --ruleset fr-bataille-2007 --tables 4 --rounds 400 | head -3",
+                          shell=True, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.stdout.count("\n") == 3 and done.stderr == "", done.stderr
+    with open("/dev/full", "w") as device:  # every write fails: no space left
+        full = subprocess.run([sys.executable, "-m", "audit", "simulate", "--ruleset", "fr-bataille-2007", "--tables", "1",
+                               "--rounds", "5"], cwd=ROOT, stdout=device, stderr=subprocess.PIPE, text=True, timeout=300)
+    assert full.returncode == 2 and "standard output: cannot write" in full.stderr
