@@ -290,6 +290,16 @@ def test_jobs_keep_the_files_clock_across_chunks_as_one_process_does(case, tmp_p
     one = json_report.render(report)
     for jobs in (2, 3):
         assert json_report.render(run_audit(library, [str(log)], jobs=jobs)) == one, jobs
+    # the parts again, in this process, to see that they took chunks through the sieve
+    from audit.engine.sieve import Sieve
+    sifted: list[bool] = []
+    real = Sieve.sift
+    monkeypatch.setattr(Sieve, "sift", lambda self, *a: sifted.append((own := real(self, *a)) is not None) or own)
+    tasks = report_module._tasks([str(log)], 2)
+    parts = report_module._merge(library, tasks, [report_module._audit_part(library, *task) for task in tasks])
+    assert json_report.render(parts) == one
+    if case != "one part alone at first":  # (two short chunks, neither plain)
+        assert sum(sifted) >= 10, (case, len(sifted))
 
 
 def test_the_collector_is_tuned_while_a_log_streams_and_restored_after(tmp_path):
@@ -324,12 +334,16 @@ def test_the_collector_is_tuned_while_a_log_streams_and_restored_after(tmp_path)
 
 # -- the sieve: a part picks its own lines out of a plain chunk -----------------------------------
 
-def _window_lines() -> list[str]:
-    """Event lines of a night at four tables, every stamp of one shape and in order."""
+def _window_lines(names: dict[str, str] | None = None) -> list[str]:
+    """Event lines of a night at four tables, every stamp of one shape and in order; ``names``
+    renames its tables."""
     from audit.simulate import generated_tables, simulate
     from datetime import datetime, timezone
     night = list(simulate(tables=generated_tables(4, 6), seed=11, start=datetime(2026, 11, 20, 21, tzinfo=timezone.utc)))
-    return night[3:]
+    lines = night[3:]
+    if names:
+        lines = [" ".join((stamp, names[table], rest)) for stamp, table, rest in (line.split(" ", 2) for line in lines)]
+    return lines
 
 
 def _broken(lines: list[str], rng: random.Random) -> tuple[str, list[str]]:
@@ -370,14 +384,18 @@ def _own_lines_read_line_by_line(library: Library, lines: list[str], assigned: d
     return [n in read for n in range(1, len(lines) + 1)]
 
 
-def test_the_sieve_sends_each_line_where_the_line_by_line_reading_does_and_skips_no_clock_move():
+@pytest.mark.parametrize("names", ["as simulated", "T1 T12 T2 T123"])
+def test_the_sieve_sends_each_line_where_the_line_by_line_reading_does_and_skips_no_clock_move(names):
     """On plain chunks and on chunks with one line broken each way a log breaks: the sieve either
     declines the chunk or picks exactly the lines the part would replay reading it line by line,
     and no other part's event in the chunk is later than the part's next event (which the
-    file's clock would have needed)."""
+    file's clock would have needed). Table ids of one length, and of several (one the start of
+    another)."""
     from audit.engine.sieve import Sieve
     library = Library.load()
     night = _window_lines()
+    if names != "as simulated":
+        night = _window_lines(dict(zip(sorted({line.split(" ", 2)[1] for line in night}), names.split())))
     tables = sorted({line.split(" ", 2)[1] for line in night})
     assigned = {t: n % 2 for n, t in enumerate(tables)}
     clock = night[0].split(" ", 1)[0]

@@ -50,6 +50,7 @@ class InputStats:
 _EVENT_TYPES = frozenset(ev.MODELS.values())
 MAX_PENDING = 256  # other parts' lines kept unread at most
 MAX_ASSIGNED = 10_000  # tables given to parts in turn; beyond, by a hash of their id
+SIFT_MIN_LINES = 8  # a shorter chunk (a compressed log is read line by line) is not worth sifting
 
 
 def _first_word(text: str) -> str:
@@ -169,8 +170,8 @@ class FileReplay:
         """Lines as read, numbered from ``lineno`` + 1 (bytes are decoded here, a line that is not
         UTF-8 is reported); returns the number of the last one."""
         last = lineno + len(lines)
-        if self.part is not None and self.latest_stamp is not None and not self.skip_rest and lines \
-                and type(lines[0]) is bytes:
+        if self.part is not None and self.latest_stamp is not None and not self.skip_rest \
+                and len(lines) >= SIFT_MIN_LINES and type(lines[0]) is bytes:
             own = self.sieve.sift(lines, self.assigned, self.latest_stamp, self.latest_zone)  # type: ignore[arg-type]
             if own is not None:
                 self._feed_sifted(lines, lineno, own)  # type: ignore[arg-type]

@@ -10,7 +10,17 @@ are not decoded nor split. Any other chunk is read line by line, as before (``Fi
 
 from __future__ import annotations
 
-from operator import itemgetter
+from functools import partial, reduce
+from operator import itemgetter, or_
+from typing import Iterable, Iterator
+
+
+MAX_WIDTHS = 4  # table ids of more lengths than this (T1 and T12 are two): the chunk is read line by line
+
+
+def _either(rows: Iterable[Iterable[bool]]) -> Iterator[bool]:
+    """Line by line, whether any of the rows is true (maps in C, no Python code per line)."""
+    return reduce(partial(map, or_), rows)  # type: ignore[arg-type,return-value]
 
 
 class Sieve:
@@ -21,12 +31,11 @@ class Sieve:
         self._made_for: tuple[int, str] | None = None  # (tables dealt, offset) the keys were made for
         self._all: frozenset[bytes] = frozenset()  # offset, blank, table, blank: every dealt table
         self._own: frozenset[bytes] = frozenset()  # the same, of this part's tables
-        self._width = 0  # the dealt tables' common length (0: their lengths differ)
+        self._widths: list[int] = []  # the dealt tables' lengths
 
     def _keys(self, assigned: dict[str, int], zone: str) -> None:
         """Table ids match the grammar's TABLE terminal before they are dealt: ASCII, no blank."""
-        widths = {len(table) for table in assigned}
-        self._width = widths.pop() if len(widths) == 1 else 0
+        self._widths = sorted({len(table) for table in assigned})
         keys = {table: f"{zone} {table} ".encode("ascii") for table in assigned}
         self._all = frozenset(keys.values())
         self._own = frozenset(key for table, key in keys.items() if assigned[table] == self.k)
@@ -48,16 +57,20 @@ class Sieve:
         compare as text as they do in time, so no line of another part is after the part's next
         event in the chunk and the file's clock can skip them (``FileReplay._feed_sifted``). Each
         line goes to the part the line-by-line reading would send it to: the split on single
-        blanks there gives this same first word and table.
+        blanks there gives this same first word and table. Tables of several lengths are looked
+        for at each length; the blank after a table tells one from a longer one it begins.
         """
         if (len(assigned), zone) != self._made_for:
             self._keys(assigned, zone)
-        width = self._width
-        if not width or not lines or not b"".join(lines).isascii():
+        widths = self._widths
+        if not widths or len(widths) > MAX_WIDTHS or not lines or not b"".join(lines).isascii():
             return None
         size, offset = len(clock), len(zone)
-        keys = list(map(itemgetter(slice(size - offset, size + width + 2)), lines))
-        if not self._all.issuperset(keys):
+        keyed = [list(map(itemgetter(slice(size - offset, size + width + 2)), lines)) for width in widths]
+        if len(keyed) == 1:
+            if not self._all.issuperset(keyed[0]):
+                return None
+        elif not all(_either(map(self._all.__contains__, keys) for keys in keyed)):
             return None
         heads = list(map(itemgetter(slice(0, size - offset)), lines))  # the stamps but their offset
         if heads[0][0] <= 0x23 or heads != sorted(heads):  # in order and the least after "#": none is "#..."
@@ -65,4 +78,4 @@ class Sieve:
         joined = b"".join(heads)
         if b" " in joined or b"\t" in joined:
             return None
-        return list(map(self._own.__contains__, keys))
+        return list(_either(map(self._own.__contains__, keys) for keys in keyed))
