@@ -115,19 +115,20 @@ class FileReplay:
             part = self._assign(table)
         if part == self.k:
             return True
-        self._pend(text, stamp)
+        self._pend([text], stamp)
         return False
 
-    def _pend(self, text: str, stamp: str) -> None:
-        """Another part's line: kept unread. Only the largest of their stamps counts, if all of them
-        have the shape (length and offset) of the file's clock as written: see ``_clock``."""
+    def _pend(self, texts: list[str], stamp: str) -> None:
+        """Other parts' lines, ``stamp`` the largest of their stamps: kept unread. Only the largest
+        pending stamp counts, if all of them have the shape (length and offset) of the file's clock
+        as written: see ``_clock``."""
         ahead = self.latest_stamp
         if ahead is not None and len(stamp) == len(ahead) and stamp.endswith(self.latest_zone):
             if stamp > self.pending_max:
                 self.pending_max = stamp
         else:
             self.pending_mixed = True  # the lines will be read one by one
-        self.pending.append(text)
+        self.pending.extend(texts)
         if len(self.pending) >= MAX_PENDING:
             self._settle_pending()
 
@@ -191,16 +192,7 @@ class FileReplay:
         tail = list(compress(lines[start:], map(not_, own[start:])))
         if tail:
             texts = list(map(bytes.decode, tail))
-            stamp = texts[-1][:size]  # the latest of them: the stamps are in order
-            ahead = self.latest_stamp
-            if ahead is not None and len(stamp) == len(ahead) and stamp.endswith(self.latest_zone):
-                if stamp > self.pending_max:
-                    self.pending_max = stamp
-            else:
-                self.pending_mixed = True
-            self.pending.extend(texts)
-            if len(self.pending) >= MAX_PENDING:
-                self._settle_pending()
+            self._pend(texts, texts[-1][:size])  # the last has the latest stamp: they are in order
 
     def _feed(self, lines: Iterable[str] | Iterable[bytes], numbers: Iterable[int], sift: bool) -> int:
         """Lines and their numbers; ``sift``: this part picks its own lines (``--jobs``). Returns
@@ -234,7 +226,7 @@ class FileReplay:
                 if len(words) == 3 and (part := assigned.get(words[1])) is not None \
                         and (first := words[0]) and first[0] != "#" and "\t" not in first:
                     if part != k:
-                        self._pend(text, first)
+                        self._pend([text], first)
                         continue
                 elif not self._mine(text):
                     continue
