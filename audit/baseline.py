@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from . import nesting
 from .report import Report, Suppressed
 
 FORMAT = "del-audit-baseline"
@@ -57,9 +58,13 @@ def render(baseline: Baseline) -> str:
 
 def load(path: Path) -> Baseline:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        nesting.check_depth(text, "json")  # before json's recursion meets it
+        data = json.loads(text)
     except OSError as err:
         raise BaselineError(f"{path}: cannot read: {err.strerror or err}") from None
+    except nesting.ShapeProblem as err:
+        raise BaselineError(f"{path}, {err}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         where = f", line {err.lineno}" if isinstance(err, json.JSONDecodeError) else ""
         raise BaselineError(f"{path}{where}: not a JSON baseline: {err}") from None

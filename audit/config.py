@@ -15,6 +15,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from . import nesting
+
 FormatName = Literal["text", "json", "sarif", "junit"]
 
 
@@ -60,17 +62,25 @@ class Config:
 
 def _read(path: Path, section: bool) -> Config | None:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        nesting.check_depth(text, "toml")  # before tomllib's recursion meets it
+        data = tomllib.loads(text)
     except OSError as err:
         raise ConfigError(f"{path}: cannot read: {err.strerror or err}") from None
+    except nesting.ShapeProblem as err:
+        raise ConfigError(f"{path}, {err}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise ConfigError(f"{path}: invalid TOML: {err}") from None
     prefix = ""
     if section:
         tool = data.get("tool", {})
+        if not isinstance(tool, dict):
+            raise ConfigError(f"{path}: tool: a table is expected, not {type(tool).__name__}")
         if "audit" not in tool:
             return None
         data, prefix = tool["audit"], "tool.audit."
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path}: tool.audit: a table is expected, not {type(data).__name__}")
     try:
         return Config(Settings.model_validate(data), path)
     except ValidationError as err:

@@ -17,6 +17,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from .checks import CATALOGUE, Params
+from . import nesting
 from .findings import Category, Severity
 from .resources import rulesets_dir
 
@@ -175,13 +176,17 @@ def _read(path: Path) -> tuple[Any, yaml.Node | None, str]:
     except UnicodeDecodeError as err:
         raise RulesetError(f"{path}: not UTF-8 (byte {err.start})") from None
     try:
+        nesting.check_yaml_depth(text)  # before the (recursive) composer sees it
         loader = _SafeLoader(text)  # safe_load's loader, run by hand to see the nodes first
         try:
             node = loader.get_single_node()
             _count_nodes(node, path)
+            nesting.check_yaml_keys(node)
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
+    except nesting.ShapeProblem as err:
+        raise RulesetError(f"{path}, {err}") from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f", line {mark.line + 1}" if mark else ""
