@@ -18,10 +18,10 @@ import typer
 
 from . import baseline as baseline_file
 from . import config as config_file
-from .findings import SEVERITIES, any_at_or_above
+from .findings import DEFAULT_FAIL_ON, SEVERITIES, any_at_or_above
 from .outputs import OutputError, choose_outputs, progress_bar_fits, write_file, write_reports
 from .report import InputError, Report, expand, input_size, run_audit
-from .reporters import REPORTERS, in_words, names
+from .reporters import REPORTERS, names
 from .rule_listing import LISTING_FORMATS, rules_listing
 from .rulesets import Library, RulesetError
 
@@ -29,6 +29,11 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
                   help="Audit Dealer Event Logs against the regulation that governs each table.")
 baseline_app = typer.Typer(no_args_is_help=True, help="Accept the findings of a night, to fail only on new ones.")
 app.add_typer(baseline_app, name="baseline")
+
+
+def _in_words(items: tuple[str, ...]) -> str:
+    """``a, b or c``, as the help says a list of choices."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
 
 
 def _choices(name: str, values: tuple[str, ...]) -> type[Enum]:
@@ -102,9 +107,9 @@ RulesetsOpt = Annotated[Optional[Path], typer.Option("--rulesets", help="Folder 
 @app.command(epilog=FORMATS_HELP)
 def check(
     paths: PathsArg,
-    format: Annotated[Optional[list[Format]], typer.Option("--format", "-f", help=f"{in_words(names())}; repeat with --output for several reports.")] = None,
+    format: Annotated[Optional[list[Format]], typer.Option("--format", "-f", help=f"{_in_words(names())}; repeat with --output for several reports.")] = None,
     output: Annotated[Optional[list[Path]], typer.Option("--output", "-o", help="File for the report of the --format of the same rank.")] = None,
-    fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help=f"Lowest severity that makes the exit status 1 (default {SEVERITIES[0]}).")] = None,
+    fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help=f"Lowest severity that makes the exit status 1 (default {DEFAULT_FAIL_ON}).")] = None,
     house: HouseOpt = None,
     baseline: Annotated[Optional[Path], typer.Option("--baseline", help="Baseline file: its findings are reported as suppressed.")] = None,
     config: ConfigOpt = None,
@@ -123,7 +128,7 @@ def check(
             baseline_file.apply(report, baseline_file.load(base_path), base_path.as_posix())
     with _exit_2_on(OutputError):
         write_reports(outputs, report)
-    floor = (fail_on.value if fail_on else None) or cfg.settings.fail_on or SEVERITIES[0]
+    floor = (fail_on.value if fail_on else None) or cfg.settings.fail_on or DEFAULT_FAIL_ON
     raise typer.Exit(1 if any_at_or_above(report.findings, floor) else 0)
 
 

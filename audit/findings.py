@@ -11,6 +11,8 @@ Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = Severity.__args__  # type: ignore[attr-defined]
 #: a severity's weight: a finding fails the run when its rank is at least the failing severity's
 SEVERITY_RANK: dict[str, int] = {s: len(SEVERITIES) - i for i, s in enumerate(SEVERITIES)}
+#: the failing severity when none is given (the contract's default)
+DEFAULT_FAIL_ON: Severity = "error"
 
 #: The fixed list of categories of the contract (``findings.md``).
 Category = Literal[

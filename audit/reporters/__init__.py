@@ -40,6 +40,9 @@ REPORTERS: dict[str, Reporter] = {}
 
 
 def register(reporter: Reporter) -> Reporter:
+    """Add a format. The command line's choices and the configuration's names are read when
+    ``audit.cli`` and ``audit.config`` are imported: register before (the shipped formats are
+    registered below, when this package is imported)."""
     if reporter.name in REPORTERS:
         raise ValueError(f"report format {reporter.name!r} is registered twice")
     REPORTERS[reporter.name] = reporter
@@ -48,11 +51,6 @@ def register(reporter: Reporter) -> Reporter:
 
 def names() -> tuple[str, ...]:
     return tuple(REPORTERS)
-
-
-def in_words(items: tuple[str, ...]) -> str:
-    """``a, b or c``, as the help says a list of choices."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
 
 
 def _module_function(module: str, function: str = "render") -> Callable:
