@@ -77,8 +77,10 @@ def load(path: Path) -> Baseline:
         raise BaselineError(f"{path}: {key}: {msg}") from None
 
 
-def apply(report: Report, baseline: Baseline, source: str) -> None:
-    """Move baselined findings to ``report.suppressed``; list the entries nothing matched."""
+def apply(report: Report, baseline: Baseline, path_shown: str) -> None:
+    """Move baselined findings to ``report.suppressed``; list the entries nothing matched.
+
+    ``path_shown`` is the baseline file as the reports name it."""
     accepted = {e.fingerprint: e for e in baseline.entries}
     kept, kept_fps, matched = [], [], set()
     for finding, fp in zip(report.findings, report.fingerprints):
@@ -91,4 +93,4 @@ def apply(report: Report, baseline: Baseline, source: str) -> None:
             report.suppressed.append(Suppressed(finding, fp, entry.justification))
     report.findings, report.fingerprints = kept, kept_fps
     report.stale = [e.model_dump(mode="json") for e in baseline.entries if e.fingerprint not in matched]
-    report.baseline = source
+    report.baseline = path_shown

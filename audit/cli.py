@@ -7,19 +7,22 @@ traceback ever reaches the user: every expected failure is a one-line message.
 
 from __future__ import annotations
 
-import io
 import os
 import sys
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Callable, NoReturn, Optional
+from typing import Annotated, Iterator, NoReturn, Optional
 
 import typer
 
 from . import baseline as baseline_file
 from . import config as config_file
-from .findings import SEVERITY_RANK
+from .findings import DEFAULT_FAIL_ON, SEVERITIES, any_at_or_above
+from .outputs import OutputError, choose_outputs, progress_bar_fits, write_file, write_reports
 from .report import InputError, Report, expand, input_size, run_audit
+from .reporters import REPORTERS, names
+from .rule_listing import LISTING_FORMATS, rules_listing
 from .rulesets import Library, RulesetError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -28,22 +31,23 @@ baseline_app = typer.Typer(no_args_is_help=True, help="Accept the findings of a 
 app.add_typer(baseline_app, name="baseline")
 
 
-class Format(str, Enum):
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-    junit = "junit"
+def _in_words(items: tuple[str, ...]) -> str:
+    """``a, b or c``, as the help says a list of choices."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
 
 
-class RulesFormat(str, Enum):
-    text = "text"
-    markdown = "markdown"
+def _choices(name: str, values: tuple[str, ...]) -> type[Enum]:
+    """The values an option takes, as the Enum typer turns into its choices."""
+    return Enum(name, [(v, v) for v in values], type=str)  # type: ignore[return-value]
 
 
-class FailOn(str, Enum):
-    error = "error"
-    warning = "warning"
-    info = "info"
+#: the registered report formats (audit/reporters), the failing severities, the rule listing's formats
+Format = _choices("Format", names())
+FailOn = _choices("FailOn", SEVERITIES)
+RulesFormat = _choices("RulesFormat", LISTING_FORMATS)
+_NAME_WIDTH = max(map(len, REPORTERS))
+FORMATS_HELP = "\b\nReport formats (--format):\n" + "\n".join(
+    f"  {r.name:<{_NAME_WIDTH}}  {r.description} (.{r.extension})" for r in REPORTERS.values())
 
 
 def _die(message: str) -> NoReturn:
@@ -51,26 +55,32 @@ def _die(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def _config(path: Optional[Path]) -> config_file.Config:
+@contextmanager
+def _exit_2_on(*errors: type[Exception]) -> Iterator[None]:
+    """An expected failure of the work inside: its one-line message, exit status 2."""
     try:
-        return config_file.load(path) if path else config_file.discover()
-    except config_file.ConfigError as err:
+        yield
+    except errors as err:
         _die(str(err))
+
+
+def _config(path: Optional[Path]) -> config_file.Config:
+    with _exit_2_on(config_file.ConfigError):
+        return config_file.load(path) if path else config_file.discover()
 
 
 def _library(cfg: config_file.Config, house: Optional[list[Path]], rulesets: Optional[Path]) -> Library:
     """Command-line options win: --house replaces the configuration's overlays."""
     directory = rulesets or cfg.resolve(cfg.settings.rulesets)
-    try:
+    with _exit_2_on(RulesetError):
         if house:
             return Library.load(directory, overlays=house)
-        return Library.load(directory, table_overlays=cfg.house_for())
-    except RulesetError as err:
-        _die(str(err))
+        return Library.load(directory, table_overlays=cfg.table_overlays())
 
 
 def _audit(paths: list[str], library: Library, jobs: int = 1, show_progress: bool = False) -> Report:
-    try:
+    """The report of the inputs, with a progress bar on standard error if asked and a terminal."""
+    with _exit_2_on(InputError):
         files = expand(paths)
         if not show_progress or not sys.stderr.isatty():
             return run_audit(library, paths, jobs=jobs, files=files)
@@ -81,68 +91,11 @@ def _audit(paths: list[str], library: Library, jobs: int = 1, show_progress: boo
             task = bar.add_task("audit", total=input_size(files) or None)
             return run_audit(library, paths, jobs=jobs, files=files,
                              progress=lambda n: bar.advance(task, n))
-    except InputError as err:
-        _die(str(err))
-
-
-def _renderer(fmt: Format) -> Callable[[Report], str]:
-    if fmt is Format.json:
-        from .reporters import json_report
-        return json_report.render
-    if fmt is Format.sarif:
-        from .reporters import sarif
-        return sarif.render
-    if fmt is Format.junit:
-        from .reporters import junit
-        return junit.render
-    return _text_file
-
-
-def _text_file(report: Report) -> str:
-    from rich.console import Console
-
-    from .reporters import text
-    console = Console(record=True, width=120, file=io.StringIO(), highlight=False, soft_wrap=True)
-    text.render(report, console)
-    return console.export_text()
 
 
 def _write(path: Path, content: str) -> None:
-    try:
-        path.write_text(content, encoding="utf-8")
-    except OSError as err:
-        _die(f"{path}: cannot write: {err.strerror or err}")
-
-
-def _reports(formats: list[Format], outputs: list[Path], cfg: config_file.Config) -> list[tuple[Format, Path | None]]:
-    """Pair each --format with the --output of the same rank; the rest go to standard output."""
-    if not formats and not outputs and cfg.settings.reports:
-        pairs = [(Format(r.format), cfg.resolve(r.output)) for r in cfg.settings.reports]
-        where = f"{cfg.path}: reports"
-    else:
-        formats = formats or [Format.text]
-        if len(outputs) > len(formats):
-            _die("more --output than --format: give a --format for each --output")
-        pairs = [(fmt, outputs[i] if i < len(outputs) else None) for i, fmt in enumerate(formats)]
-        where = "--format"
-    if sum(1 for _, out in pairs if out is None) > 1:
-        _die(f"{where}: only one report can go to standard output: give an output for the others")
-    return pairs
-
-
-def _relative(path: Path | None) -> Path | None:
-    """A configured path as seen from here, so reports do not depend on where a checkout lives."""
-    if path is None:
-        return None
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve())
-    except ValueError:
-        return path
-
-
-def _exit_code(report: Report, fail_on: str) -> int:
-    floor = SEVERITY_RANK[fail_on]
-    return 1 if any(SEVERITY_RANK[f.severity] >= floor for f in report.findings) else 0
+    with _exit_2_on(OutputError):
+        write_file(path, content)
 
 
 PathsArg = Annotated[list[str], typer.Argument(help="Log files, folders of logs, or - for standard input.")]
@@ -151,12 +104,12 @@ ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Configurati
 RulesetsOpt = Annotated[Optional[Path], typer.Option("--rulesets", help="Folder of rulesets to use instead of the shipped ones.")]
 
 
-@app.command()
+@app.command(epilog=FORMATS_HELP)
 def check(
     paths: PathsArg,
-    format: Annotated[Optional[list[Format]], typer.Option("--format", "-f", help="text, json, sarif or junit; repeat with --output for several reports.")] = None,
+    format: Annotated[Optional[list[Format]], typer.Option("--format", "-f", help=f"{_in_words(names())}; repeat with --output for several reports.")] = None,
     output: Annotated[Optional[list[Path]], typer.Option("--output", "-o", help="File for the report of the --format of the same rank.")] = None,
-    fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help="Lowest severity that makes the exit status 1 (default error).")] = None,
+    fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help=f"Lowest severity that makes the exit status 1 (default {DEFAULT_FAIL_ON}).")] = None,
     house: HouseOpt = None,
     baseline: Annotated[Optional[Path], typer.Option("--baseline", help="Baseline file: its findings are reported as suppressed.")] = None,
     config: ConfigOpt = None,
@@ -165,26 +118,18 @@ def check(
 ) -> None:
     """Audit logs and report every breach."""
     cfg = _config(config)
-    pairs = _reports(format or [], output or [], cfg)
+    with _exit_2_on(OutputError):
+        outputs = choose_outputs([f.value for f in format or []], output or [], cfg)
     library = _library(cfg, house, rulesets)
-    machine_to_stdout = any(out is None and fmt is not Format.text for fmt, out in pairs)
-    report = _audit(paths, library, jobs, show_progress=not machine_to_stdout)
-    base_path = baseline or _relative(cfg.resolve(cfg.settings.baseline))
+    report = _audit(paths, library, jobs, show_progress=progress_bar_fits(outputs))
+    base_path = baseline or cfg.baseline()
     if base_path is not None:
-        try:
+        with _exit_2_on(baseline_file.BaselineError):
             baseline_file.apply(report, baseline_file.load(base_path), base_path.as_posix())
-        except baseline_file.BaselineError as err:
-            _die(str(err))
-    for fmt, out in pairs:
-        if out is not None:
-            _write(out, _renderer(fmt)(report))
-        elif fmt is Format.text:
-            from rich.console import Console
-            from .reporters import text
-            text.render(report, Console(highlight=False, soft_wrap=True))
-        else:
-            sys.stdout.write(_renderer(fmt)(report))
-    raise typer.Exit(_exit_code(report, (fail_on.value if fail_on else None) or cfg.settings.fail_on or "error"))
+    with _exit_2_on(OutputError):
+        write_reports(outputs, report)
+    floor = (fail_on.value if fail_on else None) or cfg.settings.fail_on or DEFAULT_FAIL_ON
+    raise typer.Exit(1 if any_at_or_above(report.findings, floor) else 0)
 
 
 @baseline_app.command("create")
@@ -208,7 +153,7 @@ def baseline_create(
 @app.command()
 def rules(
     ruleset: Annotated[Optional[str], typer.Argument(help="A ruleset id (e.g. fr-bataille-2007); all if omitted.")] = None,
-    format: Annotated[RulesFormat, typer.Option("--format", "-f", help="text, or markdown for the rule reference.")] = RulesFormat.text,
+    format: Annotated[RulesFormat, typer.Option("--format", "-f", help="text, or markdown for the rule reference.")] = RulesFormat(LISTING_FORMATS[0]),
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file.")] = None,
     house: HouseOpt = None,
     config: ConfigOpt = None,
@@ -218,36 +163,11 @@ def rules(
     library = _library(_config(config), house, rulesets)
     if ruleset is not None and ruleset not in library.rulesets:
         _die(f"no ruleset {ruleset!r}; known: {', '.join(sorted(library.rulesets))}")
-    if format is RulesFormat.markdown:
-        from .explain import rules_markdown
-        if ruleset is not None:
-            library = Library({ruleset: library.rulesets[ruleset]})
-        content = rules_markdown(library)
-    else:
-        content = _rules_text(library, sorted(library.rulesets) if ruleset is None else [ruleset])
+    content = rules_listing(library, ruleset, format.value)
     if output:
         _write(output, content)
     else:
         sys.stdout.write(content)
-
-
-def _rules_text(library: Library, ids: list[str]) -> str:
-    from rich.console import Console
-    from rich.markup import escape
-    console = Console(record=True, file=io.StringIO(), highlight=False, soft_wrap=True, width=120)
-    for rid in ids:
-        loaded = library.rulesets[rid]
-        m = loaded.model
-        console.print(f"{m.id} — {escape(m.title)} ({len(m.rules)} rules)")
-        if loaded.overlay is not None:
-            console.print(f"  house rules: {escape(loaded.overlay.model.overlay)}")
-        for r in m.rules:
-            state = "" if r.enabled else " (off)"
-            console.print(f"  {r.id}  {r.category}  {r.severity}{state}")
-            console.print(f"      {escape(r.message)}")
-            console.print(f"      {escape(r.citation_text)}")
-        console.print()
-    return console.export_text()
 
 
 @app.command()

@@ -9,15 +9,17 @@ win over the file. A bad file stops the audit (exit 2) naming file and key.
 from __future__ import annotations
 
 import tomllib
-from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import nesting
+from .findings import Severity
+from .reporters import names as report_formats
 
-FormatName = Literal["text", "json", "sarif", "junit"]
+#: the registered report formats (audit/reporters), as a type the settings are validated against
+ReportFormat = Literal[report_formats()]  # type: ignore[valid-type]
 
 
 class ConfigError(Exception):
@@ -29,7 +31,7 @@ class _Strict(BaseModel):
 
 
 class ReportOutput(_Strict):
-    format: FormatName
+    format: ReportFormat
     output: str | None = None
 
 
@@ -39,7 +41,7 @@ class Settings(_Strict):
     #: table id or glob pattern (fnmatch, case-sensitive) -> house overlay file
     house: dict[str, str] = Field(default_factory=dict)
     baseline: str | None = None
-    fail_on: Literal["error", "warning", "info"] | None = Field(default=None, alias="fail-on")
+    fail_on: Severity | None = Field(default=None, alias="fail-on")
     reports: list[ReportOutput] = Field(default_factory=list)
 
 
@@ -56,11 +58,23 @@ class Config:
         p = Path(value)
         return p if p.is_absolute() or self.path is None else self.path.parent / p
 
-    def house_for(self) -> list[tuple[str, Path]]:
+    def table_overlays(self) -> list[tuple[str, Path]]:
+        """(table id or pattern, house overlay file) as the configuration pairs them."""
         return [(pattern, self.resolve(file)) for pattern, file in self.settings.house.items()]  # type: ignore[misc]
 
+    def baseline(self) -> Path | None:
+        """The configured baseline as seen from here, so reports do not depend on where a checkout lives."""
+        path = self.resolve(self.settings.baseline)
+        if path is None:
+            return None
+        try:
+            return path.resolve().relative_to(Path.cwd().resolve())
+        except ValueError:
+            return path
 
-def _read(path: Path, section: bool) -> Config | None:
+
+def _read(path: Path, tool_table: bool) -> Config | None:
+    """The settings of one file; with ``tool_table`` (a pyproject.toml) those of its [tool.audit] table, None if none."""
     try:
         text = path.read_text(encoding="utf-8")
         nesting.check_depth(text, "toml")  # before tomllib's recursion meets it
@@ -72,7 +86,7 @@ def _read(path: Path, section: bool) -> Config | None:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise ConfigError(f"{path}: invalid TOML: {err}") from None
     prefix = ""
-    if section:
+    if tool_table:
         tool = data.get("tool", {})
         if not isinstance(tool, dict):
             raise ConfigError(f"{path}: tool: a table is expected, not {type(tool).__name__}")
@@ -96,10 +110,10 @@ def discover(start: Path | None = None) -> Config:
     for folder in (here, *here.parents):
         own = folder / "audit.toml"
         if own.is_file():
-            return _read(own, section=False) or Config(Settings(), None)
+            return _read(own, tool_table=False) or Config(Settings(), None)
         project = folder / "pyproject.toml"
         if project.is_file():
-            found = _read(project, section=True)
+            found = _read(project, tool_table=True)
             if found is not None:
                 return found
     return Config(Settings(), None)
@@ -109,11 +123,7 @@ def load(path: Path) -> Config:
     """An explicit ``--config`` file: ``pyproject.toml`` reads its ``[tool.audit]`` table."""
     if not path.is_file():
         raise ConfigError(f"{path}: no such configuration file")
-    found = _read(path, section=path.name == "pyproject.toml")
+    found = _read(path, tool_table=path.name == "pyproject.toml")
     if found is None:
         raise ConfigError(f"{path}: no [tool.audit] table")
     return found
-
-
-def matches(pattern: str, table: str) -> bool:
-    return fnmatchcase(table, pattern)

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Iterable, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+#: The severities of the contract, the gravest first.
 Severity = Literal["error", "warning", "info"]
-SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
-SEVERITY_RANK = {"error": 3, "warning": 2, "info": 1}
+SEVERITIES: tuple[Severity, ...] = Severity.__args__  # type: ignore[attr-defined]
+#: a severity's weight: a finding fails the run when its rank is at least the failing severity's
+SEVERITY_RANK: dict[str, int] = {s: len(SEVERITIES) - i for i, s in enumerate(SEVERITIES)}
+#: the failing severity when none is given (the contract's default)
+DEFAULT_FAIL_ON: Severity = "error"
 
 #: The fixed list of categories of the contract (``findings.md``).
 Category = Literal[
@@ -40,3 +44,9 @@ class Finding(BaseModel):
         the order never depends on the order the engine (or its processes) found them."""
         return (self.path, self.line, self.rule, self.table or "", -1 if self.round is None else self.round,
                 self.message)
+
+
+def any_at_or_above(findings: Iterable[Finding], floor: str) -> bool:
+    """Whether a finding is at least as grave as ``floor``: the exit status 1 of ``audit check``."""
+    rank = SEVERITY_RANK[floor]
+    return any(SEVERITY_RANK[f.severity] >= rank for f in findings)

@@ -1,1 +1,68 @@
-"""Reporters turn a finished report into text for people or data for programs."""
+"""Reporters turn a finished report into text for people or data for programs.
+
+The registry below is the one list of report formats: the command line's
+``--format`` choices and their help, and the names a configuration's
+``reports`` accepts, are read from it. A reporter is a module of this package
+with a ``render(report) -> str``; adding a format is that module and one
+``register`` line here. Modules are imported when a report is first rendered,
+so that start-up does not load rich or the XML library for a JSON report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from ..report import Report
+
+
+@dataclass(frozen=True)
+class Reporter:
+    """One report format."""
+
+    #: the ``--format`` value and a configuration's ``reports`` ``format``
+    name: str
+    #: the file suffix a report of this format usually takes (without the dot)
+    extension: str
+    #: one line for the help
+    description: str
+    #: the report as the file holds it
+    render: Callable[[Report], str]
+    #: draws the report on standard output for a person (colours on a terminal); without it the
+    #: rendered text is written there as it is, for a program (and no progress bar is drawn meanwhile)
+    show: Callable[[Report], None] | None = None
+
+
+#: format name -> reporter, in the order the help lists them
+REPORTERS: dict[str, Reporter] = {}
+
+
+def register(reporter: Reporter) -> Reporter:
+    """Add a format. The command line's choices and the configuration's names are read when
+    ``audit.cli`` and ``audit.config`` are imported: register before (the shipped formats are
+    registered below, when this package is imported)."""
+    if reporter.name in REPORTERS:
+        raise ValueError(f"report format {reporter.name!r} is registered twice")
+    REPORTERS[reporter.name] = reporter
+    return reporter
+
+
+def names() -> tuple[str, ...]:
+    return tuple(REPORTERS)
+
+
+def _module_function(module: str, function: str = "render") -> Callable:
+    """A function of one of this package's modules, imported at its first call."""
+    def call(report: Report):
+        return getattr(import_module(f"{__name__}.{module}"), function)(report)
+    return call
+
+
+register(Reporter("text", "txt", "a summary, then the findings by table and round, for a person",
+                  _module_function("text"), show=_module_function("text", "show")))
+register(Reporter("json", "json", "the JSON report of the findings contract, for programs",
+                  _module_function("json_report")))
+register(Reporter("sarif", "sarif", "SARIF 2.1.0, for code-scanning views", _module_function("sarif")))
+register(Reporter("junit", "xml", "JUnit XML, for the test views of CI servers", _module_function("junit")))

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 import re
-from importlib import metadata
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 from urllib.parse import quote
 
+from .. import __version__
 from ..findings import Finding
 from ..report import Report
 from ..rulesets import LoadedRuleset, Rule
@@ -28,13 +28,6 @@ FINGERPRINT_KEY = "delAudit/v1"
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 _COLUMN = re.compile(r"^column (\d+):")
-
-
-def tool_version() -> str:
-    try:
-        return metadata.version("del-audit")
-    except metadata.PackageNotFoundError:
-        return "0"
 
 
 def artifact_uri(path: str) -> str:
@@ -179,9 +172,8 @@ def as_dict(report: Report) -> dict[str, Any]:
             result["baselineState"] = "unchanged"
         results.append(result)
 
-    version = tool_version()
     run: dict[str, Any] = {
-        "tool": {"driver": {"name": "audit", "version": version, "rules": rules}},
+        "tool": {"driver": {"name": "audit", "version": __version__, "rules": rules}},
         "artifacts": artifacts,
         "results": results,
         "columnKind": "unicodeCodePoints",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from itertools import groupby
 
 from rich.console import Console
@@ -23,7 +24,19 @@ def _group_key(f: Finding) -> tuple[str, str, int]:
     return (f.path, f.table or "", -1 if f.round is None else f.round)
 
 
-def render(report: Report, console: Console) -> None:
+def render(report: Report) -> str:
+    """The report as a file holds it: plain text, lines as long as they are."""
+    console = Console(record=True, width=120, file=io.StringIO(), highlight=False, soft_wrap=True)
+    _draw(report, console)
+    return console.export_text()
+
+
+def show(report: Report) -> None:
+    """The report on standard output: in colour on a terminal, the same plain text in a pipe."""
+    _draw(report, Console(highlight=False, soft_wrap=True))
+
+
+def _draw(report: Report, console: Console) -> None:
     counts = report.counts()
     inputs = ", ".join(i.path for i in report.inputs)
     console.print(f"[bold]audit[/bold]: {safe(inputs)}")
