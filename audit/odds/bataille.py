@@ -116,14 +116,15 @@ def _figure(bet: str, strategy: str | None, dist: dict[Fraction, Fraction]) -> F
     return Figure(bet, strategy, *moments(dist))
 
 
-def _both(bet: str, strategy: str | None, compute) -> list[Figure]:
+def _both(rules: BatailleRules, bet: str, strategy: str | None, compute) -> list[Figure]:
     """One row, or two where a lone player's Ace (no dealer card) changes the figure."""
-    alone, others = _figure(bet, strategy, compute(True)), _figure(bet, strategy, compute(False))
-    if (alone.edge, alone.second_moment) == (others.edge, others.second_moment):
-        return [alone]
+    if rules.ace is None:
+        return [_figure(bet, strategy, compute(False))]
+    alone, others = compute(True), compute(False)
+    if alone == others:
+        return [_figure(bet, strategy, alone)]
     prefix = f"{strategy}, " if strategy else ""
-    return [_figure(bet, prefix + "alone at bataille", compute(True)),
-            _figure(bet, prefix + "others at bataille", compute(False))]
+    return [_figure(bet, prefix + "alone at bataille", alone), _figure(bet, prefix + "others at bataille", others)]
 
 
 def figures(rules: BatailleRules, counts: dict[int, int]) -> list[Figure]:
@@ -131,11 +132,11 @@ def figures(rules: BatailleRules, counts: dict[int, int]) -> list[Figure]:
     rows: list[Figure] = []
     if rules.main_odds is not None:
         if rules.war_outcomes is not None:
-            rows += _both("main", "bataille", lambda alone: _main(rules, counts, "bataille", alone))
+            rows += _both(rules, "main", "bataille", lambda alone: _main(rules, counts, "bataille", alone))
         if rules.surrender is not None:
-            rows.append(_figure("main", "surrender", _main(rules, counts, "surrender", True)))
+            rows.append(_figure("main", "surrender", _main(rules, counts, "surrender", False)))
     if rules.egalite_odds is not None:
         rows.append(_figure("egalite", None, _egalite(rules.egalite_odds, counts)))
     if rules.egalite_war_odds is not None:
-        rows += _both("egalite-war", None, lambda alone: _egalite_war(rules, counts, alone))
+        rows += _both(rules, "egalite-war", None, lambda alone: _egalite_war(rules, counts, alone))
     return rows
