@@ -12,7 +12,7 @@ import sys
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Iterator, NoReturn, Optional
+from typing import Annotated, Iterator, Literal, NoReturn, Optional
 
 import typer
 
@@ -184,6 +184,26 @@ def explain(
         _die(unknown_rule_message(library, rule))
     text = explain_text(library, rule, None)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+@app.command()
+def odds(
+    ruleset: Annotated[str, typer.Argument(help="A ruleset id, e.g. fr-bataille-2007.")],
+    format: Annotated[Literal["text", "json"], typer.Option("--format", "-f", help="text (a table) or json.")] = "text",
+    house: HouseOpt = None,
+    config: ConfigOpt = None,
+    rulesets: RulesetsOpt = None,
+) -> None:
+    """The exact edge of every bet the ruleset offers, from its parameters (docs/statistics.md)."""
+    from .odds import OddsError, compute
+    from .odds.render import render_json, render_text
+    library = _library(_config(config), house, rulesets)
+    loaded = library.get(ruleset)
+    if loaded is None:
+        _die(f"no ruleset {ruleset!r}; known: {', '.join(sorted(library.rulesets))}")
+    with _exit_2_on(OddsError):
+        result = compute(loaded)
+    sys.stdout.write(render_json(result) if format == "json" else render_text(result))
 
 
 @app.command()

@@ -1,0 +1,74 @@
+"""What the odds read from a ruleset: the one accessor, the shoe, and a bet's figures.
+
+Every figure comes from the ruleset's parameters, read here by check name and
+nowhere else, so that a change in how checks are declared is made in one place.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, Context, Decimal
+from fractions import Fraction
+from typing import Any
+
+from ..rulesets import LoadedRuleset
+from ..values import RANKS, SUITS
+
+
+class OddsError(Exception):
+    """A ruleset whose odds cannot be computed; the message says why."""
+
+
+def setting(ruleset: LoadedRuleset, check: str) -> Any:
+    """The parameters of the ruleset's enabled rule of this check, or None if it has none."""
+    rule = ruleset.rule(check)
+    return rule.settings if rule is not None else None
+
+
+def decks(ruleset: LoadedRuleset) -> int:
+    shoe = setting(ruleset, "shoe-decks")
+    if shoe is None:
+        raise OddsError(f"{ruleset.id}: no shoe-decks rule: the shoe's composition is unknown")
+    return shoe.decks
+
+
+def shoe(deck_count: int, value: dict[str, int]) -> dict[int, int]:
+    """How many cards of each value a full shoe holds (values by rank: bataille order, baccara points)."""
+    counts: Counter[int] = Counter()
+    for rank in RANKS:
+        counts[value[rank]] += len(SUITS) * deck_count
+    return dict(sorted(counts.items()))
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One bet's exact figures: the expected gain of the side that books it, per unit of
+    the bet's initial stake, and the second moment of that gain (for the standard deviation)."""
+
+    bet: str
+    strategy: str | None
+    edge: Fraction
+    second_moment: Fraction
+
+    @property
+    def variance(self) -> Fraction:
+        return self.second_moment - self.edge * self.edge
+
+    @property
+    def pct(self) -> float:
+        return float(round(self.edge * 100, 4))
+
+    @property
+    def sd(self) -> float:
+        """The standard deviation, to 4 decimals (an exact square root to 30 digits, then rounded)."""
+        var = self.variance
+        root = (Decimal(var.numerator) / Decimal(var.denominator)).sqrt(Context(prec=30))
+        return float(root.quantize(Decimal("0.0001"), rounding=ROUND_HALF_EVEN))
+
+
+def moments(outcomes: dict[Fraction, Fraction]) -> tuple[Fraction, Fraction]:
+    """Mean and second moment of a distribution given as {result: probability}."""
+    mean = sum((p * x for x, p in outcomes.items()), Fraction(0))
+    square = sum((p * x * x for x, p in outcomes.items()), Fraction(0))
+    return mean, square
