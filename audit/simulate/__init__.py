@@ -34,14 +34,28 @@ The command line's ``audit simulate`` (tables named by ruleset, dealt to the
 rulesets round-robin: ``cli_tables``) writes the same kind of night.
 """
 
-from .night import (EXAMPLE_SEED, EXAMPLE_START, NIGHTS, header_lines, night_lines, played_tables, simulate,
-                    table_streams, write_night)
-from .params import SimulationError
-from .specs import (CDF, FR, MC, PROCEDURES, RULESETS, TableSpec, cdf_tables, cli_tables, example_tables,
-                    generated_tables, mixed_tables)
+from __future__ import annotations
 
-__all__ = [
-    "CDF", "EXAMPLE_SEED", "EXAMPLE_START", "FR", "MC", "NIGHTS", "PROCEDURES", "RULESETS", "SimulationError",
-    "TableSpec", "cdf_tables", "cli_tables", "example_tables", "generated_tables", "header_lines", "mixed_tables",
-    "night_lines", "played_tables", "simulate", "table_streams", "write_night",
-]
+from importlib import import_module
+from typing import Any
+
+#: The public names, by the module that holds them. They are imported on first use, so that a
+#: game's simulator can import the parts every game shares (``audit.simulate.table``...) without
+#: this package importing the games first (``night`` plays them): no import cycle.
+_WHERE = {
+    **dict.fromkeys(("EXAMPLE_SEED", "EXAMPLE_START", "NIGHTS", "header_lines", "night_lines", "played_tables",
+                     "simulate", "table_streams", "write_night"), "night"),
+    **dict.fromkeys(("CDF", "FR", "MC", "PROCEDURES", "RULESETS", "TableSpec", "cdf_tables", "cli_tables",
+                     "example_tables", "generated_tables", "mixed_tables"), "specs"),
+    "SimulationError": "params",
+}
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value

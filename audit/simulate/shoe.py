@@ -6,13 +6,15 @@ import random
 
 from ..values import RANKS, SUITS, Card
 
+#: The cards of one deck.
+DECK = len(RANKS) * len(SUITS)
 #: How far past the ruleset's minimum talon the dealer puts the stop card (about half a deck at most);
 #: a shuffling-dealing machine is refilled at an unlogged threshold drawn from the same range.
 TALON_SPREAD = 28
 
 
 class Shoe:
-    """``decks`` 52-card decks, shuffled by the table's generator."""
+    """``decks`` decks of ``DECK`` cards, shuffled by the table's generator."""
 
     def __init__(self, rng: random.Random, decks: int):
         self.cards = [Card(rank=r, suit=s) for _ in range(decks) for r in RANKS for s in SUITS]

@@ -28,6 +28,7 @@ from collections import Counter
 
 from ...simulate.money import CENT
 from ...simulate.params import BatailleParams, FaultRules
+from ...simulate.shoe import DECK
 from ...simulate.table_faults import (CARD, SPOT, TABLE_WAIT, Fault, FaultMethod, Line, TableFaults, amount,
                                       by_of, seat_of, with_amount)
 from ...values import RANKS, SUITS, fmt_amount
@@ -47,7 +48,7 @@ class BatailleFaults(TableFaults):
     def rounds_per_shoe_at_most(params: BatailleParams) -> int:
         """The cards before the smallest talon, less the start's burns, at two a round (one hand and the
         dealer's), and the round the stop card comes out in."""
-        return (52 * params.decks - params.min_talon - params.start_burns) // 2 + 1
+        return (DECK * params.decks - params.min_talon - params.start_burns) // 2 + 1
 
     def methods(self) -> dict[str, FaultMethod]:
         return {**super().methods(), "late-bet": self._late_bet, "bet-limit": self._bet_limit,

@@ -25,6 +25,7 @@ import re
 from decimal import Decimal
 
 from ...simulate.params import CdfParams, FaultRules
+from ...simulate.shoe import DECK
 from ...simulate.table_faults import Fault, FaultMethod, Line, TableFaults, amount, by_of, with_amount
 from ...values import fmt_amount
 from .simulate import STAKES
@@ -49,7 +50,7 @@ class CdfFaults(TableFaults):
     @staticmethod
     def rounds_per_shoe_at_most(params: CdfParams) -> int:
         """The shoe's cards at four a coup (no burn, no stop card)."""
-        return 52 * params.decks // 4
+        return DECK * params.decks // 4
 
     def methods(self) -> dict[str, FaultMethod]:
         return {**super().methods(), "late-bet": self._late_bet, "bet-limit": self._bet_limit,
