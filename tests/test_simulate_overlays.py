@@ -93,6 +93,23 @@ def test_an_overlay_reaches_the_simulator_and_its_night_audits_clean_under_it(tm
     assert code == 1 and broken <= {f["rule"] for f in findings}
 
 
+#: every house overlay the project ships (its own, and those of the rule fixtures)
+SHIPPED_OVERLAYS = sorted([*ROOT.glob("rulesets/house/*.yaml"), *ROOT.glob("fixtures/rules/*/*.yaml")])
+
+
+@pytest.mark.parametrize("house", SHIPPED_OVERLAYS, ids=lambda p: p.stem)
+def test_a_night_under_each_shipped_overlay_audits_clean_under_it(tmp_path, house):
+    """The house's options (limits, boxes, a lone player's two boxes, no standing players,
+    no égalité, the shoe procedures) shape the night the simulator writes."""
+    library = Library.load(overlays=[house])
+    ruleset = library.rulesets[next(r for r in (FR, MC, CDF) if library.rulesets[r].overlay is not None)]
+    log = tmp_path / "house.del"
+    specs = cli_tables([ruleset.id], 4, 150, library)
+    lines = simulate(tables=specs, seed=2, start=EXAMPLE_START, library=library)
+    log.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    assert check(log, house) == (0, [])
+
+
 def test_without_an_overlay_the_night_is_the_shipped_rulesets(tmp_path):
     library = default_library()
     log = night(tmp_path, FR, library, rounds=30)

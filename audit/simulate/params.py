@@ -65,11 +65,19 @@ class BatailleParams:
     max_seats: int | None
     #: the maximum is one of these multiples of the minimum (None: free), and the minimum stays
     limit_multiples: tuple[int, ...] | None
+    #: the shoe procedures the ruleset (or the house) allows
+    procedures: tuple[str, ...]
     #: the cut: a player may decline it (last-by-player) or it is exactly dealer then player
     cut_may_be_refused: bool
     standing_needs_supervisor: bool
     standing_allowed: bool
     egalite_offered: bool
+    #: the house's bounds on the table limits (None: no bound)
+    house_min_at_least: Decimal | None
+    house_max_at_most: Decimal | None
+    house_egalite_max_at_most: Decimal | None
+    #: a lone player at the table plays two boxes
+    lone_player_two_boxes: bool
     #: the rounds announced before the end of the night (None: no announcement)
     last_rounds: int | None
     war_burns_before_players: int
@@ -100,6 +108,7 @@ def bataille_params(ruleset: LoadedRuleset) -> BatailleParams:
     surrender = _settings(ruleset, "surrender")
     bataille = _settings(ruleset, "pay-bataille")
     egalite_war = _on(ruleset, "pay-egalite-war")
+    house = _on(ruleset, "house-limits")
     return BatailleParams(
         ruleset=ruleset.id,
         decks=_settings(ruleset, "shoe-decks").decks,
@@ -108,10 +117,15 @@ def bataille_params(ruleset: LoadedRuleset) -> BatailleParams:
         min_talon=_settings(ruleset, "stopcard-talon").min_talon,
         max_seats=seats.max_seats if seats is not None else None,
         limit_multiples=tuple(multiples.multiples) if multiples is not None else None,
+        procedures=tuple(_settings(ruleset, "shoe-procedure").allowed),
         cut_may_be_refused=_settings(ruleset, "shoe-cut").pattern == "last-by-player",
         standing_needs_supervisor=_on(ruleset, "standing-supervisor") is not None,
         standing_allowed=_on(ruleset, "standing-forbidden") is None,
         egalite_offered=offered is None or offered.offered,
+        house_min_at_least=house.min_at_least if house is not None else None,
+        house_max_at_most=house.max_at_most if house is not None else None,
+        house_egalite_max_at_most=house.egalite_max_at_most if house is not None else None,
+        lone_player_two_boxes=_on(ruleset, "lone-player-two-boxes") is not None,
         last_rounds=announced.last_rounds if announced is not None else None,
         war_burns_before_players=war.before_players,
         war_burns_before_each_player=war.before_each_player,

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ..rulesets import Library
-from .params import CHEMIN_DE_FER, bataille_params, default_library, playable
+from .params import CHEMIN_DE_FER, BatailleParams, bataille_params, default_library, playable
 
 FR = "fr-bataille-2007"
 MC = "mc-sun-war-2006"
@@ -133,10 +133,23 @@ def cli_tables(rulesets: list[str], count: int, rounds: int, library: Library | 
         if loaded.game == CHEMIN_DE_FER:
             specs.append(TableSpec(name, ruleset, rounds, 10 - k % 3, (d(60), d(100), d(200))[k % 3], d(100000)))
         else:
-            params = bataille_params(loaded)
-            seats = min(CLI_SEATS, params.max_seats or CLI_SEATS)
-            spread = max(params.limit_multiples) if params.limit_multiples else CLI_SPREAD
-            low = (d(10), d(20), d(25), d(50))[k % 4]
-            procedure = ("sabot", "shuffler-dealer", "shuffler")[k % 3]
-            specs.append(TableSpec(name, ruleset, rounds, seats, low, low * spread, d(5), low * 5, procedure))
+            specs.append(_bataille_table(name, bataille_params(loaded), k, rounds))
     return specs
+
+
+def _bataille_table(name: str, params: BatailleParams, k: int, rounds: int) -> TableSpec:
+    """The ``k``-th bataille table of its ruleset in ``cli_tables``, within the ruleset's (and house's) bounds."""
+    d = Decimal
+    seats = min(CLI_SEATS, params.max_seats or CLI_SEATS)
+    low = max((d(10), d(20), d(25), d(50))[k % 4], params.house_min_at_least or d(0))
+    cap = params.house_max_at_most
+    if params.limit_multiples is None:
+        high = low * CLI_SPREAD if cap is None else min(low * CLI_SPREAD, cap)
+    else:
+        fits = [low * m for m in params.limit_multiples if cap is None or low * m <= cap]
+        high = max(fits) if fits else low * min(params.limit_multiples)  # refused when the night is played
+    egalite_cap = params.house_egalite_max_at_most
+    egalite_high = low * 5 if egalite_cap is None else min(low * 5, egalite_cap)
+    procedures = [p for p in ("sabot", "shuffler-dealer", "shuffler") if p in params.procedures]
+    return TableSpec(name, params.ruleset, rounds, seats, low, high, d(5), egalite_high,
+                     procedures[k % len(procedures)])

@@ -66,6 +66,14 @@ class BatailleNight(TableNight):
         if multiples is not None and spec.max not in [spec.min * k for k in multiples]:
             raise ValueError(f"a {params.ruleset} maximum must be {', '.join(map(str, multiples))} "
                              f"times the minimum")
+        if spec.procedure not in params.procedures:
+            raise ValueError(f"a {params.ruleset} table's shoe is one of {', '.join(params.procedures)}")
+        for what, value, bound, below in (
+                ("minimum", spec.min, params.house_min_at_least, True),
+                ("maximum", spec.max, params.house_max_at_most, False),
+                ("égalité maximum", spec.egalite_max, params.house_egalite_max_at_most, False)):
+            if bound is not None and (value < bound if below else value > bound):
+                raise ValueError(f"the house's {what} is {'at least' if below else 'at most'} {fmt_amount(bound)}")
 
     def __init__(self, spec: TableSpec, params: BatailleParams, rng: random.Random, start: datetime, number: int):
         super().__init__(spec, rng, start, number)
@@ -148,12 +156,19 @@ class BatailleNight(TableNight):
             self.sit()
 
     def change_limits(self) -> None:
-        multiples = self.p.limit_multiples
+        multiples, cap = self.p.limit_multiples, self.p.house_max_at_most
         if multiples is None:
             options = [(self.min * 2, self.max * 2), (self.min, self.max * 2), (self.min * 2, self.max)]
-            self.min, self.max = self.rng.choice([o for o in options if o[1] >= o[0] * LIMITS_SPREAD])
+            options = [o for o in options if o[1] >= o[0] * LIMITS_SPREAD and (cap is None or o[1] <= cap)]
         else:  # the minimum changes only by closing the table: a new maximum among the multiples
-            self.max = self.min * self.rng.choice([k for k in multiples if self.min * k != self.max])
+            options = [(self.min, self.min * k) for k in multiples
+                       if self.min * k != self.max and (cap is None or self.min * k <= cap)]
+        if not options:
+            return  # the house's bounds leave no other limits
+        if multiples is None:
+            self.min, self.max = self.rng.choice(options)
+        else:
+            self.max = self.rng.choice(options)[1]
         self.emit(f"LIMITS min={fmt_amount(self.min)} max={fmt_amount(self.max)} "
                   f"egalite-min={fmt_amount(self.eg_min)} egalite-max={fmt_amount(self.eg_max)}", 2, 8)
 
@@ -258,7 +273,8 @@ class _Round:
                 self._seated_bet(seat)
         if not self.hands:
             self._seated_bet(self.rng.choice(seats))
-        if self.rng.random() < P_VACANT:
+        lone = self.p.lone_player_two_boxes and len(t.players) == 1  # the house has him play two boxes
+        if lone or self.rng.random() < P_VACANT:
             self._vacant_bet()
         may_stand = self.p.standing_allowed and (t.supervisor or not self.p.standing_needs_supervisor)
         if may_stand and self.rng.random() < P_STANDING:
