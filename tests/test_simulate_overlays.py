@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from audit.rulesets import Library
-from audit.simulate import EXAMPLE_START, cli_tables, simulate
+from audit.simulate import EXAMPLE_START, SimulationError, cli_tables, simulate
 from audit.simulate.faults import applicable, faulty_night
 from audit.simulate.params import bataille_params, cdf_params, default_library
 from fixtures import read_fixture
@@ -151,3 +153,20 @@ def test_a_table_its_ruleset_does_not_allow_is_refused(tmp_path):
     assert {s.seats for s in cli_tables([FR], 2, 10, library)} == {5}
     with pytest.raises(ValueError, match="at most 5 seats"):
         simulate(tables=cli_tables([FR], 2, 10), seed=1, start=EXAMPLE_START, library=library)
+
+
+def test_a_ruleset_without_a_parameter_the_simulator_needs_is_refused(tmp_path):
+    """Rules turned off still give their parameters; a ruleset with no rule of a needed check says which."""
+    for path in (ROOT / "rulesets").glob("*.yaml"):
+        shutil.copy(path, tmp_path / path.name)
+    fr = tmp_path / f"{FR}.yaml"
+    data = yaml.safe_load(fr.read_text(encoding="utf-8"))
+    data["rules"] = [r for r in data["rules"] if r["check"] != "shoe-decks"]
+    fr.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    library = Library.load(tmp_path)
+    with pytest.raises(SimulationError, match="no rule with check 'shoe-decks'"):
+        simulate(tables=cli_tables([FR], 1, 5, library), seed=1, start=EXAMPLE_START, library=library)
+    off = overlay(tmp_path, FR, "\n  FR-SHOE-DECKS: {enabled: false}\n")
+    lines = list(simulate(tables=cli_tables([FR], 1, 5), seed=1, start=EXAMPLE_START,
+                          library=Library.load(overlays=[off])))
+    assert any(line.endswith(" SHOE new decks=6 procedure=sabot") for line in lines)

@@ -21,8 +21,9 @@ Where things are: the night, its interleaving and the fixture nights in
 simulator reads it, in ``params``; the clock, the shoe, money and the parts of
 a table every game shares in ``clock``, ``shoe``, ``money`` and ``table``; each
 game's table in ``audit.games.<game>.simulate``. With ``--inject`` (``audit
-simulate``), ``faults`` breaks the night in known places, each game's faults
-being in ``audit.games.<game>.inject``.
+simulate``), ``faults`` plans and writes a night broken in known places, the
+stream work every game shares being in ``table_faults`` and each game's
+faults in ``audit.games.<game>.inject``.
 
     python -m audit.simulate                     # writes fixtures/nights/example-night.del
     python -m audit.simulate --night cdf         # writes fixtures/nights/cdf-night.del
