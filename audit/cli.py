@@ -227,8 +227,8 @@ def simulate(
     import json
     from datetime import datetime
 
-    from . import inject as faults
     from . import simulate as sim
+    from .simulate import faults
 
     if not ruleset:
         _die(f"give at least one --ruleset ({', '.join(sim.RULESETS)})")
@@ -249,9 +249,9 @@ def simulate(
             wanted += faults.applicable(specs)
         elif name not in faults.CATEGORIES:
             _die(f"--inject {name!r}: not a category; one of: all, {', '.join(faults.CATEGORIES)}")
-        elif not faults.APPLIES[name] & set(rulesets):
+        elif not faults.applies_to(name) & set(rulesets):
             _die(f"--inject {name}: no rule of that category at tables of {', '.join(rulesets)} "
-                 f"(it applies to {', '.join(sorted(faults.APPLIES[name]))})")
+                 f"(it applies to {', '.join(sorted(faults.applies_to(name)))})")
         else:
             wanted.append(name)
     wanted = list(dict.fromkeys(wanted))

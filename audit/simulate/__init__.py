@@ -1,0 +1,62 @@
+"""Generate rule-abiding Dealer Event Logs (DEL v1): bataille and chemin de fer.
+
+Why this exists: vendors of table-management systems test their tables with
+logs that follow every rule, and so do we. A clean log must give the auditor
+no finding at all, which makes it the natural regression fixture; and with
+many tables and thousands of rounds it is the large input we measure the
+auditor's speed and memory on.
+
+What it writes: for each table, its whole night (OPEN, dealers, players
+coming and going, shoes, rounds, CLOSE) under its ruleset (the French arrêté
+``fr-bataille-2007``, the Monaco Sun War Game ``mc-sun-war-2006``, the Ostende
+chemin de fer rule ``be-ostende-cdf``), read from the loaded ruleset with any
+house overlay (``params``); tables of every ruleset may share one night. The
+cards are real: each shoe holds the ruleset's decks shuffled by the seeded
+generator and drawn in order, and every BURN and DEAL logs the card it took,
+so stop cards, batailles, égalités, naturals and the banker's drawing-table
+cells come out as the cards fall.
+
+Where things are: the night, its interleaving and the fixture nights in
+``night``; the tables (``TableSpec``) in ``specs``; what a ruleset says, as the
+simulator reads it, in ``params``; the clock, the shoe, money and the parts of
+a table every game shares in ``clock``, ``shoe``, ``money`` and ``table``; each
+game's table in ``audit.games.<game>.simulate``. With ``--inject`` (``audit
+simulate``), ``faults`` plans and writes a night broken in known places, the
+stream work every game shares being in ``table_faults`` and each game's
+faults in ``audit.games.<game>.inject``.
+
+    python -m audit.simulate                     # writes fixtures/nights/example-night.del
+    python -m audit.simulate --night cdf         # writes fixtures/nights/cdf-night.del
+    python -m audit.simulate --night mixed       # writes fixtures/nights/mixed-night.del
+    python -m audit.simulate --tables 20 --rounds 2000 --seed 7 -o big.del
+    python -m audit.simulate --tables 4 --cdf 2 --rounds 500 -o mixed-big.del
+
+The command line's ``audit simulate`` (tables named by ruleset, dealt to the
+rulesets round-robin: ``cli_tables``) writes the same kind of night.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+#: The public names, by the module that holds them. They are imported on first use, so that a
+#: game's simulator can import the parts every game shares (``audit.simulate.table``...) without
+#: this package importing the games first (``night`` plays them): no import cycle.
+_WHERE = {
+    **dict.fromkeys(("EXAMPLE_SEED", "EXAMPLE_START", "NIGHTS", "header_lines", "night_lines", "played_tables",
+                     "simulate", "table_streams", "write_night"), "night"),
+    **dict.fromkeys(("CDF", "FR", "MC", "PROCEDURES", "RULESETS", "TableSpec", "cdf_tables", "cli_tables",
+                     "example_tables", "generated_tables", "mixed_tables"), "specs"),
+    "SimulationError": "params",
+}
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value

@@ -1,0 +1,150 @@
+"""The night: each table's stream from its game's simulator, interleaved by time into one log.
+
+Every table is played under its loaded ruleset (``Library.for_table``: the
+ruleset with the house overlays that apply to it), whose parameters its
+game's simulator reads (``params``). Everything is deterministic for a seed:
+one ``random.Random`` per table, seeded from ``seed``; never the global
+generator, never the clock. The tables' lines are merged by timestamp (ties
+broken by table id); each table's own lines are strictly increasing in time.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+import sys
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, Iterator
+
+from ..games.bataille.simulate import BatailleNight
+from ..games.chemin_de_fer.simulate import CdfNight
+from ..rulesets import Library, LoadedRuleset
+from .clock import TZ, to_ms
+from .params import BATAILLE, CHEMIN_DE_FER, default_library, playable
+from .specs import TableSpec, cdf_tables, example_tables, mixed_tables
+from .table import TableNight
+
+#: The simulator of each game, by the ``game`` of its rulesets.
+GAMES: dict[str, type[BatailleNight] | type[CdfNight]] = {BATAILLE: BatailleNight, CHEMIN_DE_FER: CdfNight}
+
+NIGHTS_DIR = Path(__file__).resolve().parent.parent.parent / "fixtures" / "nights"
+EXAMPLE_PATH = NIGHTS_DIR / "example-night.del"
+CDF_PATH = NIGHTS_DIR / "cdf-night.del"
+MIXED_PATH = NIGHTS_DIR / "mixed-night.del"
+#: Picked so that the card-driven rarities all occur: a stop card due exactly
+#: at a round's end, a lone Ace at an MC bataille, several players at one
+#: bataille on both rulesets, an égalité re-bet won, a refused cut.
+EXAMPLE_SEED = 2031
+EXAMPLE_START = datetime(2026, 11, 20, 21, 0, tzinfo=TZ)
+#: Picked so that, across the chemin de fer night, every cell of the banker's
+#: drawing table occurs (rows 0-7 by the ponte's third card 0-9 and NON, both
+#: choices at the two O cells), besides passed hands taken, retaken au taux and
+#: auctioned, bancos of every kind, associates and raised banks.
+CDF_SEED = 7
+CDF_START = datetime(2026, 11, 20, 21, 0, tzinfo=TZ)
+MIXED_SEED = 7
+MIXED_START = datetime(2026, 11, 21, 21, 0, tzinfo=TZ)
+
+
+@dataclass(frozen=True)
+class PlayedTable:
+    """A table of the night with the ruleset it is played under and that ruleset's parameters for its game."""
+
+    spec: TableSpec
+    ruleset: LoadedRuleset
+    params: Any
+
+
+def played_tables(tables: list[TableSpec], library: Library | None = None) -> list[PlayedTable]:
+    """``tables`` with their loaded rulesets (``library``, default the shipped rulesets); a
+    ``ValueError`` for a ruleset the simulator cannot play or a table its ruleset does not allow."""
+    library = library or default_library()
+    out = []
+    for spec in tables:
+        if playable(library, spec.ruleset) is None:
+            raise ValueError(f"unknown ruleset {spec.ruleset!r}")
+        loaded = library.for_table(spec.ruleset, spec.table)
+        assert loaded is not None
+        game = GAMES[loaded.game]
+        params = game.read_params(loaded)
+        game.check(spec, params)
+        out.append(PlayedTable(spec, loaded, params))
+    return out
+
+
+def header_lines(casino: str = "Casino-Simulation") -> list[str]:
+    """The header lines every simulated log starts with."""
+    return ["#DEL 1", f"#casino {casino}", "#source audit-simulate"]
+
+
+def table_streams(*, tables: list[PlayedTable], seed: int,
+                  start: datetime) -> list[Iterator[tuple[datetime, str, str]]]:
+    """One lazy stream of ``(time, table, line)`` per table, each in time order.
+
+    ``heapq.merge`` of them is the night (ties broken by table id); a table's
+    stream holds at most one round in memory, however long the night.
+    """
+    master = random.Random(seed)
+    t0 = to_ms(start)
+    streams = []
+    for i, played in enumerate(tables):
+        rng = random.Random(master.getrandbits(64))
+        begin = t0 + timedelta(seconds=7 * i, milliseconds=rng.randint(0, 999))
+        night: TableNight = GAMES[played.ruleset.game](played.spec, played.params, rng, begin, i + 1)
+        streams.append(night.lines())
+    return streams
+
+
+def simulate(*, tables: list[TableSpec], seed: int, start: datetime, casino: str = "Casino-Simulation",
+             library: Library | None = None) -> Iterator[str]:
+    """Yield the lines (no line ends) of one rule-abiding night at ``tables``, each played under
+    its ruleset in ``library`` (default: the shipped rulesets, no overlay)."""
+    played = played_tables(tables, library)
+    return _night(played, seed, start, casino)
+
+
+def _night(played: list[PlayedTable], seed: int, start: datetime, casino: str) -> Iterator[str]:
+    yield from header_lines(casino)
+    for _, _, line in heapq.merge(*table_streams(tables=played, seed=seed, start=start)):
+        yield line
+
+
+#: name -> (tables, seed, start, casino, default path)
+NIGHTS = {
+    "example": (example_tables, EXAMPLE_SEED, EXAMPLE_START, "Casino-Exemple", EXAMPLE_PATH),
+    "cdf": (cdf_tables, CDF_SEED, CDF_START, "Kursaal-Ostende", CDF_PATH),
+    "mixed": (mixed_tables, MIXED_SEED, MIXED_START, "Casino-Simulation", MIXED_PATH),
+}
+
+
+def night_lines(name: str) -> Iterator[str]:
+    """The lines of one of the fixture nights (``NIGHTS``)."""
+    tables, seed, start, casino, _ = NIGHTS[name]
+    return simulate(tables=tables(), seed=seed, start=start, casino=casino)
+
+
+def write_night(name: str, path: Path | str | None = None) -> int:
+    """Write the fixture night ``name`` (default: its file under fixtures/nights); return its number of lines."""
+    return write_lines(night_lines(name), Path(path or NIGHTS[name][4]))
+
+
+def write_lines(lines: Iterator[str], path: Path) -> int:
+    """Write ``lines`` to ``path``, one a line; return how many."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    count = 0
+    with path.open("w", encoding="utf-8", newline="\n") as out:
+        for line in lines:
+            out.write(line + "\n")
+            count += 1
+    return count
+
+
+def print_lines(lines: Iterator[str]) -> int:
+    """Write ``lines`` to standard output; return how many."""
+    count = 0
+    for line in lines:
+        sys.stdout.write(line + "\n")
+        count += 1
+    return count

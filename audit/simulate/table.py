@@ -1,0 +1,113 @@
+"""What every game's table does in a simulated night: its clock, dealers, supervisor and seats.
+
+A game's table (``audit.games.<game>.simulate``) subclasses ``TableNight`` and
+plays its rounds; this class writes the lines, each a little after the last,
+and holds the one-off events drawn for the night (``Plan``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Iterator
+
+from .clock import stamp
+from .specs import TableSpec
+
+
+@dataclass
+class Plan:
+    """Round numbers before which the table's one-off events happen."""
+
+    limits: int
+    pause: int | None
+    supervisor_in: int
+    supervisor_out: int
+    reliefs: set[int]
+    announce: int | None
+
+
+class TableNight:
+    """One table's night, as ``(time, table, line)`` in time order (``lines``)."""
+
+    plan: Plan  # drawn by the game's table when it is set up
+
+    def __init__(self, spec: TableSpec, rng: random.Random, start: datetime, number: int):
+        self.spec, self.rng, self.t, self.number = spec, rng, start, number
+        self.min, self.max = spec.min, spec.max
+        self.players: dict[int, str] = {}
+        self.counter = 0
+        self.supervisor = False
+        self.out: list[tuple[datetime, str, str]] = []
+
+    # .. output
+    def emit(self, text: str, lo: float = 1.0, hi: float = 3.0) -> None:
+        """Log ``text`` ``lo``..``hi`` seconds (whole milliseconds) after the table's last line."""
+        self.t += timedelta(milliseconds=self.rng.randint(int(lo * 1000), int(hi * 1000)))
+        table = self.spec.table
+        self.out.append((self.t, table, f"{stamp(self.t)} {table} {text}"))
+
+    def flush(self) -> Iterator[tuple[datetime, str, str]]:
+        out, self.out = self.out, []
+        yield from out
+
+    # .. the night: what a game plays between OPEN and CLOSE
+    def lines(self) -> Iterator[tuple[datetime, str, str]]:
+        self.open()
+        yield from self.flush()
+        for n in range(1, self.spec.rounds + 1):
+            self.between(n)
+            self.play(n)
+            yield from self.flush()
+        self.close()
+        yield from self.flush()
+
+    def open(self) -> None:
+        raise NotImplementedError
+
+    def between(self, n: int) -> None:
+        raise NotImplementedError
+
+    def play(self, n: int) -> None:
+        raise NotImplementedError
+
+    def change_limits(self) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        if self.supervisor:
+            self.set_supervisor(False)
+        self.emit("CLOSE", 10, 60)
+
+    # .. people
+    def new_player_id(self) -> str:
+        self.counter += 1
+        return f"P{self.number:02d}-{self.counter:03d}"  # unique in the casino
+
+    def one_offs(self, n: int) -> None:
+        if n in self.plan.reliefs:
+            self.relief()
+        if n == self.plan.supervisor_in:
+            self.set_supervisor(True)
+        if n == self.plan.supervisor_out and self.supervisor:
+            self.set_supervisor(False)
+        if n == self.plan.limits:
+            self.change_limits()
+
+    def relief(self) -> None:
+        self.emit(f"DEALER id=D{self.rng.randint(100, 999):04d}", 2, 8)
+
+    def set_supervisor(self, present: bool) -> None:
+        self.supervisor = present
+        self.emit(f"SUPERVISOR {'present' if present else 'absent'}", 2, 8)
+
+    def sit(self) -> None:
+        free = [s for s in range(1, self.spec.seats + 1) if s not in self.players]
+        seat = self.rng.choice(free)
+        self.players[seat] = self.new_player_id()
+        self.emit(f"SEAT {seat} in player={self.players[seat]}", 1, 5)
+
+    def leave(self, seat: int) -> None:
+        del self.players[seat]
+        self.emit(f"SEAT {seat} out", 1, 5)
