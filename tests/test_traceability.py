@@ -29,7 +29,6 @@ UNCOVERED = {
     "CDF-art8.s7",     # no moving to follow the hand
     "CDF-art10.s1",    # the salute after moving closer to the shoe
     "CDF-art12.s3",    # the follower's free draw; the tableau for the others
-    "CDF-art21.s2",    # the banco avec la table's priority for the next solo banco
     "CDF-art30.s10",   # no card once the point is announced, except on Baccara
     "CDF-art31.s1",    # the ponte's "carte" for "non"
 }
@@ -39,7 +38,7 @@ PARTIAL = {
     "FR-55-19.s7", "FR-55-19.s8", "FR-55-19.s12",
     "MC-1.s8", "MC-1.s13", "MC-1.s21", "MC-1.s23", "MC-1.s31",
     "CDF-art1.s1", "CDF-art3.s1", "CDF-art4.s1", "CDF-art6.s1", "CDF-art7.s4", "CDF-art9.s3",
-    "CDF-art30.s1", "CDF-art30.s3", "CDF-art30.s4", "CDF-art32.s2",
+    "CDF-art21.s2", "CDF-art30.s1", "CDF-art30.s4", "CDF-art32.s2",
 }
 
 #: rules whose fixture has no passing table (the fixture says why)
