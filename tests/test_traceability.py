@@ -87,7 +87,7 @@ def test_sentence_ids_are_unique_across_the_regulations(matrix):
     assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
 
 
-def test_each_index_belongs_to_a_ruleset_and_quotes_its_sources(matrix):
+def test_every_ruleset_has_its_sentence_index(matrix):
     assert [ix.ruleset for ix in matrix.indexes] == sorted({rid for rid, _ in matrix.rules.values()})
 
 
