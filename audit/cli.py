@@ -207,6 +207,16 @@ def odds(
 
 
 @app.command()
+def trace(
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the matrix to this file (atomically).")] = None,
+    check: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 if the --output file differs.")] = False,
+) -> None:
+    """Write the traceability matrix: each regulation's sentences, the rules that check them, their fixtures."""
+    from .trace import run as run_trace
+    raise typer.Exit(run_trace(output, check))
+
+
+@app.command()
 def simulate(
     ruleset: Annotated[Optional[list[str]], typer.Option("--ruleset", "-r", help="Ruleset of the tables (fr-bataille-2007, mc-sun-war-2006, be-ostende-cdf); repeat for a mixed night.")] = None,
     tables: Annotated[Optional[int], typer.Option("--tables", min=1, help="Number of tables, dealt to the rulesets round-robin (default: 2 per ruleset).")] = None,
