@@ -19,8 +19,10 @@ import typer
 from . import baseline as baseline_file
 from . import config as config_file
 from .findings import SEVERITY_RANK
-from .report import InputError, Report, expand, input_size, run_audit
+from .report import Report
+from .run import run_audit
 from .rulesets import Library, RulesetError
+from .stream.inputs import InputError, expand, input_size
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Audit Dealer Event Logs against the regulation that governs each table.")
