@@ -35,7 +35,6 @@ class LineParser:
 
     _CANON_TS = "2000-01-01T00:00:00Z"
     _CANON_TABLE = "T"
-    _SPLIT = re.compile(r"([^ \t]+)[ \t]+([^ \t]+)[ \t]+(.+)", re.S)
     #: a round's number changes every round: one template per action, the number put in
     _ROUND = re.compile(r"ROUND[ \t]+([0-9]{1,9})[ \t]+(begin|end)")
 
@@ -149,22 +148,6 @@ class LineParser:
         fields = fields.copy()
         fields["n"] = n
         return cls, fields, rest
-
-    def event_time(self, text: str) -> datetime | None:
-        """The timestamp of a line if it is a valid event line, else None: what another process's
-        tables need of a line they do not replay (the file's clock). Same verdict as ``parse``."""
-        body = text.rstrip().lstrip(" \t")
-        m = self._SPLIT.fullmatch(body) if body and body[0] != "#" and not body[0].isspace() else None
-        if m is None:
-            return None
-        stamp, table, rest = m.groups()
-        if self._template(rest) is None or not self._valid_table(table) or not self._ts(stamp):
-            parsed = parse_line(body)
-            return parsed.ts if isinstance(parsed, ev._Event) else None
-        try:
-            return _fromisoformat(stamp)
-        except ValueError:
-            return None
 
     def _reference(self, body: str, lineno: int) -> Parsed:
         self.stamp = None

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .. import events as ev
+
 
 class DelSyntaxError(Exception):
     """A line that does not follow the DEL grammar; ``column`` is 1-based."""
@@ -34,3 +36,6 @@ class Problem:
     message: str
 
 Parsed = Any  # ev.Event | Header | Comment | Problem | None (blank)
+
+#: the classes of the events a line can be (``type(parsed) in EVENT_TYPES``: one set lookup)
+EVENT_TYPES = frozenset(ev.MODELS.values())

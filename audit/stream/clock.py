@@ -39,14 +39,15 @@ class LogClock:
         """An event replayed at ``table`` at ``ts`` (``stamp`` as written, None if not known).
 
         The usual case, time moving on, is one comparison of the stamps as written."""
-        latest, ahead = self.latest, self.stamp
-        # ``shaped``, written out: this runs for every event
+        ahead = self.stamp
+        # ``shaped``, written out: this runs for every event, and a call costs more than the test
         if stamp is not None and ahead is not None and len(stamp) == len(ahead) and stamp.endswith(self.zone):
             if stamp >= ahead:  # the usual case: the clock's shape, and later
                 self.at_table[table] = self.latest = ts
                 self.stamp = stamp
                 return
-        elif latest is None or ts >= latest:
+            latest = self.latest
+        elif (latest := self.latest) is None or ts >= latest:
             self.at_table[table] = self.latest = ts
             self.stamp = stamp
             if stamp is not None:

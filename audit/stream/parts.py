@@ -20,13 +20,13 @@ Two ways to pick a part's lines, with the same verdicts (a test compares them):
 from __future__ import annotations
 
 import zlib
-from datetime import datetime
 from functools import partial, reduce
 from itertools import compress
 from operator import itemgetter, not_, or_
 from typing import Callable, Iterable, Iterator
 
 from ..parse.grammar import is_table_id
+from ..parse.parsed import EVENT_TYPES, Parsed
 from .clock import LogClock
 
 MAX_PENDING = 256  # other parts' lines kept unread at most
@@ -43,12 +43,12 @@ class Part:
     """Part ``k`` of ``n`` of one input's tables: its own lines, and the other parts' lines it keeps
     for the file's clock. Part 0 also reports what belongs to no table."""
 
-    def __init__(self, k: int, n: int, clock: LogClock, event_time: Callable[[str], datetime | None]):
-        """``event_time(text)``: the time of a valid event line, else None (``LineParser.event_time``)."""
+    def __init__(self, k: int, n: int, clock: LogClock, parse: Callable[[str, int], Parsed]):
+        """``parse``: the replay's own (``LineParser.parse``), for the time of another part's event."""
         self.k, self.n = k, n
         self.primary = k == 0
         self.clock = clock
-        self._event_time = event_time
+        self._parse = parse
         self.tables: dict[str, int] = {}  # table -> the part it was dealt to
         self.held: list[str] = []  # other parts' lines, kept unread (never rebound: the replay holds it)
         self.held_max = ""  # the largest held stamp, among those of the clock's shape
@@ -146,9 +146,9 @@ class Part:
         clock = self.clock
         shaped = clock.stamp is not None and not self.held_mixed
         for text in sorted(self.held, key=_first_word, reverse=True) if shaped else self.held:
-            ts = self._event_time(text)
-            if ts is not None:
-                clock.passed(ts, _first_word(text) if shaped else None)
+            parsed = self._parse(text, 0)
+            if type(parsed) in EVENT_TYPES:
+                clock.passed(parsed.ts, _first_word(text) if shaped else None)
                 if shaped:
                     break
         self.held.clear()

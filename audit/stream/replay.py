@@ -20,6 +20,7 @@ from ..engine.stats import TableStats
 from ..engine.table import Table
 from ..findings import Finding
 from ..parse import Comment, Header, LineParser, Parsed, Problem
+from ..parse.parsed import EVENT_TYPES
 from ..rulesets import Library
 from .clock import LogClock
 from .parts import Part
@@ -48,9 +49,6 @@ class InputStats:
                 "syntax": self.syntax, "not_audited": self.not_audited}
 
 
-_EVENT_TYPES = frozenset(ev.MODELS.values())
-
-
 class FileReplay:
     """The replay of one input: its tables, its clock, its findings."""
 
@@ -67,7 +65,7 @@ class FileReplay:
         self.skip_rest = False  # after a #DEL header of another version
         tolerance = self.format_flagger.settings("time-order")
         self.clock = LogClock(timedelta(seconds=tolerance.tolerance_seconds if tolerance else 0), self._time_order)
-        self.part = Part(*part, self.clock, self.parser.event_time) if part is not None else None
+        self.part = Part(*part, self.clock, self.parser.parse) if part is not None else None
         self.primary = self.part is None or self.part.primary
 
     @property
@@ -99,7 +97,7 @@ class FileReplay:
         table's handler; everything else goes through ``_parsed`` and ``_no_table``.
         """
         parse, sink, stats, tables = self.parser.parse, self.sink, self.stats, self.tables
-        parser, advance, event_types, open_type = self.parser, self.clock.advance, _EVENT_TYPES, ev.Open
+        parser, advance, event_types, open_type = self.parser, self.clock.advance, EVENT_TYPES, ev.Open
         part = self.part
         held = part.held if part is not None else ()  # other parts' lines kept unread (``Part.hold``)
         events = last_event = 0
