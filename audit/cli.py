@@ -20,10 +20,12 @@ from . import baseline as baseline_file
 from . import config as config_file
 from .findings import DEFAULT_FAIL_ON, SEVERITIES, any_at_or_above
 from .outputs import OutputError, choose_outputs, progress_bar_fits, write_file, write_reports
-from .report import InputError, Report, expand, input_size, run_audit
+from .report import Report
 from .reporters import REPORTERS, names
 from .rule_listing import LISTING_FORMATS, rules_listing
+from .run import run_audit
 from .rulesets import Library, RulesetError
+from .stream.inputs import InputError, expand, input_size
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Audit Dealer Event Logs against the regulation that governs each table.")

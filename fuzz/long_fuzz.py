@@ -6,7 +6,7 @@
 It writes log files of five kinds, in turn, until ``--lines`` lines are written:
 
 - ``grammar``: whole logs of lines derived from the grammar itself (every rule
-  and terminal of ``audit.parser.grammar()``, terminal regexes included),
+  and terminal of ``audit.parse.grammar()``, terminal regexes included),
   some values drawn from small realistic pools, the tables often opened first,
   times in order or not;
 - ``raw``: lines of arbitrary text and bytes: NUL, invalid UTF-8, byte-order
@@ -71,8 +71,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from audit import __version__  # noqa: E402
-from audit.parser import grammar  # noqa: E402
-from audit.report import GZIP_MAGIC, run_audit  # noqa: E402
+from audit.parse import grammar  # noqa: E402
+from audit.run import run_audit  # noqa: E402
+from audit.stream.inputs import GZIP_MAGIC  # noqa: E402
 from audit.reporters.json_report import render  # noqa: E402
 from audit.rulesets import Library  # noqa: E402
 from audit.simulate import CDF, FR, MC, TableSpec, simulate  # noqa: E402

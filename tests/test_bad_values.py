@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from audit.report import run_audit
+from audit.run import run_audit
 from audit.rulesets import Library
 
 HEAD = """#DEL 1

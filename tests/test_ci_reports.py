@@ -11,7 +11,8 @@ from urllib.parse import urlsplit
 import pytest
 from jsonschema import Draft4Validator
 
-from audit.report import Report, Suppressed, run_audit
+from audit.report import Report, Suppressed
+from audit.run import run_audit
 from audit.reporters import junit, sarif
 from audit.rulesets import Library
 

@@ -7,7 +7,7 @@ settlement whose amount is changed is always reported, on its own line.
 Logs are made four ways:
 
 - lines derived from the grammar itself: the strategy of every rule and
-  terminal of ``audit.parser.grammar()`` is built from the compiled Lark
+  terminal of ``audit.parse.grammar()`` is built from the compiled Lark
   grammar (terminal regexes included), so it follows the grammar when it
   changes; a biased copy draws some values (tables, seats, amounts, rulesets,
   timestamps) from small realistic pools so that events reach the engine;
@@ -55,8 +55,9 @@ except ImportError:  # pragma: no cover
 from lark import Lark  # noqa: E402
 
 from audit.findings import CATEGORIES  # noqa: E402
-from audit.parser import LineParser, grammar, parse_line  # noqa: E402
-from audit.report import GZIP_MAGIC, run_audit  # noqa: E402
+from audit.parse import LineParser, grammar, parse_line  # noqa: E402
+from audit.run import run_audit  # noqa: E402
+from audit.stream.inputs import GZIP_MAGIC  # noqa: E402
 from audit.reporters.json_report import render  # noqa: E402
 from audit.resources import grammar_path  # noqa: E402
 from audit.rulesets import Library  # noqa: E402

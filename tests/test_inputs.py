@@ -51,7 +51,7 @@ def test_the_order_of_inputs_does_not_change_the_report(tmp_path):
 
 
 def test_every_line_is_accounted_for_on_every_fixture():
-    from audit.report import run_audit
+    from audit.run import run_audit
     from audit.rulesets import Library
     library = Library.load()
     for path in sorted((ROOT / "fixtures").rglob("*.del")):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from audit import events as ev
 from audit.engine.chemin_de_fer import points
-from audit.parser import parse_line
+from audit.parse import parse_line
 
 ROOT = Path(__file__).resolve().parent.parent
 NIGHTS = ROOT / "fixtures" / "nights"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from audit import events as ev
-from audit.parser import Comment, Header, Problem, parse_line
+from audit.parse import Comment, Header, Problem, parse_line
 from audit.values import Card, Owner
 
 TS = "2026-11-20T21:03:12.345+01:00"

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from audit.report import run_audit
+from audit.run import run_audit
 from audit.rulesets import Library
 from fixtures import RULE_FIXTURES, read_fixture, rule_fixtures
 

@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from audit import events as ev
-from audit.parser import LineParser, Problem, _digit_blind, _terminal_regex, parse_line
-from audit.report import run_audit
+from audit.parse import LineParser, Problem, parse_line
+from audit.parse.digit_blind import digit_blind
+from audit.parse.grammar import terminal_regex
+from audit.run import run_audit
 from audit.reporters import json_report
 from audit.rulesets import Library
 
@@ -121,11 +123,11 @@ def test_timestamps_checked_by_their_shape_as_the_grammar_checks_them(stamp):
 def test_a_pattern_is_digit_blind_only_when_every_digit_is_alike(pattern, blind):
     """What the shape shortcut relies on, checked on the pattern: a literal digit, a set holding
     some digits only, a category or a back-reference makes it fall back to the regex."""
-    assert _digit_blind(pattern) is blind
+    assert digit_blind(pattern) is blind
 
 
 def test_the_grammars_timestamp_is_digit_blind_and_a_new_shape_goes_to_the_regex():
-    assert _digit_blind(_terminal_regex("TIMESTAMP").pattern)
+    assert digit_blind(terminal_regex("TIMESTAMP").pattern)
     fast = LineParser()
     first = fast.parse("2026-11-20T21:00:00.000+01:00 T1 BET seat=1 spot=main amount=10", 1)
     assert isinstance(first, ev.Bet) and fast._shapes == {b"0000-00-00T00:00:00.000+00:00"}
@@ -272,8 +274,9 @@ def test_jobs_keep_the_files_clock_across_chunks_as_one_process_does(case, tmp_p
     """Each part keeps the other parts' lines unread while they cannot move the file's clock past
     its own events, across chunk boundaries too (small chunks here): the reports must be those of
     one process, byte for byte."""
-    from audit import report as report_module
-    monkeypatch.setattr(report_module, "CHUNK_BYTES", 600)  # about ten lines a chunk
+    from audit import run as run_module
+    from audit.stream import inputs
+    monkeypatch.setattr(inputs, "CHUNK_BYTES", 600)  # about ten lines a chunk
     log = tmp_path / "night.del"
     data = _clock_cases()[case].encode("utf-8")
     if case == "night":
@@ -291,12 +294,12 @@ def test_jobs_keep_the_files_clock_across_chunks_as_one_process_does(case, tmp_p
     for jobs in (2, 3):
         assert json_report.render(run_audit(library, [str(log)], jobs=jobs)) == one, jobs
     # the parts again, in this process, to see that they took chunks through the sieve
-    from audit.engine.sieve import Sieve
+    from audit.stream.parts import Sieve
     sifted: list[bool] = []
     real = Sieve.sift
     monkeypatch.setattr(Sieve, "sift", lambda self, *a: sifted.append((own := real(self, *a)) is not None) or own)
-    tasks = report_module._tasks([str(log)], 2)
-    parts = report_module._merge(library, tasks, [report_module._audit_part(library, *task) for task in tasks])
+    tasks = run_module._tasks([str(log)], 2)
+    parts = run_module._merge(library, tasks, [run_module._audit_part(library, *task) for task in tasks])
     assert json_report.render(parts) == one
     if case != "one part alone at first":  # (two short chunks, neither plain)
         assert sum(sifted) >= 10, (case, len(sifted))
@@ -307,10 +310,10 @@ def test_the_collector_is_tuned_while_a_log_streams_and_restored_after(tmp_path)
     before frozen out of its scans) and is as it was once the audit is over, even when it fails."""
     import gc
 
-    from audit import report
+    from audit.stream import inputs
 
     seen = []
-    real_feed = report._feed_lines
+    real_feed = inputs.feed_lines
 
     def spy(*args, **kwargs):
         seen.append((gc.get_threshold(), gc.get_freeze_count()))
@@ -319,16 +322,16 @@ def test_the_collector_is_tuned_while_a_log_streams_and_restored_after(tmp_path)
     before = gc.get_threshold(), gc.get_freeze_count()
     library = Library.load()
     path = ROOT / "fixtures" / "nights" / "mixed-night.del"
-    report._feed_lines = spy
+    inputs.feed_lines = spy
     try:
         run_audit(library, [str(path)])
         assert gc.get_threshold() == before[0] and gc.get_freeze_count() == before[1]
-        report._feed_lines = lambda *a, **k: (_ for _ in ()).throw(OSError(5, "Input/output error"))
-        with pytest.raises(report.InputError):
+        inputs.feed_lines = lambda *a, **k: (_ for _ in ()).throw(OSError(5, "Input/output error"))
+        with pytest.raises(inputs.InputError):
             run_audit(library, [str(path)])
     finally:
-        report._feed_lines = real_feed
-    assert seen and seen[0][0] == report.STREAMING_GC_THRESHOLDS and seen[0][1] > 0
+        inputs.feed_lines = real_feed
+    assert seen and seen[0][0] == inputs.STREAMING_GC_THRESHOLDS and seen[0][1] > 0
     assert gc.get_threshold() == before[0] and gc.get_freeze_count() == before[1]
 
 
@@ -374,13 +377,14 @@ def _broken(lines: list[str], rng: random.Random) -> tuple[str, list[str]]:
 
 
 def _own_lines_read_line_by_line(library: Library, lines: list[str], assigned: dict[str, int], part: tuple[int, int]) -> list[bool]:
-    """Which lines the part replays when it reads the chunk line by line (its parser is a spy)."""
-    from audit.engine.replay import FileReplay
+    """Which lines the part replays when it reads the chunk line by line, the plain path
+    (``Part.owns``; its parser is a spy)."""
+    from audit.stream.replay import FileReplay
     run = FileReplay(library, "x.del", part)
-    run.assigned.update(assigned)
+    run.part.tables.update(assigned)
     read: set[int] = set()
     run.parser.parse = lambda text, lineno: read.add(lineno)  # type: ignore[method-assign]
-    run._feed(lines, range(1, len(lines) + 1), True)
+    run._feed(lines, range(1, len(lines) + 1), run.part.owns)
     return [n in read for n in range(1, len(lines) + 1)]
 
 
@@ -391,7 +395,7 @@ def test_the_sieve_sends_each_line_where_the_line_by_line_reading_does_and_skips
     and no other part's event in the chunk is later than the part's next event (which the
     file's clock would have needed). Table ids of one length, and of several (one the start of
     another)."""
-    from audit.engine.sieve import Sieve
+    from audit.stream.parts import Sieve
     library = Library.load()
     night = _window_lines()
     if names != "as simulated":

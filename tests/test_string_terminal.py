@@ -8,7 +8,8 @@ import tracemalloc
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audit.parser import _terminal_regex, parse_line
+from audit.parse import parse_line
+from audit.parse.grammar import terminal_regex as _terminal_regex
 
 #: the plain pattern the grammar's unrolled one replaces
 PLAIN = re.compile(r'"([^"\\]|\\["\\])*"')

@@ -1,0 +1,105 @@
+"""Running an audit: every input (or, with ``--jobs``, each part of an input's tables) replayed,
+in this process or in worker processes, and the results merged into one ``Report``, the same
+byte for byte whatever the number of processes."""
+
+from __future__ import annotations
+
+import multiprocessing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from .engine.stats import TableStats
+from .findings import Finding
+from .fingerprint import fingerprints
+from .report import InputSummary, Report, report_order
+from .rulesets import Library
+from .stream.inputs import audit_input, expand
+
+
+@dataclass
+class PartResult:
+    """What one process returns for one input (or one part of its tables)."""
+
+    summary: InputSummary
+    findings: list[Finding]
+    events: int
+    rounds: int
+    tables: dict[str, TableStats]
+
+
+def _audit_part(library: Library, path: str, part: tuple[int, int] | None,
+                tick: Callable[[int], None] | None = None) -> PartResult:
+    replay, summary = audit_input(library, path, part, tick)
+    stats = replay.stats
+    return PartResult(summary, replay.findings, stats.events, stats.rounds, stats.tables)
+
+
+_WORKER_LIBRARY: Library | None = None
+
+
+def _init_worker(spec: dict) -> None:
+    global _WORKER_LIBRARY
+    if _WORKER_LIBRARY is None:  # a spawned worker loads the rulesets itself
+        _WORKER_LIBRARY = Library.load(**spec)
+
+
+def _worker(task: tuple[str, tuple[int, int] | None]) -> PartResult:
+    assert _WORKER_LIBRARY is not None
+    return _audit_part(_WORKER_LIBRARY, *task)
+
+
+def _tasks(files: list[str], jobs: int) -> list[tuple[str, tuple[int, int] | None]]:
+    """One task per file when there are enough files; else each file split by tables into ``jobs`` parts."""
+    if jobs <= 1 or len(files) >= jobs:
+        return [(f, None) for f in files]
+    # standard input can be read only once: it is never split
+    return [(f, None) if f == "-" else (f, (k, jobs)) for f in files for k in (range(1) if f == "-" else range(jobs))]
+
+
+def run_audit(library: Library, paths: list[str], jobs: int = 1,
+              progress: Callable[[int], None] | None = None, files: list[str] | None = None) -> Report:
+    """Audit every input; with ``jobs`` > 1 in that many processes, the same report byte for byte.
+
+    ``progress`` is called with the number of bytes read since its last call.
+    """
+    files = expand(paths) if files is None else files
+    tasks = _tasks(files, jobs)
+    results: list[PartResult] = []
+    if jobs > 1 and "-" not in files and len(tasks) > 1:
+        global _WORKER_LIBRARY
+        forking = "fork" in multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if forking else "spawn")
+        _WORKER_LIBRARY = library if forking else None  # a forked worker has it already: no second load
+        with ctx.Pool(min(jobs, len(tasks)), initializer=_init_worker, initargs=(library.spec,)) as pool:
+            for (path, part), result in zip(tasks, pool.imap(_worker, tasks)):
+                results.append(result)
+                if progress:
+                    progress(Path(path).stat().st_size // (part[1] if part else 1))
+    else:
+        for path, part in tasks:
+            results.append(_audit_part(library, path, part, progress))
+    return _merge(library, tasks, results)
+
+
+def _merge(library: Library, tasks: list, results: list[PartResult]) -> Report:
+    report = Report()
+    by_path: dict[str, InputSummary] = {}
+    for (path, part), result in zip(tasks, results):
+        if part is None or part[0] == 0:
+            report.inputs.append(result.summary)
+            by_path[result.summary.path] = result.summary
+        else:  # another part's tables: its events and syntax lines
+            mine = by_path[result.summary.path].accounting
+            for key in ("events", "syntax"):
+                mine[key] += result.summary.accounting[key]
+        report.findings.extend(result.findings)
+        report.rounds += result.rounds
+        report.events += result.events
+        report.table_stats.extend(result.tables[t] for t in sorted(result.tables))
+    report.table_stats.sort(key=lambda t: (report_order(report, t.path), t.table))
+    report.tables = len(report.table_stats)
+    report.findings.sort(key=Finding.sort_key)
+    report.fingerprints = fingerprints(report.findings)
+    report.rulesets = [library.rulesets[k] for k in sorted(library.rulesets)]
+    return report

@@ -1,0 +1,225 @@
+"""Replaying one input: lines in, findings out, one table state per open table.
+
+The lines are decoded and accounted for here (every line read is exactly one of: event, blank,
+comment, header, syntax problem, not audited), headers read, and each event handed to the log's
+clock (``clock``) and to its table (``Table.handlers``). With ``--jobs``, ``parts`` tells which
+lines are this process's own. What is kept is the state of each open table (bounded by seats and
+cards, not by the log's length) and the findings themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from itertools import compress
+from typing import Callable, Iterable
+
+from .. import events as ev
+from ..engine.context import Flagger, Sink
+from ..engine.stats import TableStats
+from ..engine.table import Table
+from ..findings import Finding
+from ..parse import Comment, Header, LineParser, Parsed, Problem
+from ..parse.parsed import EVENT_TYPES
+from ..rulesets import Library
+from .clock import LogClock
+from .parts import Part
+
+
+@dataclass
+class InputStats:
+    path: str
+    lines: int = 0
+    events: int = 0
+    tables: dict[str, TableStats] = field(default_factory=dict)
+    # every line read is exactly one of these (events above included)
+    blank: int = 0
+    comments: int = 0
+    headers: int = 0
+    syntax: int = 0
+    not_audited: int = 0  # after a #DEL header of another version
+
+    @property
+    def rounds(self) -> int:
+        """Rounds begun at the tables of this input (each table counts its own)."""
+        return sum(t.rounds for t in self.tables.values())
+
+    def accounting(self) -> dict[str, int]:
+        return {"events": self.events, "comments": self.comments, "blank": self.blank, "headers": self.headers,
+                "syntax": self.syntax, "not_audited": self.not_audited}
+
+
+class FileReplay:
+    """The replay of one input: its tables, its clock, its findings."""
+
+    def __init__(self, library: Library, path: str, part: tuple[int, int] | None = None):
+        """``part`` = (k, n): replay only the tables that fall in part k of n (``--jobs``); part 0
+        also reports what belongs to no table. Every part reads the whole file (see ``parts``)."""
+        self.library = library
+        self.sink = Sink(path)
+        self.stats = InputStats(path)
+        self.format_flagger = Flagger(self.sink, library.format_rules, None, None)
+        self.tables: dict[str, Table] = {}
+        self.unopened: set[str] = set()  # tables already reported as never opened
+        self.parser = LineParser()
+        self.skip_rest = False  # after a #DEL header of another version
+        tolerance = self.format_flagger.settings("time-order")
+        self.clock = LogClock(timedelta(seconds=tolerance.tolerance_seconds if tolerance else 0), self._time_order)
+        self.part = Part(*part, self.clock, self.parser.parse) if part is not None else None
+        self.primary = self.part is None or self.part.primary
+
+    @property
+    def findings(self) -> list[Finding]:
+        return self.sink.findings
+
+    def feed_chunk(self, lines: list[str] | list[bytes], lineno: int) -> int:
+        """Lines as read, numbered from ``lineno`` + 1 (bytes are decoded here, a line that is not
+        UTF-8 is reported); returns the number of the last one."""
+        last = lineno + len(lines)
+        numbers = range(lineno + 1, last + 1)
+        part = self.part
+        if part is None:
+            self._feed(lines, numbers, None)
+        elif not self.skip_rest and (own := part.sift(lines)) is not None:
+            last_event = self._feed(compress(lines, own), compress(numbers, own), None)
+            part.hold_after(lines, own, max(last_event - lineno, 0))  # type: ignore[arg-type]
+        else:
+            self._feed(lines, numbers, part.owns)
+        self.stats.lines = last
+        return last
+
+    def _feed(self, lines: Iterable[str] | Iterable[bytes], numbers: Iterable[int],
+              owns: Callable[[str], bool] | None) -> int:
+        """Lines and their numbers; ``owns``: which lines this part replays, when not all of the
+        given ones (``--jobs``). Returns the number of the last event line replayed (0 if none).
+
+        This is the auditor's innermost loop: the usual event line goes to the clock and its
+        table's handler; everything else goes through ``_parsed`` and ``_no_table``.
+        """
+        parse, sink, stats, tables = self.parser.parse, self.sink, self.stats, self.tables
+        parser, advance, event_types, open_type = self.parser, self.clock.advance, EVENT_TYPES, ev.Open
+        part = self.part
+        held = part.held if part is not None else ()  # other parts' lines kept unread (``Part.hold``)
+        events = last_event = 0
+        for lineno, text in zip(numbers, lines):
+            if type(text) is bytes:
+                try:
+                    text = text.decode()
+                except UnicodeDecodeError as err:
+                    stats.lines = lineno
+                    self._not_utf8(lineno, text.rstrip(b"\r\n"), err)
+                    continue
+            if self.skip_rest:
+                stats.not_audited += self.primary
+                continue
+            if owns is not None and not owns(text):
+                continue
+            parsed = parse(text, lineno)
+            if type(parsed) not in event_types:
+                stats.lines = lineno
+                self._parsed(lineno, text, parsed)
+                continue
+            sink.line = last_event = lineno
+            sink.text = parser.rest
+            events += 1
+            table_id, stamp = parsed.table, parser.stamp
+            if held:  # they may move the clock past this event
+                part.catch_up(stamp)  # type: ignore[union-attr]
+            advance(parsed.ts, table_id, stamp)
+            table = tables.get(table_id)
+            if table is not None and type(parsed) is not open_type:
+                table.handlers[parsed.verb](parsed)
+                if table.closed:
+                    del tables[table_id]
+            else:
+                self._no_table(parsed)
+        stats.events += events
+        return last_event
+
+    def _not_utf8(self, lineno: int, body: bytes, err: UnicodeDecodeError) -> None:
+        if self.primary:
+            self.stats.syntax += 1
+            self.sink.line = lineno
+            self.sink.text = ""
+            self.format_flagger.flag("syntax", f"byte {err.start + 1}: not valid UTF-8; the line is not audited",
+                                     actual=body.decode("utf-8", "replace")[:200])
+
+    def _parsed(self, lineno: int, text: str, parsed: Parsed) -> None:
+        """A line that is not an event: blank, comment, header or syntax problem."""
+        sink = self.sink
+        sink.line = lineno
+        sink.text = ""
+        if not self.primary and not isinstance(parsed, Header) and text.lstrip(" \t").startswith("#"):
+            return  # a line every part reads: the primary part reports and counts it
+        if parsed is None:
+            self.stats.blank += 1
+            return
+        if isinstance(parsed, Comment):
+            self.stats.comments += self.primary
+            return
+        if isinstance(parsed, Problem):
+            self.stats.syntax += 1
+            column = len(text[: parsed.column - 1].encode("utf-8")) + 1  # a byte column, as editors and hexdumps count
+            self.format_flagger.flag("syntax", f"column {column}: {parsed.message}", actual=text.strip()[:200])
+            return
+        if self.part is not None and self.part.held:
+            self.part.settle()  # whether an event came first decides what a header line is
+        self._header(parsed)
+
+    def _header(self, header: Header) -> None:
+        """A header-like line after the first event is a comment (and counted as one)."""
+        after_events = self.clock.latest is not None
+        if self.primary:
+            if after_events:
+                self.stats.comments += 1
+            else:
+                self.stats.headers += 1
+        if after_events:
+            return
+        if header.key == "DEL" and header.value != "1":
+            self.skip_rest = True
+            if not self.primary:
+                return
+            self.format_flagger.flag("del-version", f"format version {header.value}; this auditor reads version 1 "
+                                     "only: the rest of the file is not audited", expected="#DEL 1")
+
+    def _time_order(self, table_id: str, message: str) -> None:
+        """A time-order finding of the clock, at the table's ruleset when it is open."""
+        table = self.tables.get(table_id)
+        if table is None:
+            self.format_flagger.flag("time-order", message, round=None)
+        else:
+            table.f.flag("time-order", message, round=table.round.n if table.round is not None else None)
+
+    def _no_table(self, e: ev.Event) -> None:
+        """An OPEN, or an event for a table that is not open."""
+        if type(e) is ev.Open:
+            self._open(e)
+        elif e.table not in self.unopened:
+            self.unopened.add(e.table)
+            Flagger(self.sink, self.library.format_rules, None, e.table).flag(
+                "table-unopened", f"event for table {e.table}, which is not open; "
+                "its events are not audited until it opens")
+
+    def _open(self, e: ev.Open) -> None:
+        flagger_fmt = Flagger(self.sink, self.library.format_rules, None, e.table)
+        if e.table in self.tables:
+            flagger_fmt.flag("out-of-context", f"table {e.table} opened again without closing")
+            return
+        ruleset = self.library.for_table(e.ruleset, e.table)
+        if ruleset is None or ruleset.game != e.game:
+            why = (f"no ruleset {e.ruleset!r} is known" if ruleset is None
+                   else f"ruleset {e.ruleset} governs {ruleset.game}, not {e.game}")
+            flagger_fmt.flag("ruleset-unknown", f"{why}; table {e.table} is not audited")
+            self.unopened.add(e.table)
+            return
+        self.unopened.discard(e.table)
+        overlay = ruleset.overlay.model.overlay if ruleset.overlay else None
+        stats = self.stats.tables.setdefault(
+            e.table, TableStats(self.sink.path, e.table, ruleset.id, e.game, overlay))
+        format_rules = self.library.for_table("del-v1", e.table) or self.library.format_rules
+        self.tables[e.table] = Table(e, Flagger(self.sink, format_rules, ruleset, e.table), stats)
+
+    def finish(self) -> None:
+        for table_id in sorted(self.tables):
+            self.tables[table_id].end_of_input(self.stats.lines)
