@@ -4,7 +4,10 @@ GitHub Actions workflow commands (``--format github``) and GitLab Code Quality J
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -161,3 +164,53 @@ def test_gitlab_of_a_clean_night_is_an_empty_list():
     report = report_of()
     report.suppressed = [Suppressed(f, fingerprints([f])[0], "reviewed")]
     assert check_code_quality(gitlab.render(report)) == []
+
+
+# -- the documented CI jobs -------------------------------------------------------------
+
+def _documented_command(name: str) -> list[str]:
+    import shlex
+
+    import yaml
+    job = yaml.safe_load((ROOT / "docs" / "ci" / name).read_text(encoding="utf-8"))
+    if "jobs" in job:
+        lines = [s["run"] for j in job["jobs"].values() for s in j["steps"] if "audit check" in s.get("run", "")]
+    else:
+        lines = [line for j in job.values() for line in j["script"] if "audit check" in line]
+    (line,) = lines
+    return shlex.split(line)
+
+
+def _run_in_a_repository_of_logs(tmp_path: Path, args: list[str]) -> subprocess.CompletedProcess:
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "night.del").write_bytes((ROOT / THREE).read_bytes())
+    (tmp_path / "audit-baseline.json").write_text(
+        '{"format": "del-audit-baseline", "version": 1, "entries": []}\n', encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    assert args[:2] == ["audit", "check"]
+    return subprocess.run([sys.executable, "-m", "audit", *args[1:]], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_the_github_job_annotates_the_findings_in_its_log(tmp_path):
+    args = _documented_command("github-actions.yml")
+    assert args[args.index("github") - 1] == "--format" and "--output" not in args[args.index("github"):]
+    done = _run_in_a_repository_of_logs(tmp_path, args)
+    assert done.returncode == 1, done.stderr
+    parsed = parse_workflow_commands(done.stdout)
+    assert [(a["command"], a["file"], a["title"]) for a in parsed] == [
+        ("error", "logs/night.del", "FR-LATE-BET"), ("error", "logs/night.del", "FR-BURN-START"),
+        ("error", "logs/night.del", "FR-PAY-MAIN")]
+
+
+def test_the_gitlab_job_writes_the_code_quality_report_it_declares(tmp_path):
+    import yaml
+    args = _documented_command("gitlab-ci.yml")
+    output = args[args.index("gitlab") + 2]
+    job = next(iter(yaml.safe_load((ROOT / "docs" / "ci" / "gitlab-ci.yml").read_text(encoding="utf-8")).values()))
+    assert job["artifacts"]["reports"]["codequality"] == output and output in job["artifacts"]["paths"]
+    done = _run_in_a_repository_of_logs(tmp_path, args)
+    assert done.returncode == 1, done.stderr
+    issues = check_code_quality((tmp_path / output).read_text(encoding="utf-8"))
+    assert [(i["check_name"], i["location"]["path"]) for i in issues] == [
+        ("FR-LATE-BET", "logs/night.del"), ("FR-BURN-START", "logs/night.del"), ("FR-PAY-MAIN", "logs/night.del")]
