@@ -367,6 +367,9 @@ def simulate(
 
 def run() -> int:
     """The command line; returns its exit code."""
+    if os.environ.get("NO_COLOR"):  # typer's help and usage errors too: no escape at all, bold included
+        from typer import rich_utils
+        rich_utils.COLOR_SYSTEM = None
     try:
         app(prog_name="audit")
     except KeyboardInterrupt:
