@@ -21,7 +21,7 @@ from . import baseline as baseline_file
 from . import config as config_file
 from . import terminal
 from .findings import DEFAULT_FAIL_ON, SEVERITIES, any_at_or_above
-from .outputs import OutputError, choose_outputs, progress_bar_fits, write_file, write_reports
+from .outputs import Output, OutputError, choose_outputs, progress_bar_fits, write_file, write_reports
 from .report import InputError, Report, expand, input_size, run_audit
 from .reporters import REPORTERS, names
 from .rule_listing import LISTING_FORMATS, rules_listing
@@ -29,7 +29,7 @@ from .rulesets import Library, RulesetError
 from .selection import Selection, SelectionError, choose
 from .verbose import Narrator
 
-app = typer.Typer( no_args_is_help=True, pretty_exceptions_enable=False,
+app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Audit Dealer Event Logs against the regulation that governs each table.")
 baseline_app = typer.Typer(no_args_is_help=True, help="Accept the findings of a night, to fail only on new ones.")
 app.add_typer(baseline_app, name="baseline")
@@ -117,7 +117,22 @@ def _main(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
 ) -> None:
-    """Audit Dealer Event Logs against the regulation that governs each table."""
+    """The options of ``audit`` itself, before its command (the help is the Typer's)."""
+
+
+def _write_reports(outputs: list[Output], report: Report, quiet: bool, narrator: Narrator) -> None:
+    """Every report asked; with --quiet, the text report for a person becomes its summary line
+    (on standard error when a report for a program holds standard output)."""
+    if quiet:
+        outputs = [o for o in outputs if o.path is not None or o.reporter.show is None]
+    for o in outputs:
+        narrator.say(f"report: {o.reporter.name} to {o.path or 'standard output'}")
+    with narrator.timed("reports written"), _exit_2_on(OutputError):
+        write_reports(outputs, report)
+    if quiet:
+        from .reporters.text import summary_line
+        data_on_stdout = any(o.path is None for o in outputs)
+        (sys.stderr if data_on_stdout else sys.stdout).write(summary_line(report))
 
 
 def _write(path: Path, content: str) -> None:
@@ -174,16 +189,7 @@ def check(
         with _exit_2_on(baseline_file.BaselineError):
             baseline_file.apply(report, baseline_file.load(base_path), base_path.as_posix())
     selection.apply(report)
-    if quiet:  # the text report for a person becomes its summary line; files and data are written as asked
-        outputs = [o for o in outputs if o.path is not None or o.reporter.show is None]
-    for o in outputs:
-        narrator.say(f"report: {o.reporter.name} to {o.path or 'standard output'}")
-    with narrator.timed("reports written"), _exit_2_on(OutputError):
-        write_reports(outputs, report)
-    if quiet:
-        from .reporters.text import summary_line
-        data_on_stdout = any(o.path is None for o in outputs)
-        (sys.stderr if data_on_stdout else sys.stdout).write(summary_line(report))
+    _write_reports(outputs, report, quiet, narrator)
     floor = (fail_on.value if fail_on else None) or cfg.settings.fail_on or DEFAULT_FAIL_ON
     raise typer.Exit(1 if any_at_or_above(report.findings, floor) else 0)
 
