@@ -16,18 +16,22 @@ from typing import Annotated, Iterator, Literal, NoReturn, Optional
 
 import typer
 
+from . import __version__
 from . import baseline as baseline_file
 from . import config as config_file
+from . import terminal
 from .findings import DEFAULT_FAIL_ON, SEVERITIES, any_at_or_above
-from .outputs import OutputError, choose_outputs, progress_bar_fits, write_file, write_reports
+from .outputs import Output, OutputError, choose_outputs, progress_bar_fits, write_file, write_reports
 from .report import Report
 from .reporters import REPORTERS, names
 from .rule_listing import LISTING_FORMATS, rules_listing
 from .run import run_audit
 from .rulesets import Library, RulesetError
+from .selection import Selection, SelectionError, choose
 from .stream.inputs import InputError, expand, input_size
+from .verbose import Narrator
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Audit Dealer Event Logs against the regulation that governs each table.")
 baseline_app = typer.Typer(no_args_is_help=True, help="Accept the findings of a night, to fail only on new ones.")
 app.add_typer(baseline_app, name="baseline")
@@ -80,19 +84,57 @@ def _library(cfg: config_file.Config, house: Optional[list[Path]], rulesets: Opt
         return Library.load(directory, table_overlays=cfg.table_overlays())
 
 
-def _audit(paths: list[str], library: Library, jobs: int = 1, show_progress: bool = False) -> Report:
+def _audit(paths: list[str], library: Library, jobs: int = 1, show_progress: bool = False,
+           narrator: Narrator = Narrator(False)) -> Report:
     """The report of the inputs, with a progress bar on standard error if asked and a terminal."""
     with _exit_2_on(InputError):
         files = expand(paths)
+        narrator.inputs(files, jobs)
         if not show_progress or not sys.stderr.isatty():
             return run_audit(library, paths, jobs=jobs, files=files)
-        from rich.console import Console  # rich is imported only where it draws (start-up time)
         from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
         with Progress(TextColumn("auditing"), BarColumn(), TaskProgressColumn(), TimeRemainingColumn(),
-                      console=Console(stderr=True), transient=True) as bar:
+                      console=terminal.console(stderr=True), transient=True) as bar:
             task = bar.add_task("audit", total=input_size(files) or None)
             return run_audit(library, paths, jobs=jobs, files=files,
                              progress=lambda n: bar.advance(task, n))
+
+
+def _selection(library: Library, cfg: config_file.Config, select: Optional[list[str]],
+               ignore: Optional[list[str]]) -> Selection:
+    """The rules reported: --select and --ignore, each replacing the configuration's key of that name."""
+    with _exit_2_on(SelectionError):
+        return choose(library, select, ignore, cfg.settings.select, cfg.settings.ignore,
+                      str(cfg.path) if cfg.path else "configuration")
+
+
+def _version(value: bool) -> None:
+    if value:
+        sys.stdout.write(f"audit (del-audit) {__version__}\n")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """The options of ``audit`` itself, before its command (the help is the Typer's)."""
+
+
+def _write_reports(outputs: list[Output], report: Report, quiet: bool, narrator: Narrator) -> None:
+    """Every report asked; with --quiet, the text report for a person becomes its summary line
+    (on standard error when a report for a program holds standard output)."""
+    if quiet:
+        outputs = [o for o in outputs if o.path is not None or o.reporter.show is None]
+    for o in outputs:
+        narrator.say(f"report: {o.reporter.name} to {o.path or 'standard output'}")
+    with narrator.timed("reports written"), _exit_2_on(OutputError):
+        write_reports(outputs, report)
+    if quiet:
+        from .reporters.text import summary_line
+        data_on_stdout = any(o.path is None for o in outputs)
+        (sys.stderr if data_on_stdout else sys.stdout).write(summary_line(report))
 
 
 def _write(path: Path, content: str) -> None:
@@ -104,6 +146,9 @@ PathsArg = Annotated[list[str], typer.Argument(help="Log files, folders of logs,
 HouseOpt = Annotated[Optional[list[Path]], typer.Option("--house", help="House-rule overlay (YAML); repeat for several rulesets.")]
 ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Configuration file (default: the nearest audit.toml, or pyproject.toml with a tool.audit table).")]
 RulesetsOpt = Annotated[Optional[Path], typer.Option("--rulesets", help="Folder of rulesets to use instead of the shipped ones.")]
+SelectOpt = Annotated[Optional[list[str]], typer.Option("--select", help="Report only these rules: ids, prefixes (FR-) or categories (wrong-payout); comma-separated or repeated.")]
+IgnoreOpt = Annotated[Optional[list[str]], typer.Option("--ignore", help="Leave out these rules: ids, prefixes or categories; comma-separated or repeated.")]
+Color = _choices("Color", terminal.COLOR_CHOICES)
 
 
 @app.command(epilog=FORMATS_HELP)
@@ -117,19 +162,36 @@ def check(
     config: ConfigOpt = None,
     rulesets: RulesetsOpt = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes to use (across files, and across the tables of a file).")] = 1,
+    select: SelectOpt = None,
+    ignore: IgnoreOpt = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Show only a one-line summary instead of the text report on standard output, and errors.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Tell on standard error the configuration, rulesets, overlays, selection and inputs used, and the time each step took.")] = False,
+    color: Annotated[Color, typer.Option("--color", help="Colour the text report and progress bar: auto (a terminal, unless NO_COLOR is set), always or never.")] = Color("auto"),
+    no_progress: Annotated[bool, typer.Option("--no-progress", help="Draw no progress bar.")] = False,
 ) -> None:
     """Audit logs and report every breach."""
+    if quiet and verbose:
+        _die("--quiet and --verbose cannot be given together")
+    terminal.choose_color(color.value)
+    narrator = Narrator(verbose)
     cfg = _config(config)
+    narrator.configuration(cfg)
     with _exit_2_on(OutputError):
         outputs = choose_outputs([f.value for f in format or []], output or [], cfg)
-    library = _library(cfg, house, rulesets)
-    report = _audit(paths, library, jobs, show_progress=progress_bar_fits(outputs))
+    with narrator.timed("rulesets loaded"):
+        library = _library(cfg, house, rulesets)
+    narrator.library(library)
+    selection = _selection(library, cfg, select, ignore)
+    narrator.selection(selection)
+    show_progress = progress_bar_fits(outputs) and not (no_progress or quiet)
+    with narrator.timed("logs audited"):
+        report = _audit(paths, library, jobs, show_progress=show_progress, narrator=narrator)
     base_path = baseline or cfg.baseline()
     if base_path is not None:
         with _exit_2_on(baseline_file.BaselineError):
             baseline_file.apply(report, baseline_file.load(base_path), base_path.as_posix())
-    with _exit_2_on(OutputError):
-        write_reports(outputs, report)
+    selection.apply(report)
+    _write_reports(outputs, report, quiet, narrator)
     floor = (fail_on.value if fail_on else None) or cfg.settings.fail_on or DEFAULT_FAIL_ON
     raise typer.Exit(1 if any_at_or_above(report.findings, floor) else 0)
 
@@ -142,10 +204,15 @@ def baseline_create(
     house: HouseOpt = None,
     config: ConfigOpt = None,
     rulesets: RulesetsOpt = None,
+    select: SelectOpt = None,
+    ignore: IgnoreOpt = None,
 ) -> None:
     """Write the current findings to a baseline file."""
     cfg = _config(config)
-    report = _audit(paths, _library(cfg, house, rulesets))
+    library = _library(cfg, house, rulesets)
+    selection = _selection(library, cfg, select, ignore)
+    report = _audit(paths, library)
+    selection.apply(report)
     if not justification.strip():
         _die("--justification must say why the findings are accepted")
     _write(output, baseline_file.render(baseline_file.from_report(report, justification)))
@@ -308,8 +375,11 @@ def simulate(
 
 def run() -> int:
     """The command line; returns its exit code."""
+    if os.environ.get("NO_COLOR"):  # typer's help and usage errors too: no escape at all, bold included
+        from typer import rich_utils
+        rich_utils.COLOR_SYSTEM = None
     try:
-        app()
+        app(prog_name="audit")
     except KeyboardInterrupt:
         sys.stderr.write("audit: interrupted\n")
         return 2

@@ -43,6 +43,10 @@ class Settings(_Strict):
     baseline: str | None = None
     fail_on: Severity | None = Field(default=None, alias="fail-on")
     reports: list[ReportOutput] = Field(default_factory=list)
+    #: rule ids, prefixes of ids or categories: only their findings are reported (all when empty)
+    select: list[str] = Field(default_factory=list)
+    #: rule ids, prefixes of ids or categories whose findings are left out
+    ignore: list[str] = Field(default_factory=list)
 
 
 class Config:

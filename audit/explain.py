@@ -23,6 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from .resources import data_dir
 from .rulesets import Library, LoadedRuleset, Rule
 
 #: how many lines of a table an excerpt shows before the line it is about
@@ -40,8 +41,8 @@ class UnknownRule(LookupError):
 
 
 def default_fixtures_dir() -> Path:
-    """``fixtures/rules`` of the source checkout (absent from an installed package)."""
-    return Path(__file__).resolve().parent.parent / "fixtures" / "rules"
+    """The rule fixtures: shipped in the package (``audit/_data/fixtures/rules``), or the checkout's ``fixtures/rules``."""
+    return data_dir("fixtures/rules")
 
 
 # -- finding a rule --------------------------------------------------------------------

@@ -50,3 +50,9 @@ def any_at_or_above(findings: Iterable[Finding], floor: str) -> bool:
     """Whether a finding is at least as grave as ``floor``: the exit status 1 of ``audit check``."""
     rank = SEVERITY_RANK[floor]
     return any(SEVERITY_RANK[f.severity] >= rank for f in findings)
+
+
+def place(f: Finding) -> str:
+    """Where a finding happened, in words: ``table BAT-07, round 3``, or ``no table``."""
+    where = "no table" if f.table is None else f"table {f.table}"
+    return where if f.round is None else f"{where}, round {f.round}"

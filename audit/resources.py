@@ -1,8 +1,9 @@
-"""Where the grammar and the shipped rulesets live.
+"""Where the grammar, the shipped rulesets and the rule fixtures live.
 
-They sit at the top of the repository (``grammars/``, ``rulesets/``) and are
-copied into ``audit/_data/`` when the package is built, so that an installed
-``audit`` finds them from any directory and a source checkout finds them too.
+They sit at the top of the repository (``grammars/``, ``rulesets/``,
+``fixtures/rules/``, the examples ``audit explain`` shows) and are copied into
+``audit/_data/`` when the package is built, so that an installed ``audit``
+finds them from any directory and a source checkout finds them too.
 """
 
 from __future__ import annotations

@@ -143,3 +143,19 @@ def test_configuration_can_point_at_another_rulesets_folder(tmp_path):
     assert pay == []  # 40 on a stake of 50 is right at 0.8 to 1
     assert "FR-PAY-MAIN" in [f["rule"] for f in json.loads(audit("check", "--format", "json", "--rulesets",
                                                                   str(ROOT / "rulesets"), str(log), cwd=tmp_path).stdout)["findings"]]
+
+
+def test_a_stale_entry_shows_what_it_was_never_none(tmp_path):
+    """A syntax finding has no table and no round: its stale entry says so in words."""
+    log = _night(tmp_path)
+    text = log.read_text(encoding="utf-8")
+    log.write_text(text + "not an event at all\n", encoding="utf-8")
+    base = tmp_path / "baseline.json"
+    assert audit("baseline", "create", str(log), "--output", str(base)).returncode == 0
+    log.write_text(text.replace("PAY seat=3 spot=main amount=40", "PAY seat=3 spot=main amount=50"), encoding="utf-8")
+    shown = audit("check", "--baseline", str(base), str(log)).stdout
+    stale = [line.strip() for line in shown.splitlines() if line.strip().startswith("stale ")]
+    assert len(stale) == 2 and not any("None" in line for line in stale)
+    assert stale[0].startswith(f"stale FR-PAY-MAIN {log.as_posix()}, table BAT-07, round 1: seat 3 main: paid 40")
+    assert stale[1].startswith(f"stale DEL-SYNTAX {log.as_posix()}, (no table): ")
+    assert stale[1].endswith("(matches nothing any more)")

@@ -31,7 +31,7 @@ main()
 def toy_audit(tmp_path: Path, *args: str, register_toy: bool = True) -> subprocess.CompletedProcess:
     script = tmp_path / "toy_audit.py"
     script.write_text(TOY_AUDIT if register_toy else "from audit.cli import main\nmain()\n", encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"}
     return subprocess.run([sys.executable, str(script), *args], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=300)
 
@@ -44,7 +44,7 @@ def test_a_registered_format_is_a_choice_of_the_command_line_and_its_help(tmp_pa
     shown = toy_audit(tmp_path, "check", "--format", "toy", str(THREE))
     assert shown.stdout == out.read_text(encoding="utf-8")
     helped = toy_audit(tmp_path, "check", "--help")
-    assert "text, json, sarif, junit or toy" in helped.stdout and "one rule id per finding (.toy)" in helped.stdout
+    assert "text, json, sarif, junit, github, gitlab or toy" in helped.stdout and "one rule id per finding (.toy)" in helped.stdout
 
 
 def test_a_registered_format_is_a_name_the_configuration_accepts(tmp_path):
@@ -56,17 +56,18 @@ def test_a_registered_format_is_a_name_the_configuration_accepts(tmp_path):
 
 def test_a_format_nobody_registered_is_refused_by_the_command_line_and_the_configuration(tmp_path):
     done = toy_audit(tmp_path, "check", "--format", "toy", str(THREE), register_toy=False)
-    assert done.returncode == 2 and "'toy' is not one of 'text', 'json', 'sarif', 'junit'" in done.stderr
+    assert done.returncode == 2 and "'toy' is not one of 'text', 'json', 'sarif', 'junit', 'github', 'gitlab'" in done.stderr
     (tmp_path / "audit.toml").write_text('reports = [{format = "toy"}]\n', encoding="utf-8")
     done = toy_audit(tmp_path, "check", str(THREE), register_toy=False)
     assert done.returncode == 2
     assert done.stderr == (f"audit: {tmp_path / 'audit.toml'}: reports.0.format: "
-                           "Input should be 'text', 'json', 'sarif' or 'junit'\n")
+                           "Input should be 'text', 'json', 'sarif', 'junit', 'github' or 'gitlab'\n")
 
 
 def test_the_shipped_formats_in_the_order_the_help_gives_them():
     assert [(r.name, r.extension) for r in REPORTERS.values()] == [
-        ("text", "txt"), ("json", "json"), ("sarif", "sarif"), ("junit", "xml")]
+        ("text", "txt"), ("json", "json"), ("sarif", "sarif"), ("junit", "xml"),
+        ("github", "txt"), ("gitlab", "json")]
     assert [name for name, r in REPORTERS.items() if r.show is not None] == ["text"]
 
 

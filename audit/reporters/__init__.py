@@ -66,3 +66,7 @@ register(Reporter("json", "json", "the JSON report of the findings contract, for
                   _module_function("json_report")))
 register(Reporter("sarif", "sarif", "SARIF 2.1.0, for code-scanning views", _module_function("sarif")))
 register(Reporter("junit", "xml", "JUnit XML, for the test views of CI servers", _module_function("junit")))
+register(Reporter("github", "txt", "GitHub Actions workflow commands: annotations on the run, for a CI step's log",
+                  _module_function("github")))
+register(Reporter("gitlab", "json", "GitLab Code Quality JSON, for merge requests and the pipeline's Code Quality tab",
+                  _module_function("gitlab")))

@@ -8,6 +8,8 @@ from itertools import groupby
 from rich.console import Console
 from rich.markup import escape
 
+from .. import terminal
+from ..escape import for_terminal
 from ..findings import Finding
 from ..report import Report
 
@@ -33,7 +35,7 @@ def render(report: Report) -> str:
 
 def show(report: Report) -> None:
     """The report on standard output: in colour on a terminal, the same plain text in a pipe."""
-    _draw(report, Console(highlight=False, soft_wrap=True))
+    _draw(report, terminal.console(highlight=False, soft_wrap=True))
 
 
 def _draw(report: Report, console: Console) -> None:
@@ -55,8 +57,7 @@ def _draw(report: Report, console: Console) -> None:
         console.print(f"  baseline {safe(report.baseline)}: {len(report.suppressed)} finding(s) suppressed, "
                       f"{len(report.stale)} stale entr{'y' if len(report.stale) == 1 else 'ies'}")
         for entry in report.stale:
-            console.print(f"    [yellow]stale[/yellow] {entry['rule']} table {safe(str(entry['table']))} round "
-                          f"{entry['round']}: {safe(entry['message'])} (matches nothing any more)")
+            console.print(f"    [yellow]stale[/yellow] {safe(stale_entry(entry))} (matches nothing any more)")
     if not report.findings:
         console.print("  [green]no finding[/green]")
         return
@@ -76,3 +77,25 @@ def _draw(report: Report, console: Console) -> None:
                 console.print(f"    expected: {safe(f.expected or '—')}")
                 console.print(f"    actual:   {safe(f.actual or '—')}")
             console.print(f"    [dim]{safe(f.citation)}[/dim]")
+
+
+def stale_entry(entry: dict) -> str:
+    """A stale baseline entry as what it was: rule, file, table and round where it had them, and its message."""
+    where = [entry["path"]]
+    where.append("(no table)" if entry["table"] is None else f"table {entry['table']}")
+    if entry["round"] is not None:
+        where.append(f"round {entry['round']}")
+    return f"{entry['rule']} {', '.join(where)}: {entry['message']}"
+
+
+def summary_line(report: Report) -> str:
+    """The report in one line (``--quiet``): findings by severity, what was audited, what the baseline did."""
+    counts = report.counts()
+    found = f"{sum(counts.values())} finding(s) ({', '.join(f'{n} {s}' for s, n in counts.items())})" \
+        if report.findings else "no finding"
+    line = (f"audit: {found} in {len(report.inputs)} file(s), {report.tables} table(s), "
+            f"{report.rounds} round(s)")
+    if report.baseline is not None:
+        line += f"; {len(report.suppressed)} suppressed by the baseline, {len(report.stale)} stale entr" \
+                f"{'y' if len(report.stale) == 1 else 'ies'}"
+    return for_terminal(line) + "\n"

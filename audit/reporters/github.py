@@ -1,0 +1,42 @@
+"""GitHub Actions workflow commands: one annotation per finding, shown on the run and its summary.
+
+A step that writes ``::error file=F,line=N,title=RULE::message`` to its log
+makes GitHub annotate the run (and, when the file is in the repository, the
+line). Severities map to the three commands: error, warning, notice (info).
+GitHub's escaping (the actions toolkit's ``command.ts``): ``%``, CR and LF in
+the message as ``%25``, ``%0D``, ``%0A``; in a property, ``:`` and ``,`` as
+``%3A`` and ``%2C`` too. Suppressed findings are not annotated.
+"""
+
+from __future__ import annotations
+
+from ..findings import Finding, place
+from ..report import Report
+
+COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def message(f: Finding) -> str:
+    """The finding's message, where it happened, what the rules expect and what the log holds, the citation."""
+    lines = [f"{f.message} ({place(f)}; {f.category}, {f.ruleset})"]
+    if f.expected is not None or f.actual is not None:
+        lines += [f"expected: {f.expected or '—'}", f"actual: {f.actual or '—'}"]
+    lines.append(f.citation)
+    return "\n".join(lines)
+
+
+def annotation(f: Finding) -> str:
+    props = f"file={escape_property(f.path)},line={f.line},title={escape_property(f.rule)}"
+    return f"::{COMMANDS[f.severity]} {props}::{escape_data(message(f))}"
+
+
+def render(report: Report) -> str:
+    return "".join(annotation(f) + "\n" for f in report.findings)

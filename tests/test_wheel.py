@@ -1,0 +1,50 @@
+"""What a plain ``pip install .`` gives, tested from the installed wheel, never the checkout."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> tuple[Path, dict]:
+    """A fresh virtual environment with the wheel built from this tree (dependencies: the machine's)."""
+    where = tmp_path_factory.mktemp("wheel")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(where / "dist"),
+                            str(ROOT)], env=env, capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stderr[-2000:]
+    (wheel,) = (where / "dist").glob("del_audit-*.whl")
+    venv.EnvBuilder(with_pip=True, system_site_packages=True).create(where / "venv")
+    bindir = where / "venv" / ("Scripts" if os.name == "nt" else "bin")
+    done = subprocess.run([str(bindir / "python"), "-m", "pip", "install", "-q", "--no-deps", str(wheel)],
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    elsewhere = where / "elsewhere"
+    elsewhere.mkdir()
+    return bindir, {**env, "PATH": f"{bindir}{os.pathsep}{env['PATH']}"}
+
+
+def test_the_installed_audit_is_the_wheel_not_the_checkout(installed):
+    bindir, env = installed
+    done = subprocess.run([str(bindir / "python"), "-c", "import audit; print(audit.__file__)"],
+                          cwd=bindir.parent.parent / "elsewhere", env=env, capture_output=True, text=True)
+    assert Path(done.stdout.strip()).is_relative_to(bindir.parent), done.stdout
+
+
+def test_explain_shows_its_examples_from_an_installed_wheel(installed):
+    bindir, env = installed
+    done = subprocess.run([str(bindir / "audit"), "explain", "FR-PAY-MAIN"], cwd=bindir.parent.parent / "elsewhere",
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "the rule fixtures are not here" not in done.stdout
+    assert "A log that breaks it (fixtures/rules/fr-bataille-2007/FR-PAY-MAIN.del, table FR-FAIL" in done.stdout
+    assert "A log that keeps it (fixtures/rules/fr-bataille-2007/FR-PAY-MAIN.del, table FR-PASS" in done.stdout
+    assert ">>   45  2026-11-20T21:01:17.000+01:00 FR-FAIL COLLECT seat=5 spot=main amount=25" in done.stdout
