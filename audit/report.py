@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterator
 
+from .engine.format_checks import SYNTAX
 from .engine.replay import FileReplay
 from .engine.stats import TableStats
 from .findings import SEVERITIES, Finding
@@ -218,7 +219,7 @@ def _damaged(run: FileReplay, err: Exception) -> None:
     if run.primary:
         run.stats.syntax += 1
         run.sink.line, run.sink.text = run.stats.lines, ""
-        run.format.flag("syntax", f"the compressed log is damaged or truncated here ({err}); "
+        run.format.flag(SYNTAX, f"the compressed log is damaged or truncated here ({err}); "
                         "what follows cannot be read", actual=None)
 
 

@@ -8,16 +8,18 @@ malformed stops the audit with a ``RulesetError`` naming file, line and key.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
-from .checks import CATALOGUE, Params
+from .engine.checks import DECLARED, Check, P, Params
 from .findings import Category, Severity
+from .games import checks_for
 from .resources import rulesets_dir
 
 MAX_YAML_BYTES = 1_000_000
@@ -54,14 +56,19 @@ class Rule(_Strict):
 
     _settings: Params = PrivateAttr()
 
+    @field_validator("check")
+    @classmethod
+    def _declared(cls, name: str) -> str:
+        if name not in DECLARED:
+            close = difflib.get_close_matches(name, DECLARED, n=1)
+            hint = f"; did you mean {close[0]}?" if close else "; `audit rules` lists the rules that use each check"
+            raise ValueError(f"unknown check {name!r}{hint}")
+        return name
+
     @model_validator(mode="after")
     def _check_params(self) -> "Rule":
-        schema = CATALOGUE.get(self.check)
-        if schema is None:
-            known = ", ".join(sorted(CATALOGUE))
-            raise ValueError(f"unknown check {self.check!r}; the engine knows: {known}")
         try:
-            self._settings = schema.model_validate(self.params)
+            self._settings = DECLARED[self.check].params.model_validate(self.params)
         except ValidationError as err:
             first = err.errors()[0]
             key = ".".join(str(p) for p in first["loc"])
@@ -70,7 +77,8 @@ class Rule(_Strict):
         return self
 
     @property
-    def settings(self) -> Any:
+    def settings(self) -> Params:
+        """The parameters, validated by the check's declared model."""
         return self._settings
 
     @property
@@ -85,7 +93,8 @@ class Regulation(_Strict):
 
 class Ruleset(_Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.-]*$")
-    game: Literal["bataille", "chemin-de-fer", "any"]
+    #: a game of ``audit.games``, or ``any`` (the format's rules)
+    game: str
     title: str
     regulation: Regulation
     rules: list[Rule]
@@ -136,12 +145,11 @@ class LoadedRuleset:
     def game(self) -> str:
         return self.model.game
 
-    def rule(self, check: str) -> Rule | None:
-        return self.by_check.get(check)
-
-    def settings(self, check: str) -> Any:
-        rule = self.by_check.get(check)
-        return rule.settings if rule else None
+    def settings(self, check: Check[P]) -> P | None:
+        """The check's parameters in this ruleset (typed by its declaration); None when no
+        enabled rule binds it."""
+        rule = self.by_check.get(check.name)
+        return rule.settings if rule else None  # type: ignore[return-value]
 
 
 class LoadedOverlay:
@@ -269,9 +277,25 @@ def _validate(model: type[BaseModel], data: Any, node: yaml.Node | None, path: P
 
 # -- public API ---------------------------------------------------------------------
 
+def _verify_game(ruleset: Ruleset, node: yaml.Node | None, path: Path) -> None:
+    """Every rule binds a check its game answers for (the format's, every game's, its own)."""
+    allowed = checks_for(ruleset.game)
+    if allowed is None:
+        line = _line_of(node, ("game",))
+        raise RulesetError(f"{path}{f', line {line}' if line else ''}: game: no game {ruleset.game!r} is known")
+    for index, rule in enumerate(ruleset.rules):
+        if rule.check not in allowed:
+            loc = ("rules", index, "check")
+            line = _line_of(node, loc)
+            scope = DECLARED[rule.check].scope
+            raise RulesetError(f"{path}{f', line {line}' if line else ''}: {_loc_text(loc)}: check {rule.check!r} "
+                               f"is a {scope} check, not one a {ruleset.game} ruleset can bind")
+
+
 def load_ruleset(path: Path) -> LoadedRuleset:
     data, node, sha = _read(path)
     ruleset = _validate(Ruleset, data, node, path)
+    _verify_game(ruleset, node, path)
     return LoadedRuleset(ruleset, path, sha)
 
 
@@ -303,7 +327,7 @@ def apply_overlay(base: LoadedRuleset, overlay: LoadedOverlay) -> LoadedRuleset:
         if change.reading is not None:
             data["reading"] = change.reading
         if change.params is not None:
-            unknown = set(change.params) - set(CATALOGUE[rule.check].model_fields)
+            unknown = set(change.params) - set(DECLARED[rule.check].params.model_fields)
             if unknown:
                 raise RulesetError(f"{overlay.where('rules', rule.id, 'params', sorted(unknown)[0])}: unknown key")
             data["params"] = {**rule.params, **change.params}

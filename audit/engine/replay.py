@@ -18,7 +18,9 @@ from .. import events as ev
 from ..findings import Finding
 from ..parser import Comment, Header, LineParser, Parsed, Problem
 from ..rulesets import Library
-from .context import Flagger, Sink
+from ..games import GAMES
+from .flagger import Flagger, Sink
+from .format_checks import DEL_VERSION, OUT_OF_CONTEXT, RULESET_UNKNOWN, SYNTAX, TABLE_UNOPENED, TIME_ORDER
 from .sieve import Sieve
 from .stats import TableStats
 from .table import Table
@@ -91,7 +93,7 @@ class FileReplay:
         self.sieve = Sieve(self.k)
         self.pending_max = ""  # the largest pending stamp, among those of the clock's shape
         self.pending_mixed = False  # some pending stamp is not of the clock's shape
-        tol = self.format.settings("time-order")
+        tol = self.format.settings(TIME_ORDER)
         self.tolerance = timedelta(seconds=tol.tolerance_seconds if tol else 0)
 
     @property
@@ -271,7 +273,7 @@ class FileReplay:
             self.stats.syntax += 1
             self.sink.line = lineno
             self.sink.text = ""
-            self.format.flag("syntax", f"byte {err.start + 1}: not valid UTF-8; the line is not audited",
+            self.format.flag(SYNTAX, f"byte {err.start + 1}: not valid UTF-8; the line is not audited",
                              actual=body.decode("utf-8", "replace")[:200])
 
     def _parsed(self, lineno: int, text: str, parsed: Parsed) -> None:
@@ -290,7 +292,7 @@ class FileReplay:
         if isinstance(parsed, Problem):
             self.stats.syntax += 1
             column = len(text[: parsed.column - 1].encode("utf-8")) + 1  # a byte column, as editors and hexdumps count
-            self.format.flag("syntax", f"column {column}: {parsed.message}", actual=text.strip()[:200])
+            self.format.flag(SYNTAX, f"column {column}: {parsed.message}", actual=text.strip()[:200])
             return
         if self.pending:
             self._settle_pending()  # whether an event came first decides what a header line is
@@ -312,7 +314,7 @@ class FileReplay:
             self.skip_rest = True
             if not self.primary:
                 return
-            self.format.flag("del-version", f"format version {header.value}; this auditor reads version 1 only: "
+            self.format.flag(DEL_VERSION, f"format version {header.value}; this auditor reads version 1 only: "
                              "the rest of the file is not audited", expected="#DEL 1")
 
     def _clock(self, e, stamp: str | None) -> None:
@@ -337,16 +339,16 @@ class FileReplay:
         if last is None or ts >= last:
             if latest - ts > self.tolerance:  # no date arithmetic near year 1: latest > ts here
                 self._flagger_of(e.table).flag(
-                    "time-order", f"{ts.isoformat()} is more than {self.tolerance.seconds} s behind the "
+                    TIME_ORDER, f"{ts.isoformat()} is more than {self.tolerance.seconds} s behind the "
                     f"log's clock ({latest.isoformat()})", round=self._round_of(e.table))
             self.table_clock[e.table] = ts
             return
         self._flagger_of(e.table).flag(
-            "time-order", f"time goes back at table {e.table}: {ts.isoformat()} after {last.isoformat()}",
+            TIME_ORDER, f"time goes back at table {e.table}: {ts.isoformat()} after {last.isoformat()}",
             round=self._round_of(e.table))
 
     def _flagger_of(self, table: str) -> Flagger:
-        return self.tables[table].f if table in self.tables else self.format
+        return self.tables[table].flagger if table in self.tables else self.format
 
     def _round_of(self, table: str) -> int | None:
         t = self.tables.get(table)
@@ -359,19 +361,19 @@ class FileReplay:
         elif e.table not in self.unopened:
             self.unopened.add(e.table)
             Flagger(self.sink, self.library.format_rules, None, e.table).flag(
-                "table-unopened", f"event for table {e.table}, which is not open; "
+                TABLE_UNOPENED, f"event for table {e.table}, which is not open; "
                 "its events are not audited until it opens")
 
     def _open(self, e: ev.Open) -> None:
         flagger_fmt = Flagger(self.sink, self.library.format_rules, None, e.table)
         if e.table in self.tables:
-            flagger_fmt.flag("out-of-context", f"table {e.table} opened again without closing")
+            flagger_fmt.flag(OUT_OF_CONTEXT, f"table {e.table} opened again without closing")
             return
         ruleset = self.library.for_table(e.ruleset, e.table)
         if ruleset is None or ruleset.game != e.game:
             why = (f"no ruleset {e.ruleset!r} is known" if ruleset is None
                    else f"ruleset {e.ruleset} governs {ruleset.game}, not {e.game}")
-            flagger_fmt.flag("ruleset-unknown", f"{why}; table {e.table} is not audited")
+            flagger_fmt.flag(RULESET_UNKNOWN, f"{why}; table {e.table} is not audited")
             self.unopened.add(e.table)
             return
         self.unopened.discard(e.table)
@@ -379,7 +381,7 @@ class FileReplay:
         stats = self.stats.tables.setdefault(
             e.table, TableStats(self.sink.path, e.table, ruleset.id, e.game, overlay))
         format_rules = self.library.for_table("del-v1", e.table) or self.library.format_rules
-        self.tables[e.table] = Table(e, Flagger(self.sink, format_rules, ruleset, e.table), stats)
+        self.tables[e.table] = Table(e, Flagger(self.sink, format_rules, ruleset, e.table), stats, GAMES[e.game])
 
     def finish(self) -> None:
         for table_id in sorted(self.tables):

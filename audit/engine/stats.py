@@ -26,10 +26,8 @@ class TableStats:
     drop: Decimal = ZERO
     paid: Decimal = ZERO
     collected: Decimal = ZERO
-
-    @property
-    def house_banked(self) -> bool:
-        return self.game != "chemin-de-fer"
+    #: the house is the bank (set by the table from its game): else the bank is a player's
+    house_banked: bool = True
 
     @property
     def result(self) -> Decimal:
