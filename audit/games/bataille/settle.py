@@ -102,18 +102,13 @@ class Settlement:
 
     verify_pay = verify_collect = verify_push = verify_settle
 
-    def apply_pay(self: BatailleRound, e: ev.Pay) -> None:
-        self.stats.paid += e.amount
-        self._settled(e)
-
-    def apply_collect(self: BatailleRound, e: ev.Collect) -> None:
-        self.stats.collected += e.amount
-        self._settled(e)
-
-    def apply_push(self: BatailleRound, e: ev.Push) -> None:
-        self._settled(e)
-
-    def _settled(self: BatailleRound, e: ev.Pay | ev.Collect | ev.Push) -> None:
+    def apply_settle(self: BatailleRound, e: ev.Pay | ev.Collect | ev.Push) -> None:
+        """The money the log shows moving, right or wrong (the findings judge it); the spot settled."""
+        verb = e.verb
+        if verb == "PAY":
+            self.stats.paid += e.amount  # type: ignore[union-attr]
+        elif verb == "COLLECT":
+            self.stats.collected += e.amount  # type: ignore[union-attr]
         if e.seat is None or e.spot is None:
             return
         hand = self.hands.get(e.seat)
@@ -122,6 +117,8 @@ class Settlement:
             return
         spot.settled_line = e.line
         self.last_settled_seat = e.seat
+
+    apply_pay = apply_collect = apply_push = apply_settle
 
     def _expected(self: BatailleRound, hand: HandState, spot: str,
                   why: bool = False) -> tuple[Check, str, Decimal | None, str] | None:

@@ -314,23 +314,20 @@ class CdfRound(Drawing, Round):
 
     verify_pay = verify_collect = verify_push = verify_settle
 
-    def apply_pay(self, e: ev.Pay) -> None:
-        self.stats.paid += e.amount
-        self._settled(e)
-
-    def apply_collect(self, e: ev.Collect) -> None:
-        self.stats.collected += e.amount
-        self._settled(e)
-
-    def apply_push(self, e: ev.Push) -> None:
-        self._settled(e)
-
-    def _settled(self, e: ev.Pay | ev.Collect | ev.Push) -> None:
-        """The first settlement of a stake in play counts, and sets the order the next must follow."""
+    def apply_settle(self, e: ev.Pay | ev.Collect | ev.Push) -> None:
+        """The money the log shows moving, right or wrong (the findings judge it). The first
+        settlement of a stake in play counts, and sets the order the next must follow."""
+        verb = e.verb
+        if verb == "PAY":
+            self.stats.paid += e.amount  # type: ignore[union-attr]
+        elif verb == "COLLECT":
+            self.stats.collected += e.amount  # type: ignore[union-attr]
         if e.by is None or e.by in self.settled or e.by not in self.in_play():
             return
         self.settled[e.by] = e.line
         self.last_order = self._order_of(e.by)
+
+    apply_pay = apply_collect = apply_push = apply_settle
 
     def finish(self, line: int) -> None:
         if not self.started:
