@@ -271,31 +271,37 @@ def _validate(model: type[BaseModel], data: Any, node: yaml.Node | None, path: P
             msg = "unknown key"
         elif first["type"] == "missing":
             msg = "required key is missing"
+        elif first["type"] == "value_error":
+            msg = str(first["ctx"]["error"])
         more = f" (and {len(err.errors()) - 1} more)" if len(err.errors()) > 1 else ""
         raise RulesetError(f"{path}{where}: {key}: {msg}{more}") from None
 
 
 # -- public API ---------------------------------------------------------------------
 
-def _verify_game(ruleset: Ruleset, node: yaml.Node | None, path: Path) -> None:
-    """Every rule binds a check its game answers for (the format's, every game's, its own)."""
-    allowed = checks_for(ruleset.game)
+def _verify_game(data: Any, node: yaml.Node | None, path: Path) -> None:
+    """Every rule binds a check its game answers for (the format's, every game's, its own).
+    Run on the data as read, before the rules' parameters are validated against their checks."""
+    if not isinstance(data, dict) or not isinstance(data.get("game"), str):
+        return  # the model says what is wrong
+    allowed = checks_for(data["game"])
     if allowed is None:
         line = _line_of(node, ("game",))
-        raise RulesetError(f"{path}{f', line {line}' if line else ''}: game: no game {ruleset.game!r} is known")
-    for index, rule in enumerate(ruleset.rules):
-        if rule.check not in allowed:
+        raise RulesetError(f"{path}{f', line {line}' if line else ''}: game: no game {data['game']!r} is known")
+    rules = data.get("rules")
+    for index, rule in enumerate(rules if isinstance(rules, list) else []):
+        check = rule.get("check") if isinstance(rule, dict) else None
+        if isinstance(check, str) and check in DECLARED and check not in allowed:
             loc = ("rules", index, "check")
             line = _line_of(node, loc)
-            scope = DECLARED[rule.check].scope
-            raise RulesetError(f"{path}{f', line {line}' if line else ''}: {_loc_text(loc)}: check {rule.check!r} "
-                               f"is a {scope} check, not one a {ruleset.game} ruleset can bind")
+            raise RulesetError(f"{path}{f', line {line}' if line else ''}: {_loc_text(loc)}: check {check!r} "
+                               f"is a {DECLARED[check].scope} check, not one a {data['game']} ruleset can bind")
 
 
 def load_ruleset(path: Path) -> LoadedRuleset:
     data, node, sha = _read(path)
+    _verify_game(data, node, path)
     ruleset = _validate(Ruleset, data, node, path)
-    _verify_game(ruleset, node, path)
     return LoadedRuleset(ruleset, path, sha)
 
 

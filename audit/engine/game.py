@@ -10,15 +10,13 @@ those methods, and the checks it answers for off the declarations.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Mapping
+from typing import Mapping
 
 from .. import events as ev
 from .checks import EVERY_GAME, FORMAT, Check, NoParams, checks_in, declare
 from .flagger import Flagger
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .shoe import ShoeState
-    from .table import Table
+from .shoe import ShoeState
+from .table import TABLE_VERBS, Table
 
 #: cards dealt before "rien ne va plus": a check every game's round raises (``Round.cards_before_close``)
 NO_MORE_BETS = declare("no-more-bets", NoParams, EVERY_GAME)
@@ -79,7 +77,7 @@ class TableExtension:
 class Game:
     #: as written in ``OPEN game=``
     name: str
-    #: as written in a sentence (``a chemin de fer event``)
+    #: as written in a sentence (``a <title> event, at a <name> table``)
     title: str
     round: type[Round]
     extension: type[TableExtension]
@@ -90,7 +88,6 @@ class Game:
 
     def verbs(self) -> frozenset[str]:
         """The verbs its round or extension verifies, apart from those the table handles."""
-        from .table import TABLE_VERBS
         return frozenset(verb for verb in ev.MODELS if verb not in TABLE_VERBS and (
             hasattr(self.round, "verify_" + verb.lower()) or hasattr(self.extension, "verify_" + verb.lower())))
 

@@ -1,7 +1,7 @@
 """What a table did over the audit: rounds, chips staked, money paid and collected.
 
 These are the figures a compliance officer ties to the count room: the drop
-(chips staked), what the house (or, at chemin de fer, the bank) paid and
+(chips staked), what the house (or, where a player banks, the bank) paid and
 collected, and the hold. They are read off the log as it is, right or wrong:
 the findings say what was wrong.
 """
@@ -31,7 +31,7 @@ class TableStats:
 
     @property
     def result(self) -> Decimal:
-        """Collected minus paid: the house's win at bataille, the bank's at chemin de fer."""
+        """Collected minus paid: the house's win where the house banks, else the bank's."""
         return self.collected - self.paid
 
     @property
