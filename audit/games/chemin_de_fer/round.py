@@ -243,6 +243,12 @@ class CdfRound(Drawing, Round):
             return out
         return {o: a for o, a in self.stakes.items() if a > 0}
 
+    def _in_play_holds(self, owner: Owner) -> bool:
+        """``owner in self.in_play()``, without building the stakes."""
+        if self.bancos and owner == (self.ponte or self.bancos[0][0]):
+            return True
+        return self.stakes.get(owner, Decimal(0)) > 0
+
     def _check_cover(self) -> None:
         bank = self.bank_amount()
         if bank is None:
@@ -322,10 +328,11 @@ class CdfRound(Drawing, Round):
             self.stats.paid += e.amount  # type: ignore[union-attr]
         elif verb == "COLLECT":
             self.stats.collected += e.amount  # type: ignore[union-attr]
-        if e.by is None or e.by in self.settled or e.by not in self.in_play():
+        by = e.by
+        if by is None or by in self.settled or not self._in_play_holds(by):
             return
-        self.settled[e.by] = e.line
-        self.last_order = self._order_of(e.by)
+        self.settled[by] = e.line
+        self.last_order = self._order_of(by)
 
     apply_pay = apply_collect = apply_push = apply_settle
 
