@@ -9,6 +9,7 @@ those methods, and the checks it answers for off the declarations.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Mapping
 
@@ -22,7 +23,7 @@ from .table import TABLE_VERBS, Table
 NO_MORE_BETS = declare("no-more-bets", NoParams, EVERY_GAME)
 
 
-class Round:
+class Round(ABC):
     """One round (coup). Its class has a ``verify_<verb>`` / ``apply_<verb>`` pair per
     round event: verify compares the event with what the rules allow now and flags each
     breach (never raises); apply records what happened, so the replay follows the log
@@ -42,20 +43,20 @@ class Round:
         """Cards dealt while bets are still open."""
         self.flag(NO_MORE_BETS, message, expected="NOMOREBETS")
 
-    def verify_deal(self, e: ev.Deal) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def verify_deal(self, e: ev.Deal) -> None: ...
 
-    def apply_deal(self, e: ev.Deal) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def apply_deal(self, e: ev.Deal) -> None: ...
 
-    def verify_burn(self, e: ev.Burn) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def verify_burn(self, e: ev.Burn) -> None: ...
 
-    def apply_burn(self, e: ev.Burn) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def apply_burn(self, e: ev.Burn) -> None: ...
 
-    def finish(self, line: int) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def finish(self, line: int) -> None: ...
 
 
 class TableExtension:
