@@ -8,17 +8,19 @@ malformed stops the audit with a ``RulesetError`` naming file, line and key.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
-from .checks import CATALOGUE, Params
 from . import nesting
+from .engine.checks import DECLARED, Check, P, Params
 from .findings import Category, Severity
+from .games import checks_for
 from .resources import rulesets_dir
 
 MAX_YAML_BYTES = 1_000_000
@@ -55,14 +57,19 @@ class Rule(_Strict):
 
     _settings: Params = PrivateAttr()
 
+    @field_validator("check")
+    @classmethod
+    def _declared(cls, name: str) -> str:
+        if name not in DECLARED:
+            close = difflib.get_close_matches(name, DECLARED, n=1)
+            hint = f"; did you mean {close[0]}?" if close else "; `audit rules` lists the rules that use each check"
+            raise ValueError(f"unknown check {name!r}{hint}")
+        return name
+
     @model_validator(mode="after")
     def _check_params(self) -> "Rule":
-        schema = CATALOGUE.get(self.check)
-        if schema is None:
-            known = ", ".join(sorted(CATALOGUE))
-            raise ValueError(f"unknown check {self.check!r}; the engine knows: {known}")
         try:
-            self._settings = schema.model_validate(self.params)
+            self._settings = DECLARED[self.check].params.model_validate(self.params)
         except ValidationError as err:
             first = err.errors()[0]
             key = ".".join(str(p) for p in first["loc"])
@@ -71,7 +78,8 @@ class Rule(_Strict):
         return self
 
     @property
-    def settings(self) -> Any:
+    def settings(self) -> Params:
+        """The parameters, validated by the check's declared model."""
         return self._settings
 
     @property
@@ -86,7 +94,8 @@ class Regulation(_Strict):
 
 class Ruleset(_Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.-]*$")
-    game: Literal["bataille", "chemin-de-fer", "any"]
+    #: a game of ``audit.games``, or ``any`` (the format's rules)
+    game: str
     title: str
     regulation: Regulation
     rules: list[Rule]
@@ -137,12 +146,15 @@ class LoadedRuleset:
     def game(self) -> str:
         return self.model.game
 
-    def rule(self, check: str) -> Rule | None:
-        return self.by_check.get(check)
+    def rule(self, check: Check) -> Rule | None:
+        """The enabled rule that binds the check, or None."""
+        return self.by_check.get(check.name)
 
-    def settings(self, check: str) -> Any:
-        rule = self.by_check.get(check)
-        return rule.settings if rule else None
+    def settings(self, check: Check[P]) -> P | None:
+        """The check's parameters in this ruleset (typed by its declaration); None when no
+        enabled rule binds it."""
+        rule = self.by_check.get(check.name)
+        return rule.settings if rule else None  # type: ignore[return-value]
 
 
 class LoadedOverlay:
@@ -268,14 +280,36 @@ def _validate(model: type[BaseModel], data: Any, node: yaml.Node | None, path: P
             msg = "unknown key"
         elif first["type"] == "missing":
             msg = "required key is missing"
+        elif first["type"] == "value_error":
+            msg = str(first["ctx"]["error"])
         more = f" (and {len(err.errors()) - 1} more)" if len(err.errors()) > 1 else ""
         raise RulesetError(f"{path}{where}: {key}: {msg}{more}") from None
 
 
 # -- public API ---------------------------------------------------------------------
 
+def _verify_game(data: Any, node: yaml.Node | None, path: Path) -> None:
+    """Every rule binds a check its game answers for (the format's, every game's, its own).
+    Run on the data as read, before the rules' parameters are validated against their checks."""
+    if not isinstance(data, dict) or not isinstance(data.get("game"), str):
+        return  # the model says what is wrong
+    allowed = checks_for(data["game"])
+    if allowed is None:
+        line = _line_of(node, ("game",))
+        raise RulesetError(f"{path}{f', line {line}' if line else ''}: game: no game {data['game']!r} is known")
+    rules = data.get("rules")
+    for index, rule in enumerate(rules if isinstance(rules, list) else []):
+        check = rule.get("check") if isinstance(rule, dict) else None
+        if isinstance(check, str) and check in DECLARED and check not in allowed:
+            loc = ("rules", index, "check")
+            line = _line_of(node, loc)
+            raise RulesetError(f"{path}{f', line {line}' if line else ''}: {_loc_text(loc)}: check {check!r} "
+                               f"is a {DECLARED[check].scope} check, not one a {data['game']} ruleset can bind")
+
+
 def load_ruleset(path: Path) -> LoadedRuleset:
     data, node, sha = _read(path)
+    _verify_game(data, node, path)
     ruleset = _validate(Ruleset, data, node, path)
     return LoadedRuleset(ruleset, path, sha)
 
@@ -308,7 +342,7 @@ def apply_overlay(base: LoadedRuleset, overlay: LoadedOverlay) -> LoadedRuleset:
         if change.reading is not None:
             data["reading"] = change.reading
         if change.params is not None:
-            unknown = set(change.params) - set(CATALOGUE[rule.check].model_fields)
+            unknown = set(change.params) - set(DECLARED[rule.check].params.model_fields)
             if unknown:
                 raise RulesetError(f"{overlay.where('rules', rule.id, 'params', sorted(unknown)[0])}: unknown key")
             data["params"] = {**rule.params, **change.params}

@@ -10,7 +10,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from audit import events as ev
-from audit.engine.chemin_de_fer import points
+from audit.games.chemin_de_fer.drawing import points
 from audit.parse import parse_line
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from audit.checks import CATALOGUE
+from audit.engine.checks import DECLARED
 from audit.findings import CATEGORIES
+from audit.games.bataille.round import BOXES_PER_PLAYER
 from audit.resources import rulesets_dir
 from audit.rulesets import Library, RulesetError, load_ruleset
 
@@ -35,7 +36,7 @@ def test_shipped_rulesets_load_and_cite_every_rule():
     assert {"del-v1", "fr-bataille-2007", "mc-sun-war-2006", "be-ostende-cdf"} <= set(library.rulesets)
     for ruleset in library.rulesets.values():
         for rule in ruleset.model.rules:
-            assert rule.category in CATEGORIES and rule.check in CATALOGUE
+            assert rule.category in CATEGORIES and rule.check in DECLARED
             assert rule.citation.text.strip() and rule.citation.article.strip()
 
 
@@ -94,7 +95,7 @@ def test_overlay_changes_params_and_must_name_real_rules(tmp_path):
     ok.write_text("overlay: t\nruleset: fr-bataille-2007\ntitle: t\nrules:\n  FR-HOUSE-BOXES:\n"
                   "    enabled: true\n    params: {max_boxes: 4}\n", encoding="utf-8")
     fr = Library.load(overlays=[ok]).get("fr-bataille-2007")
-    assert fr.settings("boxes-per-player").max_boxes == 4 and fr.overlay is not None
+    assert fr.settings(BOXES_PER_PLAYER).max_boxes == 4 and fr.overlay is not None
     bad = tmp_path / "bad.yaml"
     bad.write_text("overlay: t\nruleset: fr-bataille-2007\ntitle: t\nrules:\n  FR-NOPE: {enabled: false}\n",
                    encoding="utf-8")

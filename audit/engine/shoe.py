@@ -6,16 +6,47 @@ few counters. Both games share it.
 
 from __future__ import annotations
 
+from typing import Literal
+
+from pydantic import Field
+
 from .. import events as ev
 from ..values import Card
-from .context import Flagger
+from .checks import EVERY_GAME, NoParams, Params, declare
+from .flagger import Flagger
+from .format_checks import OUT_OF_CONTEXT, STOPCARD_DEPTH
 
 CARDS_PER_DECK = 52
 
 
+class Decks(Params):
+    decks: int = Field(gt=0)
+
+
+class Procedures(Params):
+    allowed: list[Literal["sabot", "shuffler", "shuffler-dealer"]] = Field(min_length=1)
+
+
+class CutPattern(Params):
+    #: last-by-player: any cuts, the last by a player; dealer-then-player: exactly those two
+    pattern: Literal["last-by-player", "dealer-then-player"]
+
+
+class Talon(Params):
+    min_talon: int = Field(gt=0)
+
+
+SHOE_DECKS = declare("shoe-decks", Decks, EVERY_GAME)
+SHOE_PROCEDURE = declare("shoe-procedure", Procedures, EVERY_GAME)
+SHOE_CUT = declare("shoe-cut", CutPattern, EVERY_GAME)
+MACHINE_NO_CUT = declare("machine-no-cut", NoParams, EVERY_GAME)
+STOPCARD_TALON = declare("stopcard-talon", Talon, EVERY_GAME)
+CARD_COUNT = declare("card-count", NoParams, EVERY_GAME)
+
+
 class ShoeState:
     def __init__(self, event: ev.Shoe, flagger: Flagger):
-        self.f = flagger
+        self.flagger = flagger
         self.procedure = event.procedure
         self.decks = event.decks
         self.size = CARDS_PER_DECK * event.decks
@@ -45,22 +76,22 @@ class ShoeState:
     # -- preparation -------------------------------------------------------------
 
     def _check_decks(self, event: ev.Shoe) -> None:
-        want = self.f.settings("shoe-decks")
+        want = self.flagger.settings(SHOE_DECKS)
         if want is not None and event.decks != want.decks:
-            self.f.flag("shoe-decks", f"shoe of {event.decks} decks; the rules require {want.decks}",
+            self.flagger.flag(SHOE_DECKS, f"shoe of {event.decks} decks; the rules require {want.decks}",
                         expected=f"SHOE new decks={want.decks} procedure={event.procedure}")
 
     def _check_procedure(self, event: ev.Shoe) -> None:
-        allowed = self.f.settings("shoe-procedure")
+        allowed = self.flagger.settings(SHOE_PROCEDURE)
         if allowed is not None and event.procedure not in allowed.allowed:
-            self.f.flag("shoe-procedure", f"procedure {event.procedure} is not allowed here; allowed: "
+            self.flagger.flag(SHOE_PROCEDURE, f"procedure {event.procedure} is not allowed here; allowed: "
                         + ", ".join(allowed.allowed))
 
     def verify_cut(self, event: ev.Cut) -> None:
         if self.machine:
-            self.f.flag("machine-no-cut", "a shuffling-dealing machine is not cut")
+            self.flagger.flag(MACHINE_NO_CUT, "a shuffling-dealing machine is not cut")
         elif self.drawn:
-            self.f.flag("out-of-context", "a cut after cards have left the shoe")
+            self.flagger.flag(OUT_OF_CONTEXT, "a cut after cards have left the shoe")
 
     def apply_cut(self, event: ev.Cut) -> None:
         self.all_cuts.append(event)
@@ -70,27 +101,27 @@ class ShoeState:
     def verify_stopcard(self, event: ev.StopCard, round_n: int | None = None) -> None:
         if event.action == "place":
             if self.machine:
-                self.f.flag("machine-no-cut", "a shuffling-dealing machine takes no stop card")
+                self.flagger.flag(MACHINE_NO_CUT, "a shuffling-dealing machine takes no stop card")
                 return
             if self.talon is not None or self.drawn:
-                self.f.flag("out-of-context", "a stop card placed in a shoe already in play")
+                self.flagger.flag(OUT_OF_CONTEXT, "a stop card placed in a shoe already in play")
                 return
             if event.talon is not None and event.talon >= self.size:
-                self.f.flag("out-of-context", f"talon of {event.talon} cards in a shoe of {self.size}")
-            rule = self.f.settings("stopcard-talon")
+                self.flagger.flag(OUT_OF_CONTEXT, f"talon of {event.talon} cards in a shoe of {self.size}")
+            rule = self.flagger.settings(STOPCARD_TALON)
             if rule is not None and event.talon is not None and event.talon < rule.min_talon:
-                self.f.flag("stopcard-talon", f"stop card leaves a talon of {event.talon} cards; "
+                self.flagger.flag(STOPCARD_TALON, f"stop card leaves a talon of {event.talon} cards; "
                             f"the rules require at least {rule.min_talon}",
                             expected=f"STOPCARD talon={rule.min_talon} (or more)")
             return
         if self.talon is None:
-            self.f.flag("out-of-context", "STOPCARD out, but no stop card was placed in this shoe")
+            self.flagger.flag(OUT_OF_CONTEXT, "STOPCARD out, but no stop card was placed in this shoe")
         elif self.stop_implied:
             self.stop_implied = False  # the late STOPCARD out was reported at the card it was due before
         elif self.stop_out:
-            self.f.flag("out-of-context", "the stop card came out twice", round=round_n)
+            self.flagger.flag(OUT_OF_CONTEXT, "the stop card came out twice", round=round_n)
         elif self.drawn != self.size - self.talon:
-            self.f.flag("stopcard-depth",
+            self.flagger.flag(STOPCARD_DEPTH,
                         f"stop card came out after {self.drawn} cards; a talon of {self.talon} "
                         f"puts it after {self.size - self.talon}", round=round_n)
 
@@ -116,17 +147,17 @@ class ShoeState:
         if self.cut_checked or self.machine:
             return
         self.cut_checked = True
-        rule = self.f.settings("shoe-cut")
+        rule = self.flagger.settings(SHOE_CUT)
         if rule is None:
             return
         bys = ["dealer" if c.by == "dealer" else "player" for c in self.cuts]
         if rule.pattern == "last-by-player":
             if not bys or bys[-1] != "player":
-                self.f.flag("shoe-cut", "the last cut before the stop card was not made by a player"
+                self.flagger.flag(SHOE_CUT, "the last cut before the stop card was not made by a player"
                             if bys else "the shoe was not cut", expected="CUT by=seat:N (the last cut)")
         elif bys != ["dealer", "player"]:
             got = ", ".join(bys) or "no cut"
-            self.f.flag("shoe-cut", f"cuts logged: {got}; the rules require one by the dealer, then one by a player",
+            self.flagger.flag(SHOE_CUT, f"cuts logged: {got}; the rules require one by the dealer, then one by a player",
                         expected="CUT by=dealer, then CUT by=seat:N")
 
     # -- cards leaving the shoe -----------------------------------------------------
@@ -136,25 +167,25 @@ class ShoeState:
         drawn = self.drawn
         if not drawn and not self.machine:
             self._check_cuts()
-            if self.talon is None and self.f.enabled("stopcard-talon"):
-                self.f.flag("stopcard-talon", "cards drawn from a shoe with no stop card",
+            if self.talon is None and self.flagger.enabled(STOPCARD_TALON):
+                self.flagger.flag(STOPCARD_TALON, "cards drawn from a shoe with no stop card",
                             expected="STOPCARD talon=N before the first card", round=round_n)
         if drawn == self.stop_at and not self.stop_out:
-            self.f.flag("stopcard-depth", f"{drawn} cards have left the shoe: with a talon of "
+            self.flagger.flag(STOPCARD_DEPTH, f"{drawn} cards have left the shoe: with a talon of "
                         f"{self.talon} the stop card should have come out before this card",
                         expected="STOPCARD out", round=round_n)
-            self._stop_came_out(round_active, round_n, self.f.sink.line)
+            self._stop_came_out(round_active, round_n, self.flagger.sink.line)
             self.stop_implied = True
         self.drawn = drawn = drawn + 1
         if drawn > self.size and drawn == self.size + 1:
-            self.f.flag("card-count", f"more cards drawn than a shoe of {self.decks} decks holds ({self.size})",
+            self.flagger.flag(CARD_COUNT, f"more cards drawn than a shoe of {self.decks} decks holds ({self.size})",
                         round=round_n)
         if card is not None:
             counts = self.counts
             key = (card.rank, card.suit)  # a tuple hashes in C: cheaper than the card
             seen = counts[key] = counts.get(key, 0) + 1
             if seen == self.decks + 1:
-                self.f.flag("card-count", f"{card} seen {seen} times in a shoe of {self.decks} decks",
+                self.flagger.flag(CARD_COUNT, f"{card} seen {seen} times in a shoe of {self.decks} decks",
                             round=round_n)
 
     def round_may_begin(self, n: int) -> bool:

@@ -1,7 +1,7 @@
 """What a table did over the audit: rounds, chips staked, money paid and collected.
 
 These are the figures a compliance officer ties to the count room: the drop
-(chips staked), what the house (or, at chemin de fer, the bank) paid and
+(chips staked), what the house (or, where a player banks, the bank) paid and
 collected, and the hold. They are read off the log as it is, right or wrong:
 the findings say what was wrong.
 """
@@ -26,14 +26,12 @@ class TableStats:
     drop: Decimal = ZERO
     paid: Decimal = ZERO
     collected: Decimal = ZERO
-
-    @property
-    def house_banked(self) -> bool:
-        return self.game != "chemin-de-fer"
+    #: the house is the bank (set by the table from its game): else the bank is a player's
+    house_banked: bool = True
 
     @property
     def result(self) -> Decimal:
-        """Collected minus paid: the house's win at bataille, the bank's at chemin de fer."""
+        """Collected minus paid: the house's win where the house banks, else the bank's."""
         return self.collected - self.paid
 
     @property

@@ -12,6 +12,7 @@ from decimal import ROUND_HALF_EVEN, Context, Decimal
 from fractions import Fraction
 from typing import Any
 
+from ..engine.checks import declared
 from ..rulesets import LoadedRuleset
 from ..values import RANKS, SUITS
 
@@ -22,8 +23,7 @@ class OddsError(Exception):
 
 def setting(ruleset: LoadedRuleset, check: str) -> Any:
     """The parameters of the ruleset's enabled rule of this check, or None if it has none."""
-    rule = ruleset.rule(check)
-    return rule.settings if rule is not None else None
+    return ruleset.settings(declared(check))
 
 
 def decks(ruleset: LoadedRuleset) -> int:

@@ -17,6 +17,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
+from ..engine.checks import declared
 from ..rulesets import Library, LoadedRuleset, Rule
 
 #: A ruleset's ``game`` for each game the simulator plays.
@@ -31,7 +32,7 @@ class SimulationError(ValueError):
 
 def _settings(ruleset: LoadedRuleset, check: str) -> Any:
     """The parameters of the rule bound to ``check``, on or off; a ``SimulationError`` if none is."""
-    settings = ruleset.settings(check)
+    settings = ruleset.settings(declared(check))
     if settings is not None:
         return settings
     for rule in ruleset.model.rules:
@@ -42,7 +43,7 @@ def _settings(ruleset: LoadedRuleset, check: str) -> Any:
 
 def _on(ruleset: LoadedRuleset, check: str) -> Any:
     """The parameters of the rule bound to ``check`` if it is on, else None."""
-    return ruleset.settings(check)
+    return ruleset.settings(declared(check))
 
 
 @dataclass(frozen=True)
@@ -239,8 +240,8 @@ _FAULT_CHECKS = {
 def fault_rules(library: Library, ruleset: LoadedRuleset) -> FaultRules:
     """The rules a fault at a table of ``ruleset`` can break (the format's from the library's format rules)."""
     fmt = library.format_rules
-    return FaultRules(syntax=fmt.rule("syntax"), time_order=fmt.rule("time-order"),
-                      **{name: ruleset.rule(check) for name, check in _FAULT_CHECKS.items()})
+    return FaultRules(syntax=fmt.rule(declared("syntax")), time_order=fmt.rule(declared("time-order")),
+                      **{name: ruleset.rule(declared(check)) for name, check in _FAULT_CHECKS.items()})
 
 
 @lru_cache(maxsize=1)

@@ -13,6 +13,7 @@ import zlib
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterator
 
+from ..engine.format_checks import SYNTAX
 from ..report import InputSummary
 from ..rulesets import Library
 from .replay import FileReplay
@@ -172,5 +173,5 @@ def _damaged(replay: FileReplay, err: Exception) -> None:
     if replay.primary:
         replay.stats.syntax += 1
         replay.sink.line, replay.sink.text = replay.stats.lines, ""
-        replay.format_flagger.flag("syntax", f"the compressed log is damaged or truncated here ({err}); "
+        replay.format_flagger.flag(SYNTAX, f"the compressed log is damaged or truncated here ({err}); "
                                    "what follows cannot be read", actual=None)

@@ -15,7 +15,9 @@ from itertools import compress
 from typing import Callable, Iterable
 
 from .. import events as ev
-from ..engine.context import Flagger, Sink
+from ..engine.flagger import Flagger, Sink
+from ..engine.format_checks import DEL_VERSION, OUT_OF_CONTEXT, RULESET_UNKNOWN, SYNTAX, TABLE_UNOPENED, TIME_ORDER
+from ..games import GAMES
 from ..engine.stats import TableStats
 from ..engine.table import Table
 from ..findings import Finding
@@ -63,7 +65,7 @@ class FileReplay:
         self.unopened: set[str] = set()  # tables already reported as never opened
         self.parser = LineParser()
         self.skip_rest = False  # after a #DEL header of another version
-        tolerance = self.format_flagger.settings("time-order")
+        tolerance = self.format_flagger.settings(TIME_ORDER)
         self.clock = LogClock(timedelta(seconds=tolerance.tolerance_seconds if tolerance else 0), self._time_order)
         self.part = Part(*part, self.clock, self.parser.parse) if part is not None else None
         self.primary = self.part is None or self.part.primary
@@ -141,7 +143,7 @@ class FileReplay:
             self.stats.syntax += 1
             self.sink.line = lineno
             self.sink.text = ""
-            self.format_flagger.flag("syntax", f"byte {err.start + 1}: not valid UTF-8; the line is not audited",
+            self.format_flagger.flag(SYNTAX, f"byte {err.start + 1}: not valid UTF-8; the line is not audited",
                                      actual=body.decode("utf-8", "replace")[:200])
 
     def _parsed(self, lineno: int, text: str, parsed: Parsed) -> None:
@@ -160,7 +162,7 @@ class FileReplay:
         if isinstance(parsed, Problem):
             self.stats.syntax += 1
             column = len(text[: parsed.column - 1].encode("utf-8")) + 1  # a byte column, as editors and hexdumps count
-            self.format_flagger.flag("syntax", f"column {column}: {parsed.message}", actual=text.strip()[:200])
+            self.format_flagger.flag(SYNTAX, f"column {column}: {parsed.message}", actual=text.strip()[:200])
             return
         if self.part is not None and self.part.held:
             self.part.settle()  # whether an event came first decides what a header line is
@@ -180,16 +182,16 @@ class FileReplay:
             self.skip_rest = True
             if not self.primary:
                 return
-            self.format_flagger.flag("del-version", f"format version {header.value}; this auditor reads version 1 "
+            self.format_flagger.flag(DEL_VERSION, f"format version {header.value}; this auditor reads version 1 "
                                      "only: the rest of the file is not audited", expected="#DEL 1")
 
     def _time_order(self, table_id: str, message: str) -> None:
         """A time-order finding of the clock, at the table's ruleset when it is open."""
         table = self.tables.get(table_id)
         if table is None:
-            self.format_flagger.flag("time-order", message, round=None)
+            self.format_flagger.flag(TIME_ORDER, message, round=None)
         else:
-            table.f.flag("time-order", message, round=table.round.n if table.round is not None else None)
+            table.flagger.flag(TIME_ORDER, message, round=table.round.n if table.round is not None else None)
 
     def _no_table(self, e: ev.Event) -> None:
         """An OPEN, or an event for a table that is not open."""
@@ -198,19 +200,19 @@ class FileReplay:
         elif e.table not in self.unopened:
             self.unopened.add(e.table)
             Flagger(self.sink, self.library.format_rules, None, e.table).flag(
-                "table-unopened", f"event for table {e.table}, which is not open; "
+                TABLE_UNOPENED, f"event for table {e.table}, which is not open; "
                 "its events are not audited until it opens")
 
     def _open(self, e: ev.Open) -> None:
         flagger_fmt = Flagger(self.sink, self.library.format_rules, None, e.table)
         if e.table in self.tables:
-            flagger_fmt.flag("out-of-context", f"table {e.table} opened again without closing")
+            flagger_fmt.flag(OUT_OF_CONTEXT, f"table {e.table} opened again without closing")
             return
         ruleset = self.library.for_table(e.ruleset, e.table)
         if ruleset is None or ruleset.game != e.game:
             why = (f"no ruleset {e.ruleset!r} is known" if ruleset is None
                    else f"ruleset {e.ruleset} governs {ruleset.game}, not {e.game}")
-            flagger_fmt.flag("ruleset-unknown", f"{why}; table {e.table} is not audited")
+            flagger_fmt.flag(RULESET_UNKNOWN, f"{why}; table {e.table} is not audited")
             self.unopened.add(e.table)
             return
         self.unopened.discard(e.table)
@@ -218,7 +220,7 @@ class FileReplay:
         stats = self.stats.tables.setdefault(
             e.table, TableStats(self.sink.path, e.table, ruleset.id, e.game, overlay))
         format_rules = self.library.for_table("del-v1", e.table) or self.library.format_rules
-        self.tables[e.table] = Table(e, Flagger(self.sink, format_rules, ruleset, e.table), stats)
+        self.tables[e.table] = Table(e, Flagger(self.sink, format_rules, ruleset, e.table), stats, GAMES[e.game])
 
     def finish(self) -> None:
         for table_id in sorted(self.tables):

@@ -1,17 +1,21 @@
-"""Turning a failed verification into a finding.
+"""Turning a failed verification into a finding: the ``Sink`` and the ``Flagger``.
 
-The engine never raises on a breach: a check calls ``flag(check, ...)`` and
-the rule that the table's ruleset binds to that check (if any, and enabled)
-supplies the id, category, severity and citation. A check with no rule in the
-ruleset is simply not part of that regulation.
+The engine never raises on a breach: a check calls ``flag(CHECK, ...)`` with
+its declared object, and the rule that the table's ruleset binds to that check
+(if any, and enabled) supplies the id, category, severity and citation. A
+check with no rule in the ruleset is simply not part of that regulation.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..findings import Finding
-from ..rulesets import LoadedRuleset
+from .checks import Check, P
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..rulesets import LoadedRuleset, Rule
 
 
 CURRENT = object()  # flag(actual=...) default: the current event's text
@@ -35,26 +39,24 @@ class Flagger:
         self.format_rules = format_rules
         self.ruleset = ruleset
         self.table = table
-        # check -> (rule, ruleset), the table's ruleset first, then the format's
-        self._rules = {c: (r, format_rules) for c, r in format_rules.by_check.items()}
+        # check name -> (rule, ruleset), the table's ruleset first, then the format's
+        self._rules: dict[str, tuple[Rule, LoadedRuleset]] = {c: (r, format_rules) for c, r in format_rules.by_check.items()}
         if ruleset is not None:
             self._rules.update({c: (r, ruleset) for c, r in ruleset.by_check.items()})
-        self._settings = {c: r.settings for c, (r, _) in self._rules.items()}
 
-    def enabled(self, check: str) -> bool:
-        return check in self._rules
+    def enabled(self, check: Check) -> bool:
+        return check.name in self._rules
 
-    def settings(self, check: str):
-        return self._settings.get(check)
+    def settings(self, check: Check[P]) -> P | None:
+        """The check's parameters as the binding rule gives them; None when no rule binds it."""
+        found = self._rules.get(check.name)
+        return found[0].settings if found is not None else None
 
-    def _rule(self, check: str):
-        return self._rules.get(check)
-
-    def flag(self, check: str, message: str, *, line: int | None = None, round: int | None = None,
+    def flag(self, check: Check, message: str, *, line: int | None = None, round: int | None = None,
              expected: str | None = None, actual: str | None | object = CURRENT) -> None:
         """``actual`` defaults to the event being replayed when the finding is on its line;
         pass None for a finding about something missing."""
-        found = self._rule(check)
+        found = self._rules.get(check.name)
         if found is None:
             return
         rule, ruleset = found

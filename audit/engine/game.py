@@ -1,0 +1,97 @@
+"""What a game gives the engine: its round, its table extension, its verbs and checks.
+
+A game is a package under ``audit.games``; the engine knows none by name. A
+``Game`` names the round class (one coup, a ``verify_<verb>`` / ``apply_<verb>``
+pair per round event) and the table extension (what lives as long as the
+table, with its own verify/apply pairs). The verbs each handles are read off
+those methods, and the checks it answers for off the declarations.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from .. import events as ev
+from .checks import EVERY_GAME, FORMAT, Check, NoParams, checks_in, declare
+from .flagger import Flagger
+from .shoe import ShoeState
+from .table import TABLE_VERBS, Table
+
+#: cards dealt before "rien ne va plus": a check every game's round raises (``Round.cards_before_close``)
+NO_MORE_BETS = declare("no-more-bets", NoParams, EVERY_GAME)
+
+
+class Round(ABC):
+    """One round (coup). Its class has a ``verify_<verb>`` / ``apply_<verb>`` pair per
+    round event: verify compares the event with what the rules allow now and flags each
+    breach (never raises); apply records what happened, so the replay follows the log
+    even where it breaks the rules. The table calls ``verify_deal``/``apply_deal`` and
+    ``verify_burn``/``apply_burn`` after its own shoe work, and ``finish`` at ROUND end."""
+
+    def __init__(self, n: int, line: int, table: Table):
+        self.n = n
+        self.line = line
+        self.table = table
+        self.flagger: Flagger = table.flagger
+
+    def flag(self, check: Check, message: str, **kw) -> None:
+        self.flagger.flag(check, message, round=self.n, **kw)
+
+    def cards_before_close(self, message: str) -> None:
+        """Cards dealt while bets are still open."""
+        self.flag(NO_MORE_BETS, message, expected="NOMOREBETS")
+
+    @abstractmethod
+    def verify_deal(self, e: ev.Deal) -> None: ...
+
+    @abstractmethod
+    def apply_deal(self, e: ev.Deal) -> None: ...
+
+    @abstractmethod
+    def verify_burn(self, e: ev.Burn) -> None: ...
+
+    @abstractmethod
+    def apply_burn(self, e: ev.Burn) -> None: ...
+
+    @abstractmethod
+    def finish(self, line: int) -> None: ...
+
+
+class TableExtension:
+    """A game's part of a table, for the table's life: settings read once, state across
+    rounds, and verify/apply pairs for the events that are not a round's."""
+
+    def __init__(self, table: Table):
+        self.table = table
+        self.flagger: Flagger = table.flagger
+
+    def new_shoe(self, shoe: ShoeState) -> None:
+        """A new shoe was prepared."""
+
+    def first_card_of_shoe(self, shoe: ShoeState) -> None:
+        """The shoe's first card is being dealt (its burns already judged)."""
+
+
+@dataclass(frozen=True)
+class Game:
+    #: as written in ``OPEN game=``
+    name: str
+    #: as written in a sentence (``a <title> event, at a <name> table``)
+    title: str
+    round: type[Round]
+    extension: type[TableExtension]
+    #: the house is the bank (the drop, house win and hold are the house's)
+    house_banked: bool
+    #: verb -> title of the game that plays it, for the verbs of other games (set by the registry)
+    foreign: Mapping[str, str] = field(default_factory=dict)
+
+    def verbs(self) -> frozenset[str]:
+        """The verbs its round or extension verifies, apart from those the table handles."""
+        return frozenset(verb for verb in ev.MODELS if verb not in TABLE_VERBS and (
+            hasattr(self.round, "verify_" + verb.lower()) or hasattr(self.extension, "verify_" + verb.lower())))
+
+    def checks(self) -> dict[str, Check]:
+        """The checks a ruleset of this game may bind, by name: the format's, every game's, its own."""
+        return checks_in({FORMAT, EVERY_GAME, self.name})

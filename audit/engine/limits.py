@@ -1,0 +1,73 @@
+"""A table's posted limits (OPEN, LIMITS) and the checks on the limits themselves.
+
+Every game posts a minimum and a maximum; the égalité pair of the format
+defaults to them. The checks here judge the posted figures, not the stakes:
+the games judge the stakes against them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Callable
+
+from pydantic import Field
+
+from ..values import fmt_amount
+from .checks import EVERY_GAME, Params, declare
+from .flagger import Flagger
+from .format_checks import OUT_OF_CONTEXT
+
+
+class MaxMultiples(Params):
+    multiples: list[int] = Field(min_length=1)
+
+
+class HouseLimits(Params):
+    min_at_least: Decimal | None = None
+    max_at_most: Decimal | None = None
+    egalite_max_at_most: Decimal | None = None
+
+
+LIMITS_MULTIPLE = declare("limits-multiple", MaxMultiples, EVERY_GAME)
+HOUSE_LIMITS = declare("house-limits", HouseLimits, EVERY_GAME)
+
+
+@dataclass
+class Limits:
+    min: Decimal
+    max: Decimal
+    egalite_min: Decimal | None = None
+    egalite_max: Decimal | None = None
+
+    @property
+    def eg_min(self) -> Decimal:
+        return self.min if self.egalite_min is None else self.egalite_min
+
+    @property
+    def eg_max(self) -> Decimal:
+        return self.max if self.egalite_max is None else self.egalite_max
+
+
+def verify_limits(lim: Limits, flagger: Flagger, flag: Callable[..., None]) -> None:
+    """Posted limits against the rules; ``flag`` is the table's (it names the round)."""
+    if lim.min > lim.max or lim.eg_min > lim.eg_max:
+        flag(OUT_OF_CONTEXT, "posted minimum above the maximum")
+        return
+    mult = flagger.settings(LIMITS_MULTIPLE)
+    if mult is not None and lim.min > 0:
+        ratio = lim.max / lim.min
+        if ratio not in [Decimal(m) for m in mult.multiples]:
+            allowed = ", ".join(str(m) for m in mult.multiples)
+            flag(LIMITS_MULTIPLE, f"maximum {fmt_amount(lim.max)} is {fmt_amount(ratio.normalize())} times "
+                 f"the minimum {fmt_amount(lim.min)}; the rules allow {allowed} times",
+                 expected="max = " + " | ".join(fmt_amount(lim.min * m) for m in mult.multiples))
+    house = flagger.settings(HOUSE_LIMITS)
+    if house is not None:
+        if house.min_at_least is not None and lim.min < house.min_at_least:
+            flag(HOUSE_LIMITS, f"minimum {fmt_amount(lim.min)} below the house's {fmt_amount(house.min_at_least)}")
+        if house.max_at_most is not None and lim.max > house.max_at_most:
+            flag(HOUSE_LIMITS, f"maximum {fmt_amount(lim.max)} above the house's {fmt_amount(house.max_at_most)}")
+        if house.egalite_max_at_most is not None and lim.eg_max > house.egalite_max_at_most:
+            flag(HOUSE_LIMITS, f"égalité maximum {fmt_amount(lim.eg_max)} above the house's "
+                 f"{fmt_amount(house.egalite_max_at_most)}")

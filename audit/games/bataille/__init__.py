@@ -1,0 +1,7 @@
+"""La bataille (French arrêté of 2007, Monaco's Sun War Game): the house banks every hand."""
+
+from ...engine.game import Game
+from .round import BatailleRound
+from .table import BatailleTable
+
+GAME = Game(name="bataille", title="bataille", round=BatailleRound, extension=BatailleTable, house_banked=True)

@@ -1,0 +1,206 @@
+"""The settlements of a bataille round: what each spot is owed, in which order.
+
+Part of ``BatailleRound`` (a mixin over its state): ``verify_pay``,
+``verify_collect`` and ``verify_push`` compare a settlement with what the
+rules require for the spot now; the checks they raise are declared here.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_DOWN, ROUND_HALF_EVEN, ROUND_UP, Decimal
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import Field
+
+from ... import events as ev
+from ...engine.checks import Check, NoParams, Params, declare
+from ...engine.format_checks import OUT_OF_CONTEXT
+from ...values import fmt_amount
+from .hands import ZERO, HandState, compare
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .round import BatailleRound
+
+SCOPE = "bataille"  # the checks declared below are this game's
+CENT = Decimal("0.01")
+_ROUNDING = {"down": ROUND_DOWN, "up": ROUND_UP, "half-even": ROUND_HALF_EVEN}
+Outcome = Literal["pay", "push", "collect"]
+
+
+class Odds(Params):
+    odds: Decimal = Field(gt=0)
+
+
+class Surrender(Params):
+    #: the share of the initial stake the house keeps
+    fraction: Decimal = Field(gt=0, lt=1)
+    #: when that share is not a whole number of cents
+    rounding: Literal["down", "up", "half-even"]
+
+
+class SpotOutcomes(Params):
+    main: Outcome
+    war: Outcome
+
+
+class BatailleOutcomes(Params):
+    odds: Decimal = Field(gt=0)
+    higher: SpotOutcomes
+    equal: SpotOutcomes
+    lower: SpotOutcomes
+
+
+class PayOrder(Params):
+    order: Literal["descending", "ascending"]
+
+
+PAY_MAIN = declare("pay-main", Odds, SCOPE)
+PAY_EGALITE = declare("pay-egalite", Odds, SCOPE)
+PAY_EGALITE_WAR = declare("pay-egalite-war", Odds, SCOPE)
+SURRENDER = declare("surrender", Surrender, SCOPE)
+PAY_BATAILLE = declare("pay-bataille", BatailleOutcomes, SCOPE)
+SETTLE_ONCE = declare("settle-once", NoParams, SCOPE)
+PAY_ORDER = declare("pay-order", PayOrder, SCOPE)
+
+
+class Settlement:
+    """The settlements of a ``BatailleRound``."""
+
+    def verify_settle(self: BatailleRound, e: ev.Pay | ev.Collect | ev.Push) -> None:
+        if e.seat is None or e.spot is None:
+            self.flag(OUT_OF_CONTEXT, f"{e.verb} by= is a chemin de fer settlement")
+            return
+        hand = self.hands.get(e.seat)
+        spot = hand.spots.get(e.spot) if hand else None
+        if spot is None or spot.total <= 0:
+            self.flag(SETTLE_ONCE, f"seat {e.seat} {e.spot} settled, but nothing is staked there")
+            return
+        if spot.settled_line:
+            self.flag(SETTLE_ONCE, f"seat {e.seat} {e.spot} settled twice (first at line {spot.settled_line})")
+            return
+        self._verify_order(e.seat)
+        expected = self._expected(hand, e.spot)
+        if expected is None:
+            return
+        check, verb, amount, _ = expected
+        got_amount = getattr(e, "amount", None)
+        if verb == e.verb and (amount is None or amount == got_amount):
+            return
+        why = self._expected(hand, e.spot, why=True)[3]  # type: ignore[index]
+        want = f"{verb} seat={e.seat} spot={e.spot}" + (f" amount={fmt_amount(amount)}" if amount is not None else "")
+        self.flag(check, f"seat {e.seat} {e.spot}: {_said(e.verb, got_amount)}, rules {_said(verb, amount, rule=True)} ({why})",
+                  expected=want)
+
+    def _verify_order(self: BatailleRound, seat: int) -> None:
+        rule = self.rules.pay_order
+        if rule is None:
+            return
+        last = self.last_settled_seat
+        if last is not None and ((rule.order == "descending" and seat > last) or (rule.order == "ascending" and seat < last)):
+            way = "right to left (descending seats)" if rule.order == "descending" else "ascending seats"
+            self.flag(PAY_ORDER, f"seat {seat} settled after seat {last}: settlements go {way}")
+
+    verify_pay = verify_collect = verify_push = verify_settle
+
+    def apply_settle(self: BatailleRound, e: ev.Pay | ev.Collect | ev.Push) -> None:
+        """The money the log shows moving, right or wrong (the findings judge it); the spot settled."""
+        verb = e.verb
+        if verb == "PAY":
+            self.stats.paid += e.amount  # type: ignore[union-attr]
+        elif verb == "COLLECT":
+            self.stats.collected += e.amount  # type: ignore[union-attr]
+        if e.seat is None or e.spot is None:
+            return
+        hand = self.hands.get(e.seat)
+        spot = hand.spots.get(e.spot) if hand else None
+        if spot is None or spot.total <= 0 or spot.settled_line:
+            return
+        spot.settled_line = e.line
+        self.last_settled_seat = e.seat
+
+    apply_pay = apply_collect = apply_push = apply_settle
+
+    def _expected(self: BatailleRound, hand: HandState, spot: str,
+                  why: bool = False) -> tuple[Check, str, Decimal | None, str] | None:
+        """(check, verb, amount, reason) the rules require for a spot now, or None if it cannot be
+        settled yet; the reason is written only when asked (``why``), for a finding."""
+        stake = hand.stake(spot)
+        if hand.card is None and hand.stake("main") <= 0:
+            return SETTLE_ONCE, "PUSH", None, ("the hand holds no initial stake and got no card: the bet is returned" if why else "")
+        if hand.card is None or self.dealer_card is None:
+            self.flag(SETTLE_ONCE, f"seat {hand.seat} {spot} settled before its card and the dealer's were dealt")
+            return None
+        first = compare(hand.card, self.dealer_card)
+        if spot == "egalite":
+            odds = self.rules.pay_egalite
+            if odds is None:
+                return None
+            if first == "equal":
+                return PAY_EGALITE, "PAY", stake * odds.odds, (f"égalité {fmt_amount(odds.odds)} to 1 on {fmt_amount(stake)}, first cards equal" if why else "")
+            return PAY_EGALITE, "COLLECT", stake, (f"first cards {hand.card} and {self.dealer_card} differ" if why else "")
+        if spot == "main" and first != "equal":
+            odds = self.rules.pay_main
+            if odds is None:
+                return None
+            if first == "higher":
+                return PAY_MAIN, "PAY", stake * odds.odds, (f"{fmt_amount(odds.odds)} to 1 on a stake of {fmt_amount(stake)}, {hand.card} beats {self.dealer_card}" if why else "")
+            return PAY_MAIN, "COLLECT", stake, (f"{hand.card} loses to {self.dealer_card}" if why else "")
+        if spot == "main" and hand.choice == "surrender":
+            rule = self.rules.surrender
+            if rule is None:
+                return None
+            share = (stake * rule.fraction).quantize(CENT, rounding=_ROUNDING[rule.rounding])
+            return SURRENDER, "COLLECT", share, (f"surrender: the house keeps {rule.fraction} of {fmt_amount(stake)}" if why else "")
+        if first != "equal" or hand.choice != "war":
+            self.flag(SETTLE_ONCE, f"seat {hand.seat} {spot} settled, but the hand is tied and no bataille decides it")
+            return None
+        outcome = self._war_outcome(hand)
+        if outcome is None:
+            self.flag(SETTLE_ONCE, f"seat {hand.seat} {spot} settled before the bataille decided it")
+            return None
+        if spot == "egalite-war":
+            odds = self.rules.pay_egalite_war
+            if odds is None:
+                return None
+            equal = self.dealer_war_card is not None and compare(hand.war_card, self.dealer_war_card) == "equal"  # type: ignore[arg-type]
+            if equal:
+                return PAY_EGALITE_WAR, "PAY", stake * odds.odds, (f"égalité re-bet {fmt_amount(odds.odds)} to 1, bataille cards equal" if why else "")
+            return PAY_EGALITE_WAR, "COLLECT", stake, ("the bataille cards are not equal" if why else "")
+        rule = self.rules.pay_bataille
+        if rule is None:
+            return None
+        verb = getattr(rule, outcome).main if spot == "main" else getattr(rule, outcome).war
+        reason = ""
+        if why:
+            vs = f"{hand.war_card} vs {self.dealer_war_card}" if self.dealer_war_card else f"{hand.war_card} (Ace)"
+            reason = f"bataille {outcome} ({vs})"
+        if verb == "pay":
+            return PAY_BATAILLE, "PAY", stake * rule.odds, reason
+        if verb == "collect":
+            return PAY_BATAILLE, "COLLECT", stake, reason
+        return PAY_BATAILLE, "PUSH", None, reason
+
+    def _war_outcome(self: BatailleRound, hand: HandState) -> str | None:
+        if hand.war_card is None:
+            return None
+        if self.dealer_war_card is None:
+            if self.rules.bataille_ace and hand.war_card.rank == "A" and len(self.warring()) == 1:
+                return "higher"
+            return None
+        return compare(hand.war_card, self.dealer_war_card)
+
+    def _finish_settlements(self: BatailleRound, line: int) -> None:
+        """At ROUND end: every stake was settled."""
+        for seat, hand in self.hands.items():
+            for name, spot in hand.spots.items():
+                if spot.total > ZERO and not spot.settled_line:
+                    self.flag(SETTLE_ONCE, f"seat {seat} {name} ({fmt_amount(spot.total)}) was never settled",
+                              line=line, actual=None)
+
+
+def _said(verb: str, amount: Decimal | None, rule: bool = False) -> str:
+    if verb == "PAY":
+        return f"{'pay' if rule else 'paid'} {fmt_amount(amount)}" if amount is not None else ("pay" if rule else "paid")
+    if verb == "COLLECT":
+        return f"{'collect' if rule else 'collected'} {fmt_amount(amount)}" if amount is not None else "collect"
+    return "push (return the stake)" if rule else "pushed"

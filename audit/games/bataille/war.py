@@ -1,0 +1,167 @@
+"""La bataille itself: the choice at a tie, then the war's cards and burns.
+
+Part of ``BatailleRound`` (a mixin over its state); the checks these steps
+raise are declared here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pydantic import Field
+
+from ... import events as ev
+from ...engine.checks import NoParams, Params, declare
+from ...values import BATAILLE_VALUE, fmt_amount
+from .hands import compare
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .round import BatailleRound
+
+SCOPE = "bataille"  # the checks declared below are this game's
+
+
+class WarBurns(Params):
+    before_players: int = Field(ge=0)
+    before_each_player: int = Field(ge=0)
+    before_dealer: int = Field(ge=0)
+
+
+DEAL_BATAILLE = declare("deal-bataille", NoParams, SCOPE)
+BATAILLE_ACE = declare("bataille-ace", NoParams, SCOPE)
+BURN_BATAILLE = declare("burn-bataille", WarBurns, SCOPE)
+BURN_BATAILLE_EXTRA = declare("burn-bataille-extra", WarBurns, SCOPE)
+BATAILLE_CHOICE = declare("bataille-choice", NoParams, SCOPE)
+WAR_STAKE = declare("war-stake", NoParams, SCOPE)
+
+
+class War:
+    """The choices and the bataille of a ``BatailleRound``."""
+
+    def verify_choice(self: BatailleRound, e: ev.Choice) -> None:
+        hand = self.hands.get(e.seat)
+        if hand is None or hand.card is None or self.dealer_card is None:
+            self.flag(BATAILLE_CHOICE, f"seat {e.seat} chooses {e.choice} before its card and the dealer's are out")
+            return
+        if compare(hand.card, self.dealer_card) != "equal":
+            self.flag(BATAILLE_CHOICE, f"seat {e.seat} chooses {e.choice}, but {hand.card} does not tie the dealer's {self.dealer_card}")
+        elif hand.choice is not None:
+            self.flag(BATAILLE_CHOICE, f"seat {e.seat} chooses twice")
+        elif self.phase == "bataille":
+            self.flag(BATAILLE_CHOICE, f"seat {e.seat} chooses after the bataille began")
+
+    def apply_choice(self: BatailleRound, e: ev.Choice) -> None:
+        hand = self.hands.get(e.seat)
+        if hand is not None and hand.choice is None and hand.card and self.dealer_card \
+                and compare(hand.card, self.dealer_card) == "equal":
+            hand.choice = e.choice
+
+    def _tied_seats(self: BatailleRound) -> list[int]:
+        dealer = self.dealer_card
+        if dealer is None:
+            return []
+        value, hands = BATAILLE_VALUE[dealer.rank], self.hands
+        return [s for s in self.staked_seats()
+                if hands[s].card is not None and BATAILLE_VALUE[hands[s].card.rank] == value]  # type: ignore[union-attr]
+
+    def _start_bataille(self: BatailleRound) -> None:
+        self.phase = "bataille"
+        self.last_settled_seat = None
+        for seat in self._tied_seats():
+            if self.hands[seat].choice is None:
+                self.flag(BATAILLE_CHOICE, f"seat {seat} tied the dealer and made no choice before the bataille",
+                          expected=f"CHOICE seat={seat} war|surrender")
+        self.war_queue = [*self.warring(), None]
+        for seat in self.warring():
+            self._check_war_stake(seat)
+
+    def _check_war_stake(self: BatailleRound, seat: int) -> None:
+        hand = self.hands[seat]
+        main, war = hand.stake("main"), hand.stake("war")
+        if war != main:
+            self.flag(WAR_STAKE, f"seat {seat} goes to bataille with {fmt_amount(war)} on war; "
+                      f"the initial stake is {fmt_amount(main)}",
+                      expected=f"BET seat={seat} spot=war amount={fmt_amount(main)}", actual=None,
+                      line=hand.spots["war"].last_line if "war" in hand.spots else None)
+
+    def _check_egalite_war(self: BatailleRound, seat: int) -> None:
+        """The égalité re-bet may come until the seat's bataille card: judged then (or at the
+        round's end if that card never came)."""
+        egw = self.hands[seat].spots.get("egalite-war")
+        if egw and egw.total > 0 and seat not in self.egalite_war_checked:
+            self.egalite_war_checked.add(seat)
+            self._check_egalite(seat, "egalite-war", egw)
+
+    def _lone_ace(self: BatailleRound) -> bool:
+        players = self.warring()
+        return (self.rules.bataille_ace and len(players) == 1
+                and self.hands[players[0]].war_card is not None and self.hands[players[0]].war_card.rank == "A")
+
+    def _burns_needed(self: BatailleRound, key: int | None) -> int:
+        """Burns the rules put before this bataille card: the first player's, a later player's, the dealer's."""
+        burns = self.rules.war_burns
+        if burns is None:
+            return 0
+        if key is None:
+            return burns.before_dealer
+        return (burns.before_players if self.war_players_dealt == 0 else 0) + burns.before_each_player
+
+    def _verify_war_deal(self: BatailleRound, e: ev.Deal) -> None:
+        if not self.war_queue:
+            self.flag(DEAL_BATAILLE, "a card too many: the bataille's cards are all dealt")
+            return
+        target = self.war_queue[0]
+        who = "the dealer" if e.to == "dealer" else f"seat {e.seat}"
+        if e.to == "dealer" and self._lone_ace():
+            self.flag(BATAILLE_ACE, "the only player at bataille received an Ace: the dealer's card is not needed")
+        want = "dealer" if target is None else f"seat={target}"
+        key = None if e.to == "dealer" else e.seat
+        if key not in self.war_queue:
+            self.flag(DEAL_BATAILLE, f"a bataille card to {who}, which is not in the bataille or already has its card",
+                      expected=f"DEAL {want} <card>")
+            return
+        if key != target:
+            self.flag(DEAL_BATAILLE, f"bataille card to {who} out of turn", expected=f"DEAL {want} <card>")
+        self._verify_war_burns(key)
+        if key is not None:
+            self._check_egalite_war(key)
+
+    def _verify_war_burns(self: BatailleRound, key: int | None) -> None:
+        need = self._burns_needed(key)
+        got = len(self.burn_lines)
+        card = "DEAL dealer" if key is None else f"DEAL seat={key}"
+        if got < need:
+            self.flag(BURN_BATAILLE, f"{got} card(s) burned before this bataille card; the rules burn {need}",
+                      expected=f"BURN (×{need}) before {card}")
+        elif got > need:
+            self.flag(BURN_BATAILLE_EXTRA, f"{got} cards burned before the next bataille card ({card}); "
+                      f"the rules burn {need}", line=self.burn_lines[need], actual=None)
+
+    def _apply_war_deal(self: BatailleRound, e: ev.Deal) -> None:
+        key = None if e.to == "dealer" else e.seat
+        if key not in self.war_queue:
+            return
+        self.war_queue.remove(key)
+        if key is None:
+            self.dealer_war_card = e.card
+        else:
+            self.war_players_dealt += 1
+            self.hands[key].war_card = e.card
+
+    def _finish_war(self: BatailleRound, line: int) -> None:
+        """At ROUND end: every tie chose, every warring hand and the dealer got a bataille card."""
+        for seat, hand in self.hands.items():
+            if "egalite-war" in hand.spots:
+                self._check_egalite_war(seat)
+        for seat in self._tied_seats():
+            hand = self.hands[seat]
+            if hand.choice is None:
+                self.flag(BATAILLE_CHOICE, f"seat {seat} tied the dealer and never chose", line=line, actual=None)
+            elif hand.choice == "war" and hand.war_card is None:
+                self.flag(DEAL_BATAILLE, f"seat {seat} went to bataille but got no bataille card", line=line, actual=None)
+        if self.phase == "bataille" and self.war_queue == [None] and not self._lone_ace():
+            self.flag(DEAL_BATAILLE, "the dealer took no bataille card", line=line, actual=None,
+                      expected="DEAL dealer <card>")
+        if self.burn_lines:
+            self.flag(BURN_BATAILLE_EXTRA, f"{len(self.burn_lines)} card(s) burned after the bataille's last card",
+                      line=self.burn_lines[0], actual=None)

@@ -1,0 +1,7 @@
+"""Baccara chemin de fer (Ostende rule): a player holds the bank, and the hand passes between players."""
+
+from ...engine.game import Game
+from .round import CdfRound
+from .table import CdfTable
+
+GAME = Game(name="chemin-de-fer", title="chemin de fer", round=CdfRound, extension=CdfTable, house_banked=False)

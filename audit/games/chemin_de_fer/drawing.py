@@ -1,0 +1,239 @@
+"""The cards of a coup of chemin de fer: the deal, naturals, the calls for a third card, the points.
+
+Part of ``CdfRound`` (a mixin over its state), with a verify/apply pair per
+event; the drawing rules (the ponte's, the banker's tableau) are the
+ruleset's, and the checks these steps raise are declared here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import field_validator
+
+from ... import events as ev
+from ...engine.checks import NoParams, Params, declare
+from ...engine.format_checks import OUT_OF_CONTEXT
+from ...values import Card
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .round import CdfRound
+
+SCOPE = "chemin-de-fer"  # the checks declared below are this game's
+DrawCell = Literal["T", "R", "O"]
+
+
+class BankerTable(Params):
+    """The banker's drawing table: rows by banker's point, 11 cells: ponte's third card 0-9, then NON."""
+
+    rows: dict[int, list[DrawCell]]
+    always_draw: list[int]
+    always_stand: list[int]
+
+    @field_validator("rows")
+    @classmethod
+    def _eleven(cls, rows: dict[int, list[str]]) -> dict[int, list[str]]:
+        for point, cells in rows.items():
+            if not 0 <= point <= 9 or len(cells) != 11:
+                raise ValueError(f"row {point}: a row is a point 0-9 with 11 cells (third card 0-9, then NON)")
+        return rows
+
+
+class PonteDrawing(Params):
+    draw_on: list[int]
+    stand_on: list[int]
+    #: the points on which the ponte is free: documents the regulation, nothing to check
+    choice_on: list[int]
+
+
+class AdviceOn(Params):
+    #: the ponte's point on which the employee's advice is always "non"
+    points: list[int]
+
+
+CDF_DEAL_ORDER = declare("cdf-deal-order", NoParams, SCOPE)
+CDF_NATURAL = declare("cdf-natural", NoParams, SCOPE)
+CDF_PONTE_FIRST = declare("cdf-ponte-first", NoParams, SCOPE)
+CDF_DRAW_PONTE = declare("cdf-draw-ponte", PonteDrawing, SCOPE)
+CDF_DRAW_PONTE_TABLE = declare("cdf-draw-ponte-table", PonteDrawing, SCOPE)
+CDF_DRAW_BANKER = declare("cdf-draw-banker", BankerTable, SCOPE)
+CDF_TABLEAU = declare("cdf-tableau", BankerTable, SCOPE)
+CDF_ADVICE = declare("cdf-advice", AdviceOn, SCOPE)
+CDF_POINT = declare("cdf-point", NoParams, SCOPE)
+
+
+def points(cards: list[Card]) -> int:
+    return sum(c.baccara_points for c in cards) % 10
+
+
+def natural(cards: list[Card]) -> bool:
+    return len(cards) == 2 and points(cards) >= 8
+
+
+class Drawing:
+    """The cards of a ``CdfRound``."""
+
+    def verify_deal(self: CdfRound, e: ev.Deal) -> None:
+        if e.to not in ("ponte", "banker"):
+            self.flag(OUT_OF_CONTEXT, f"DEAL {e.to} is a bataille event")
+            return
+        if not self.started:
+            self._first_card()
+        side = e.to
+        n = self.dealt
+        if n < 4:
+            want = "ponte" if n % 2 == 0 else "banker"
+            if side != want:
+                self.flag(CDF_DEAL_ORDER, f"card {n + 1} of the coup to the {side}; the first four alternate "
+                          "ponte, banker, ponte, banker", expected=f"DEAL {want} <card>")
+            return
+        if self.abat["ponte"] or self.abat["banker"]:
+            self.flag(CDF_DEAL_ORDER, f"a card to the {side} after a natural was shown")
+        elif len(self.cards[side]) >= 3:
+            self.flag(CDF_DEAL_ORDER, f"a fourth card to the {side}")
+        elif self.calls[side] is not True:
+            self.flag(CDF_DEAL_ORDER, f"a third card to the {side}, who did not call for one",
+                      expected=f"CALL {side} card")
+
+    def apply_deal(self: CdfRound, e: ev.Deal) -> None:
+        if e.to in ("ponte", "banker"):
+            self.cards[e.to].append(e.card)
+            self.dealt += 1
+
+    def verify_burn(self: CdfRound, e: ev.Burn) -> None:
+        """Chemin de fer burns cards only to mend a fault (arts. 11, 14, 15, 26): nothing to check."""
+
+    def apply_burn(self: CdfRound, e: ev.Burn) -> None:
+        """A card burned after a call: either a lifted card replaced by the next (art. 14), or a
+        draw against the rules cancelled (arts. 11, 26). Which one shows in what follows."""
+        for side in ("ponte", "banker"):
+            if self.calls[side] is True and len(self.cards[side]) == 2 and not self.burned_third[side]:
+                self.burned_third[side] = True
+                break
+
+    # -- naturals and calls -------------------------------------------------------------
+
+    def verify_abat(self: CdfRound, e: ev.Abat) -> None:
+        hand = self.cards[e.side]
+        if not natural(hand):
+            self.flag(CDF_NATURAL, f"the {e.side} shows {e.point} with {' '.join(map(str, hand)) or 'no card'}: "
+                      "only a natural (8 or 9 on two cards) is shown")
+        elif points(hand) != e.point:
+            self.flag(CDF_POINT, f"the {e.side} shows {e.point}; the cards make {points(hand)}",
+                      expected=f"ABAT {e.side} {points(hand)}")
+
+    def apply_abat(self: CdfRound, e: ev.Abat) -> None:
+        self.abat[e.side] = True
+
+    def _natural_not_shown(self: CdfRound, side: str) -> None:
+        if natural(self.cards[side][:2]) and not self.abat[side] and self.once(f"natural-{side}"):
+            self.flag(CDF_NATURAL, f"the {side} holds a natural ({points(self.cards[side][:2])}) and does not show it",
+                      expected=f"ABAT {side} {points(self.cards[side][:2])}")
+
+    def _may_call(self: CdfRound) -> bool:
+        return self.dealt >= 4 and not self.abat["ponte"] and not self.abat["banker"]
+
+    def verify_call(self: CdfRound, e: ev.Call) -> None:
+        if not self._may_call():
+            self.flag(OUT_OF_CONTEXT, f"CALL {e.side} when no third card can be asked")
+            return
+        self._natural_not_shown(e.side)
+        if e.side == "ponte":
+            self._ponte_call(e)
+        else:
+            self._banker_call(e)
+
+    def apply_call(self: CdfRound, e: ev.Call) -> None:
+        if self._may_call():
+            self.calls[e.side] = e.draw
+
+    def _ponte_call(self: CdfRound, e: ev.Call) -> None:
+        if self.calls["banker"] is not None:
+            self.flag(CDF_PONTE_FIRST, "the ponte speaks after the banker")
+        p = points(self.cards["ponte"][:2])
+        banco = self.ponte_mode in ("solo", "suivi")
+        check, rule = (CDF_DRAW_PONTE, self.rules.draw_ponte) if banco else (CDF_DRAW_PONTE_TABLE, self.rules.draw_ponte_table)
+        if rule is None:
+            return
+        wrong = (e.draw and p in rule.stand_on) or (not e.draw and p in rule.draw_on)
+        if wrong:
+            who = "the banco ponte" if banco else "the ponte holding the cards for the table"
+            self.flag(check, f"faux tirage: {who} {'draws' if e.draw else 'stands'} on {p}",
+                      expected=f"CALL ponte {'non' if e.draw else 'card'}")
+
+    def _banker_call(self: CdfRound, e: ev.Call) -> None:
+        if self.calls["ponte"] is None or (self.calls["ponte"] and len(self.cards["ponte"]) < 3
+                                           and not self.burned_third["ponte"]):
+            self.flag(CDF_PONTE_FIRST, "the banker plays before the ponte has spoken and drawn")
+        want = self.banker_should()
+        if want is None or want == "O" or (want == "T") == e.draw:
+            return
+        b = points(self.cards["banker"][:2])
+        third = self._ponte_third()
+        col = "NON" if third is None else str(third)
+        self.flag(CDF_TABLEAU if self.tableau else CDF_DRAW_BANKER,
+                  f"{'' if self.tableau else 'faux tirage: '}banker on {b} against "
+                  f"{'a ponte who stood' if third is None else f'a third card worth {third}'} "
+                  f"{'draws' if e.draw else 'stands'}; the tableau says {'draw' if want == 'T' else 'stand'} (row {b}, column {col})"
+                  + (" — he asked for the tableau" if self.tableau else ""),
+                  expected=f"CALL banker {'card' if want == 'T' else 'non'}")
+
+    def _ponte_third(self: CdfRound) -> int | None:
+        return self.cards["ponte"][2].baccara_points if len(self.cards["ponte"]) >= 3 else None
+
+    def banker_should(self: CdfRound) -> str | None:
+        """The banker's tableau cell now: T (draw), R (stand), O (free); None when no table applies."""
+        rules = self.rules
+        rule = (rules.tableau if self.tableau else rules.draw_banker) or rules.draw_banker or rules.tableau
+        if rule is None:
+            return None
+        b = points(self.cards["banker"][:2])
+        if b in rule.always_draw:
+            return "T"
+        if b in rule.always_stand:
+            return "R"
+        row = rule.rows.get(b)
+        if row is None:
+            return None
+        third = self._ponte_third()
+        return row[10 if third is None else third]
+
+    def verify_tableau(self: CdfRound, e: ev.Tableau) -> None:
+        """Asking for the tableau is the banker's right (art. 11): he must then follow it."""
+
+    def apply_tableau(self: CdfRound, e: ev.Tableau) -> None:
+        self.tableau = True
+
+    def verify_advice(self: CdfRound, e: ev.Advice) -> None:
+        rule = self.rules.advice
+        p = points(self.cards["ponte"][:2])
+        if rule is not None and p in rule.points and e.draw:
+            self.flag(CDF_ADVICE, f"the employee advises a ponte on {p} to draw; the answer is always \"non\"",
+                      expected="ADVICE ponte non")
+
+    def apply_advice(self: CdfRound, e: ev.Advice) -> None:
+        """Advice changes nothing in the coup: the ponte's CALL says what he did."""
+
+    def verify_point(self: CdfRound, e: ev.Point) -> None:
+        p, b = points(self.cards["ponte"]), points(self.cards["banker"])
+        if (e.ponte, e.banker) != (p, b):
+            self.flag(CDF_POINT, f"points announced ponte {e.ponte}, banker {e.banker}; the cards make {p} and {b}",
+                      expected=f"POINT ponte={p} banker={b}")
+
+    def apply_point(self: CdfRound, e: ev.Point) -> None:
+        """The announcement changes nothing: the cards decide the coup."""
+
+    # -- the coup decided -----------------------------------------------------------------
+
+    def decided(self: CdfRound) -> bool:
+        if self.abat["ponte"] or self.abat["banker"]:
+            return True
+        if self.dealt < 4:
+            return False
+        if self.calls["banker"] is None:
+            return natural(self.cards["ponte"][:2]) or natural(self.cards["banker"][:2])
+        return not self.calls["banker"] or len(self.cards["banker"]) >= 3 or self.burned_third["banker"]
+
+    def outcome(self: CdfRound) -> str:
+        p, b = points(self.cards["ponte"]), points(self.cards["banker"])
+        return "ponte" if p > b else "banker" if b > p else "tie"

@@ -1,0 +1,224 @@
+"""The chemin de fer's part of a table: the hand (la main) across coups, its passing and auction.
+
+``BankState`` lives as long as the table: who holds the hand, what the bank
+held after the last coup, a passed hand's auction. ``HandPassing`` verifies the
+events that move the hand (HAND, PASS, BID, AWARD), each with a verify/apply
+pair, and the cut of a new shoe; the checks it raises are declared here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from pydantic import Field
+
+from ... import events as ev
+from ...engine.checks import NoParams, Params, declare
+from ...engine.format_checks import OUT_OF_CONTEXT
+from ...engine.game import TableExtension
+from ...values import Owner, fmt_amount
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...engine.shoe import ShoeState
+    from ...engine.table import Table
+
+SCOPE = "chemin-de-fer"  # the checks declared below are this game's
+
+
+class AuctionStep(Params):
+    below: Decimal | None  # the bracket applies to bids below this amount; None: no upper bound
+    step: Decimal = Field(gt=0)
+
+
+class Auction(Params):
+    steps: list[AuctionStep] = Field(min_length=1)
+
+
+CDF_FIRST_HAND = declare("cdf-first-hand", NoParams, SCOPE)
+CDF_HAND_PASSING = declare("cdf-hand-passing", NoParams, SCOPE)
+CDF_AUCTION = declare("cdf-auction", Auction, SCOPE)
+CDF_CUT_ORDER = declare("cdf-cut-order", NoParams, SCOPE)
+
+
+@dataclass
+class BankState:
+    """The hand (la main) across coups."""
+
+    holder: Owner | None = None
+    holder_seat: int | None = None
+    coups_in_shoe: int = 0
+    last_bank: Decimal | None = None
+    last_net: Decimal = Decimal(0)
+    last_result: str | None = None  # "won", "lost", "push" for the bank
+    passed_by: Owner | None = None
+    associates: list[Owner] = field(default_factory=list)
+    associate_of_passed: list[Owner] = field(default_factory=list)
+    bids: list[tuple[Owner, Decimal]] = field(default_factory=list)
+    award: tuple[Owner, Decimal] | None = None
+    prev_banco: Owner | None = None
+    prev_sole_staker: Owner | None = None
+
+
+class HandPassing(TableExtension):
+    """The hand and its passing, the auction, the cut of a new shoe."""
+
+    def __init__(self, table: Table):
+        super().__init__(table)
+        self.bank = BankState()
+        self.auction = self.flagger.settings(CDF_AUCTION)
+
+    def _coup(self) -> int | None:
+        rnd = self.table.round
+        return rnd.n if rnd is not None else None
+
+    def new_shoe(self, shoe: ShoeState) -> None:
+        self.bank.coups_in_shoe = 0
+
+    # -- the hand --------------------------------------------------------------------------
+
+    def verify_hand(self, e: ev.Hand) -> None:
+        b, table = self.bank, self.table
+        who = e.by or Owner.seated(e.seat)
+        how = e.how
+        coup = self._coup()
+        first_of_shoe = b.coups_in_shoe == 0 and (table.round is None or not table.round.started)  # type: ignore[attr-defined]
+        if first_of_shoe:
+            lowest = min(table.seated) if table.seated else None
+            if how != "first" or e.seat != lowest:
+                self.flagger.flag(CDF_FIRST_HAND, f"the first hand of the shoe goes to seat {e.seat} ({how or 'no how'}); "
+                                  f"it belongs to the first seated player at the employee's right (seat {lowest})",
+                                  round=coup, expected=f"HAND seat={lowest} how=first")
+            return
+        problem = None
+        if how == "first":
+            problem = "how=first is only for the first coup of a shoe"
+        elif how == "suite":
+            if who != b.holder:
+                problem = f"{who} goes on (suite) with a hand held by {b.holder}"
+            elif b.passed_by is not None:
+                problem = "the banker goes on (suite) after passing the hand"
+            elif b.last_result == "lost":
+                problem = "the banker goes on (suite) after the bank lost"
+        elif how == "taken":
+            if b.passed_by is None and b.last_result != "lost":
+                problem = f"{who} takes a hand nobody passed and the bank did not lose"
+            elif who == b.passed_by or (b.last_result == "lost" and who == b.holder):
+                problem = f"{who} takes back the hand he passed or lost; a passed hand is retaken only au taux"
+        elif how == "taux":
+            if b.passed_by is None or who != b.passed_by:
+                problem = f"{who} takes the hand au taux, which only the banker who passed it may do"
+        elif how == "auction":
+            if b.award is None or b.award[0] != who:
+                problem = f"{who} takes the hand by auction, but it was not awarded to him"
+        if problem:
+            self.flagger.flag(CDF_HAND_PASSING, problem, round=coup)
+
+    def apply_hand(self, e: ev.Hand) -> None:
+        b = self.bank
+        who = e.by or Owner.seated(e.seat)
+        previous = b.holder
+        rightful_taux = e.how == "taux" and b.passed_by == who
+        changed = who != b.holder
+        if e.how != "taux" and (changed or e.how in ("taken", "auction", "first")):
+            b.last_bank, b.last_net = None, Decimal(0)
+        if changed or e.how in ("taken", "taux", "auction", "first"):
+            b.associates = []
+        if changed:
+            b.prev_banco = b.prev_sole_staker = None
+        b.holder, b.holder_seat = who, e.seat
+        b.passed_by = None
+        b.associate_of_passed = []
+        b.bids, b.award = [], None
+        rnd = self.table.round
+        if rnd is not None:  # the coup about to be dealt: who goes on, who took the hand back
+            rnd.saw_hand = True  # type: ignore[attr-defined]
+            rnd.suite = e.how == "suite" or (e.how is None and previous == b.holder)  # type: ignore[attr-defined]
+            rnd.taux = rightful_taux  # type: ignore[attr-defined]
+
+    def verify_pass(self, e: ev.Pass) -> None:
+        if self.bank.holder is None:
+            self.flagger.flag(OUT_OF_CONTEXT, "PASS with no banker", round=self._coup())
+
+    def apply_pass(self, e: ev.Pass) -> None:
+        b = self.bank
+        if b.holder is None:
+            return
+        b.passed_by = b.holder
+        b.associate_of_passed = list(b.associates)
+        b.bids, b.award = [], None
+
+    # -- the auction of a passed hand ---------------------------------------------------------
+
+    def verify_bid(self, e: ev.Bid) -> None:
+        b, rule, coup = self.bank, self.auction, self._coup()
+        if b.passed_by is None:
+            self.flagger.flag(OUT_OF_CONTEXT, "a bid with no passed hand to auction", round=coup)
+        elif rule is not None:
+            if e.by == b.passed_by or e.by in b.associate_of_passed:
+                self.flagger.flag(CDF_AUCTION, f"{e.by} bids on the hand he (or his banker) passed", round=coup)
+            top = max((amount for _, amount in b.bids), default=None)
+            minimum = self.table.limits.min
+            if top is None:
+                if e.amount < minimum:
+                    self.flagger.flag(CDF_AUCTION, f"first bid {fmt_amount(e.amount)} below the table minimum "
+                                      f"{fmt_amount(minimum)}", round=coup,
+                                      expected=f"BID ... amount={fmt_amount(minimum)} (or more)")
+            else:
+                step = next(s.step for s in rule.steps if s.below is None or top < s.below)
+                rise = e.amount - top
+                if rise < 0 or rise % step != 0:  # equal bids are allowed (art. 8)
+                    self.flagger.flag(CDF_AUCTION, f"bid {fmt_amount(e.amount)} after {fmt_amount(top)}: bids rise by "
+                                      f"steps of {fmt_amount(step)} at that level", round=coup,
+                                      expected=f"BID ... amount={fmt_amount(top + step)} (or more by {fmt_amount(step)})")
+
+    def apply_bid(self, e: ev.Bid) -> None:
+        self.bank.bids.append((e.by, e.amount))
+
+    def _place_from_banker(self, owner: Owner, index: int) -> tuple[int, int]:
+        """Equal bids: seated players first, from the banker's right; then standing ones (art. 8)."""
+        if owner.kind == "seat" and owner.seat is not None:
+            return (0, (owner.seat - (self.bank.holder_seat or 0) - 1) % self.table.seats)
+        return (1, index)
+
+    def verify_award(self, e: ev.Award) -> None:
+        b, coup = self.bank, self._coup()
+        if b.bids:
+            top_amount = max(a for _, a in b.bids)
+            tied = [o for o, a in b.bids if a == top_amount]
+            top_owner = min(tied, key=lambda o: self._place_from_banker(o, tied.index(o)))
+            if (e.by, e.amount) != (top_owner, top_amount):
+                self.flagger.flag(CDF_AUCTION, f"hand awarded to {e.by} for {fmt_amount(e.amount)}; the highest bid is "
+                                  f"{top_owner}'s {fmt_amount(top_amount)}", round=coup,
+                                  expected=f"AWARD by={top_owner} amount={fmt_amount(top_amount)}")
+        else:
+            self.flagger.flag(CDF_AUCTION, "a hand awarded with no bid", round=coup)
+
+    def apply_award(self, e: ev.Award) -> None:
+        self.bank.award = (e.by, e.amount)
+
+    # -- the cut of a new shoe ----------------------------------------------------------------
+
+    def first_card_of_shoe(self, shoe: ShoeState) -> None:
+        """The cut is offered from the employee's left to each previous player in turn."""
+        if not self.flagger.enabled(CDF_CUT_ORDER) or shoe.cut_checked:
+            return
+        shoe.cut_checked = True
+        order = sorted(self.table.seated, reverse=True)
+        cuts = shoe.all_cuts
+        problem = None
+        if not cuts or cuts[-1].refused:
+            problem = "no player cut the shoe"
+        else:
+            for i, cut in enumerate(cuts):
+                seat = cut.by.seat if cut.by != "dealer" else None
+                want = order[i] if i < len(order) else None
+                if seat is None or seat != want:
+                    problem = (f"cut {i + 1} by {cut.by}; the cut is offered from the employee's left (seat "
+                               f"{order[0] if order else '?'}) to each previous player in turn")
+                    break
+        if problem:
+            self.flagger.flag(CDF_CUT_ORDER, problem, line=cuts[-1].line if cuts else shoe.line,
+                              expected=f"CUT by=seat:{order[0]}" if order else None, actual=None,
+                              round=self._coup())

@@ -1,0 +1,364 @@
+"""One coup of baccara chemin de fer: the bank, associates, bancos and stakes, then the settlements.
+
+A state object with a ``verify_<verb>`` / ``apply_<verb>`` pair per event, as
+the bataille round has; the cards are in ``drawing``, the hand that passes
+between players in ``hand``. The checks each part raises are declared beside it.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from pydantic import Field
+
+from ... import events as ev
+from ...engine.checks import NoParams, Params, declare
+from ...engine.format_checks import OUT_OF_CONTEXT
+from ...engine.game import Round
+from ...values import Card, Owner, fmt_amount
+from .drawing import Drawing, points
+from .hand import CDF_FIRST_HAND, CDF_HAND_PASSING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...engine.table import Table
+    from .table import CdfTable
+
+SCOPE = "chemin-de-fer"  # the checks declared below are this game's
+CENT = Decimal("0.01")
+
+
+class MinPlayers(Params):
+    min_players: int = Field(gt=0)
+
+
+class MinCards(Params):
+    min_cards: int = Field(gt=0)
+
+
+class BancoRules(Params):
+    #: the share of the bank the ponte who calls "banco avec la table" stakes himself
+    table_share: Decimal = Field(gt=0, le=1)
+
+
+class Associates(Params):
+    max_associates: int = Field(ge=0)
+
+
+CDF_MIN_PLAYERS = declare("cdf-min-players", MinPlayers, SCOPE)
+CDF_BANK_ANNOUNCED = declare("cdf-bank-announced", NoParams, SCOPE)
+CDF_BANK_MIN = declare("cdf-bank-min", NoParams, SCOPE)
+CDF_BANK_LOWERED = declare("cdf-bank-lowered", NoParams, SCOPE)
+CDF_STAKES_BANK = declare("cdf-stakes-bank", BancoRules, SCOPE)
+CDF_ASSOCIATE = declare("cdf-associate", Associates, SCOPE)
+CDF_BANCO_PRIORITY = declare("cdf-banco-priority", NoParams, SCOPE)
+CDF_BANCO_SUIVI = declare("cdf-banco-suivi", NoParams, SCOPE)
+CDF_CARDS_LARGEST = declare("cdf-cards-largest", NoParams, SCOPE)
+CDF_LATE_STAKE = declare("cdf-late-stake", NoParams, SCOPE)
+CDF_CARDS_LEFT = declare("cdf-cards-left", MinCards, SCOPE)
+CDF_SETTLE = declare("cdf-settle", NoParams, SCOPE)
+CDF_PAY_ORDER = declare("cdf-pay-order", NoParams, SCOPE)
+
+_BANCO_RANK = {"suivi": 0, "solo": 1, "table": 2}
+_SETTLEMENT = {"ponte": "PAY", "banker": "COLLECT", "tie": "PUSH"}
+
+
+class CdfRound(Drawing, Round):
+    """One coup: bank, associates, bancos and stakes → rien ne va plus → cards → settlements."""
+
+    def __init__(self, n: int, line: int, table: Table):
+        super().__init__(n, line, table)
+        self.rules: CdfTable = table.ext  # type: ignore[assignment]
+        hand = self.rules.bank
+        self.hand = hand
+        self.stats = table.stats
+        self.limits = table.limits
+        self.bank: Decimal | None = None
+        self.associates: list[tuple[Owner, Decimal]] = []
+        self.bancos: list[tuple[Owner, str]] = []
+        self.stakes: dict[Owner, Decimal] = {}
+        self.stake_order: list[Owner] = []
+        self.closed = False
+        self.announced = False
+        self.ponte: Owner | None = None
+        self.ponte_mode: str | None = None  # solo, suivi, table, or None (largest stake)
+        self.cards: dict[str, list[Card]] = {"ponte": [], "banker": []}
+        self.dealt = 0
+        self.abat: dict[str, bool] = {"ponte": False, "banker": False}
+        self.calls: dict[str, bool | None] = {"ponte": None, "banker": None}
+        self.tableau = False
+        self.burned_third: dict[str, bool] = {"ponte": False, "banker": False}
+        self.settled: dict[Owner, int] = {}
+        self.last_order: int | None = None
+        self.flagged: set[str] = set()
+        self.started = False
+        #: the banker goes on with the hand he held last coup (no HAND event, or how=suite)
+        self.suite = hand.holder is not None and hand.coups_in_shoe > 0
+        self.saw_hand = False
+        self.taux = False  # the hand was taken back au taux this coup
+        rule = self.rules.min_players
+        if rule is not None and len(table.seated) < rule.min_players:
+            self.flag(CDF_MIN_PLAYERS, f"coup {n} starts with {len(table.seated)} seated player(s); "
+                      f"the rules require {rule.min_players}")
+
+    def once(self, key: str) -> bool:
+        if key in self.flagged:
+            return False
+        self.flagged.add(key)
+        return True
+
+    # -- the bank and the stakes ----------------------------------------------------------
+
+    def verify_bank(self, e: ev.Bank) -> None:
+        b = self.hand
+        if not self.suite and e.amount < self.limits.min:
+            self.flag(CDF_BANK_MIN, f"bank of {fmt_amount(e.amount)}, below the table minimum {fmt_amount(self.limits.min)}",
+                      expected=f"BANK amount={fmt_amount(self.limits.min)} (or more)")
+        if (self.suite or self.taux) and b.last_bank is not None and b.last_result != "lost":
+            floor = b.last_bank + b.last_net
+            if e.amount < floor:
+                how = "taken back au taux" if self.taux else "after the last coup"
+                self.flag(CDF_BANK_LOWERED, f"bank lowered to {fmt_amount(e.amount)}; the hand holds "
+                          f"{fmt_amount(floor)} {how}", expected=f"BANK amount={fmt_amount(floor)} (or more)")
+
+    def apply_bank(self, e: ev.Bank) -> None:
+        self.bank = e.amount
+
+    def verify_associate(self, e: ev.Associate) -> None:
+        b = self.hand
+        rule = self.rules.associate
+        if rule is not None:
+            if self.suite:
+                self.flag(CDF_ASSOCIATE, f"{e.by} joins as associate of a hand already in play")
+            elif len(b.associates) + 1 > rule.max_associates:
+                self.flag(CDF_ASSOCIATE, f"{e.by} is associate number {len(b.associates) + 1}; "
+                          f"the banker may take {rule.max_associates}")
+            if self.bank is not None and e.amount > self.bank - e.amount:
+                self.flag(CDF_ASSOCIATE, f"associate's share {fmt_amount(e.amount)} exceeds the banker's own "
+                          f"{fmt_amount(self.bank - e.amount)}")
+
+    def apply_associate(self, e: ev.Associate) -> None:
+        self.hand.associates.append(e.by)
+        self.associates.append((e.by, e.amount))
+
+    def verify_banco(self, e: ev.Banco) -> None:
+        b = self.hand
+        follower = e.mode == "suivi" and e.by == b.prev_banco  # art. 23's exception
+        if self.closed and not follower:
+            self.flag(CDF_LATE_STAKE, f"banco by {e.by} after \"rien ne va plus\"")
+        if e.mode == "suivi" and e.by not in (b.prev_banco, b.prev_sole_staker):
+            self.flag(CDF_BANCO_SUIVI, f"{e.by} calls banco suivi without having held or alone staked the last coup")
+
+    def apply_banco(self, e: ev.Banco) -> None:
+        self.bancos.append((e.by, e.mode))
+
+    def verify_stake(self, e: ev.Stake) -> None:
+        if self.closed:
+            self.flag(CDF_LATE_STAKE, f"stake by {e.by} after \"rien ne va plus\"")
+
+    def apply_stake(self, e: ev.Stake) -> None:
+        if e.by not in self.stakes:
+            self.stake_order.append(e.by)
+        self.stakes[e.by] = self.stakes.get(e.by, Decimal(0)) + e.amount
+
+    def verify_nomorebets(self, e: ev.NoMoreBets) -> None:
+        if self.announced:
+            self.flag(OUT_OF_CONTEXT, "\"rien ne va plus\" announced twice")
+
+    def apply_nomorebets(self, e: ev.NoMoreBets) -> None:
+        self.closed = self.announced = True
+
+    # -- who holds the cards for the pontes ------------------------------------------------
+
+    def _place(self, owner: Owner, index: int) -> tuple[int, int]:
+        """Order from the banker's right: seated by place, then standing in the order they played."""
+        if owner.kind == "seat" and owner.seat is not None:
+            banker = self.hand.holder_seat or 0
+            return (0, (owner.seat - banker - 1) % self.table.seats)
+        return (1, index)
+
+    def _banco_first(self) -> tuple[Owner, str]:
+        """The banco with priority (art. 23): suivi, then solo, then avec la table; by place."""
+        _, best, mode = min((((_BANCO_RANK[m], *self._place(o, i)), o, m) for i, (o, m) in enumerate(self.bancos)),
+                            key=lambda r: r[0])
+        return best, mode
+
+    def verify_ponte(self, e: ev.Ponte) -> None:
+        if self.bancos:
+            best, mode = self._banco_first()
+            if e.by != best:
+                self.flag(CDF_BANCO_PRIORITY, f"cards held by {e.by}; the banco with priority is {best}'s ({mode})",
+                          expected=f"PONTE by={best}")
+            return
+        seated = {o: a for o, a in self.stakes.items() if o.kind == "seat" and a > 0}
+        pool = seated or {o: a for o, a in self.stakes.items() if a > 0}
+        if pool and self._follower_keeps_cards(e.by):
+            pool = {}
+        if pool:
+            top = max(pool.values())
+            best = min((o for o, a in pool.items() if a == top),
+                       key=lambda o: self._place(o, self.stake_order.index(o)))
+            if e.by != best:
+                self.flag(CDF_CARDS_LARGEST, f"cards held by {e.by}; the largest seated stake is {best}'s "
+                          f"({fmt_amount(top)})", expected=f"PONTE by={best}")
+
+    def apply_ponte(self, e: ev.Ponte) -> None:
+        if self.bancos:
+            chosen = next((m for o, m in self.bancos if o == e.by), None)
+            self.ponte_mode = chosen or self._banco_first()[1]
+        else:
+            self.ponte_mode = None
+        self.ponte = e.by
+
+    def bank_amount(self) -> Decimal | None:
+        """The bank announced, or else what it holds after the last coup (art. 12)."""
+        if self.bank is not None:
+            return self.bank
+        b = self.hand
+        if b.last_bank is None or b.last_result == "lost":
+            return None
+        return b.last_bank + b.last_net
+
+    def _follower_keeps_cards(self, who: Owner) -> bool:
+        """Art. 12: when the bank is raised, the ponte who follows the banco may hold the cards."""
+        b = self.hand
+        if who != b.prev_banco or who not in self.stakes or self.bank is None or b.last_bank is None:
+            return False
+        return self.bank > b.last_bank + b.last_net
+
+    def in_play(self) -> dict[Owner, Decimal]:
+        """The stakes the coup decides, once the bets are closed."""
+        bank = self.bank_amount() or Decimal(0)
+        if self.bancos:
+            holder = self.ponte or self.bancos[0][0]
+            mode = self.ponte_mode or next((m for o, m in self.bancos if o == holder), "solo")
+            if mode in ("solo", "suivi"):
+                out = {o: a for o, a in self.stakes.items() if a > 0 and o != holder}
+                out[holder] = bank
+                return out
+            rule = self.rules.stakes_bank
+            share = rule.table_share if rule is not None else Decimal("0.5")
+            out = {o: a for o, a in self.stakes.items() if a > 0 and o != holder}
+            out[holder] = (bank * share).quantize(CENT) + self.stakes.get(holder, Decimal(0))
+            return out
+        return {o: a for o, a in self.stakes.items() if a > 0}
+
+    def _in_play_holds(self, owner: Owner) -> bool:
+        """``owner in self.in_play()``, without building the stakes."""
+        if self.bancos and owner == (self.ponte or self.bancos[0][0]):
+            return True
+        return self.stakes.get(owner, Decimal(0)) > 0
+
+    def _check_cover(self) -> None:
+        bank = self.bank_amount()
+        if bank is None:
+            return
+        total = sum(self.in_play().values(), Decimal(0))
+        if total > bank:
+            self.flag(CDF_STAKES_BANK, f"stakes of {fmt_amount(total)} against a bank of {fmt_amount(bank)}",
+                      expected=f"at most {fmt_amount(bank)} staked")
+
+    def _first_card(self) -> None:
+        """At the coup's first card: a banker, the bets closed, a bank, cards enough, stakes covered."""
+        self.started = True
+        b = self.hand
+        if b.holder is None:
+            self.flag(OUT_OF_CONTEXT, "a coup dealt with no banker (HAND)")
+        elif not self.saw_hand and b.coups_in_shoe == 0:
+            lowest = min(self.table.seated) if self.table.seated else None
+            self.flag(CDF_FIRST_HAND, f"the first coup of the shoe is dealt by the last shoe's banker ({b.holder}); "
+                      f"the first hand belongs to the first seated player at the employee's right (seat {lowest})",
+                      expected=f"HAND seat={lowest} how=first")
+        elif not self.saw_hand and (b.last_result == "lost" or b.passed_by is not None):
+            self.flag(CDF_HAND_PASSING, "the banker goes on with a hand he "
+                      + ("passed" if b.passed_by is not None else "lost"), expected="HAND seat=N how=...")
+        if not self.closed:
+            self.cards_before_close("the cards are dealt before \"rien ne va plus\"")
+            self.closed = True
+        if self.bank is None:
+            self.flag(CDF_BANK_ANNOUNCED, "coup dealt with no bank announced", expected="BANK amount=<taux>")
+        shoe = self.table.shoe
+        rule = self.rules.cards_left
+        if shoe is not None and rule is not None and shoe.size - shoe.drawn < rule.min_cards:
+            self.flag(CDF_CARDS_LEFT, f"coup dealt with {shoe.size - shoe.drawn} cards left in the shoe; "
+                      f"the rules require {rule.min_cards}")
+        self._check_cover()
+
+    # -- settlement ----------------------------------------------------------------------------
+
+    def _order_of(self, owner: Owner) -> int:
+        index = self.stake_order.index(owner) if owner in self.stake_order else len(self.stake_order)
+        key = self._place(owner, index)
+        return key[0] * 1000 + key[1]
+
+    def verify_settle(self, e: ev.Pay | ev.Collect | ev.Push) -> None:
+        if e.by is None:
+            self.flag(OUT_OF_CONTEXT, f"{e.verb} seat= spot= is a bataille settlement")
+            return
+        stakes = self.in_play()
+        if e.by not in stakes:
+            self.flag(CDF_SETTLE, f"{e.verb} for {e.by}, who has no stake in play")
+            return
+        if e.by in self.settled:
+            self.flag(CDF_SETTLE, f"{e.by} settled twice (first at line {self.settled[e.by]})")
+            return
+        if self.last_order is not None and self._order_of(e.by) < self.last_order:
+            self.flag(CDF_PAY_ORDER, f"{e.by} settled after a place further from the banker's right")
+        if not self.decided():
+            self.flag(CDF_SETTLE, f"{e.by} settled before the coup was decided")
+            return
+        stake = stakes[e.by]
+        result = self.outcome()
+        verb = _SETTLEMENT[result]
+        amount = getattr(e, "amount", None)
+        if e.verb != verb or (verb != "PUSH" and amount != stake):
+            want = f"{verb} by={e.by}" + (f" amount={fmt_amount(stake)}" if verb != "PUSH" else "")
+            self.flag(CDF_SETTLE, f"{e.by}: {e.verb}{' ' + fmt_amount(amount) if amount is not None else ''}; "
+                      f"the {'ponte wins' if result == 'ponte' else 'banker wins' if result == 'banker' else 'coup is a tie'} "
+                      f"({points(self.cards['ponte'])} to {points(self.cards['banker'])}) on a stake of {fmt_amount(stake)}",
+                      expected=want)
+
+    verify_pay = verify_collect = verify_push = verify_settle
+
+    def apply_settle(self, e: ev.Pay | ev.Collect | ev.Push) -> None:
+        """The money the log shows moving, right or wrong (the findings judge it). The first
+        settlement of a stake in play counts, and sets the order the next must follow."""
+        verb = e.verb
+        if verb == "PAY":
+            self.stats.paid += e.amount  # type: ignore[union-attr]
+        elif verb == "COLLECT":
+            self.stats.collected += e.amount  # type: ignore[union-attr]
+        by = e.by
+        if by is None or by in self.settled or not self._in_play_holds(by):
+            return
+        self.settled[by] = e.line
+        self.last_order = self._order_of(by)
+
+    apply_pay = apply_collect = apply_push = apply_settle
+
+    def finish(self, line: int) -> None:
+        if not self.started:
+            return
+        for side in ("ponte", "banker"):
+            self._natural_not_shown(side)
+        if self.decided():
+            for owner in sorted(self.in_play(), key=str):
+                if owner not in self.settled:
+                    self.flag(CDF_SETTLE, f"{owner}'s stake of {fmt_amount(self.in_play()[owner])} was never settled",
+                              line=line, actual=None)
+        self._record()
+
+    def _record(self) -> None:
+        """What the coup leaves to the next: the bank's result, who held the banco, the drop."""
+        b = self.hand
+        stakes = self.in_play()
+        total = sum(stakes.values(), Decimal(0))
+        self.stats.drop += total
+        result = self.outcome() if self.decided() else "tie"
+        b.last_result = {"ponte": "lost", "banker": "won", "tie": "push"}[result]
+        b.last_bank = self.bank if self.bank is not None else b.last_bank
+        b.last_net = total if result == "banker" else -total if result == "ponte" else Decimal(0)
+        b.prev_banco = self.ponte if self.bancos else None
+        positive = [o for o, a in self.stakes.items() if a > 0]
+        b.prev_sole_staker = positive[0] if not self.bancos and len(positive) == 1 else None
+        b.coups_in_shoe += 1
