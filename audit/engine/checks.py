@@ -62,17 +62,6 @@ def declare(name: str, params: type[P], scope: str) -> Check[P]:
     return check
 
 
-def declared(name: str) -> Check:
-    """The declaration of a check named as rulesets name it (for code that reads a ruleset by
-    check name, as the simulator and the odds do): an undeclared name is an error, never None."""
-    from .. import games  # noqa: F401  (importing the games declares their checks)
-
-    try:
-        return DECLARED[name]
-    except KeyError:
-        raise KeyError(f"no check {name!r} is declared") from None
-
-
 def checks_in(scopes: set[str]) -> dict[str, Check]:
     """The declared checks of these scopes, by name."""
     return {name: check for name, check in DECLARED.items() if check.scope in scopes}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..engine.checks import EVERY_GAME, FORMAT, Check, checks_in
+from ..engine.checks import DECLARED, EVERY_GAME, FORMAT, Check, checks_in
 from ..engine.game import Game
 from . import bataille, chemin_de_fer
 
@@ -36,3 +36,12 @@ def checks_for(game: str) -> dict[str, Check] | None:
         return checks_in({FORMAT, EVERY_GAME})
     known = GAMES.get(game)
     return known.checks() if known is not None else None
+
+
+def declared(name: str) -> Check:
+    """The declaration of a check as rulesets name it, for code that reads a ruleset by check
+    name (the simulator, the odds): an undeclared name is an error, never a silent None."""
+    try:
+        return DECLARED[name]
+    except KeyError:
+        raise KeyError(f"no check {name!r} is declared") from None
