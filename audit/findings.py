@@ -38,6 +38,12 @@ class Finding(BaseModel):
     actual: str | None
     ruleset: str
     citation: str
+    #: the stamp of the event at ``line`` as the log wrote it (None: that line has none)
+    time: str | None = None
+    #: the dealer in charge of the table at that event (the last DEALER of the table so far)
+    dealer: str | None = None
+    #: the ordinal of the table's current shoe in the log (1 from its first SHOE new)
+    shoe: int | None = None
 
     def sort_key(self) -> tuple[str, int, str, str, int, str]:
         """Path, line, rule as the contract orders them; then table, round, message, so that
@@ -50,6 +56,19 @@ def any_at_or_above(findings: Iterable[Finding], floor: str) -> bool:
     """Whether a finding is at least as grave as ``floor``: the exit status 1 of ``audit check``."""
     rank = SEVERITY_RANK[floor]
     return any(SEVERITY_RANK[f.severity] >= rank for f in findings)
+
+
+def moment(f: Finding) -> str:
+    """When and under whom, in words: ``at 2026-11-20T21:14:03.120+01:00, dealer D07, shoe 2``
+    (the parts the finding has; empty when none)."""
+    parts = []
+    if f.time is not None:
+        parts.append(f"at {f.time}")
+    if f.dealer is not None:
+        parts.append(f"dealer {f.dealer}")
+    if f.shoe is not None:
+        parts.append(f"shoe {f.shoe}")
+    return ", ".join(parts)
 
 
 def place(f: Finding) -> str:

@@ -80,7 +80,8 @@ def test_github_annotates_each_finding_of_three_breaches(library):
     assert all(set(a) == {"command", "file", "line", "title", "message"} for a in parsed)
     pay = parsed[2]["message"].split("\n")
     assert pay[0] == ("seat 3 main: paid 40, rules pay 50 (1 to 1 on a stake of 50, QH beats 8C) "
-                      "(table BAT-07, round 1; wrong-payout, fr-bataille-2007)")
+                      "(table BAT-07, round 1, at 2026-11-20T21:01:18.000+01:00, dealer D0412, shoe 1; "
+                      "wrong-payout, fr-bataille-2007)")
     assert pay[1:3] == ["expected: PAY seat=3 spot=main amount=50", "actual: PAY seat=3 spot=main amount=40"]
     assert pay[3].startswith("art. 55-19, « Le principe du jeu »")
 
@@ -145,7 +146,8 @@ def test_gitlab_code_quality_of_three_breaches(library):
                                  ("FR-PAY-MAIN", "critical", THREE, 31)]
     assert [i["fingerprint"] for i in issues] == report.fingerprints
     assert issues[2]["description"] == ("FR-PAY-MAIN: seat 3 main: paid 40, rules pay 50 "
-                                        "(1 to 1 on a stake of 50, QH beats 8C) (table BAT-07, round 1)")
+                                        "(1 to 1 on a stake of 50, QH beats 8C) (table BAT-07, round 1, "
+                                        "at 2026-11-20T21:01:18.000+01:00, dealer D0412, shoe 1)")
 
 
 @pytest.mark.parametrize("folder", FOLDERS)

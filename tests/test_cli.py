@@ -62,7 +62,7 @@ def test_json_report_follows_the_contract():
     assert inp["lines"] == len(THREE.read_text(encoding="utf-8").splitlines())
     assert set(report["summary"]) == {"tables", "rounds", "events", "findings"}
     keys = ["rule", "category", "severity", "path", "line", "table", "round", "message",
-            "expected", "actual", "ruleset", "citation"]
+            "expected", "actual", "ruleset", "citation", "time", "dealer", "shoe"]
     for f in report["findings"]:
         assert list(f) == keys
 

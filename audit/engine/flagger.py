@@ -29,6 +29,7 @@ class Sink:
     findings: list[Finding] = field(default_factory=list)
     line: int = 0
     text: str = ""  # the current event, from its verb on
+    stamp: str | None = None  # the current line's timestamp as written (None: it has none)
 
 
 class Flagger:
@@ -43,6 +44,17 @@ class Flagger:
         self._rules: dict[str, tuple[Rule, LoadedRuleset]] = {c: (r, format_rules) for c, r in format_rules.by_check.items()}
         if ruleset is not None:
             self._rules.update({c: (r, ruleset) for c, r in ruleset.by_check.items()})
+        #: the table's dealer and shoe ordinal, set by the table on DEALER and SHOE (not per event)
+        self.dealer: str | None = None
+        self.shoe: int | None = None
+        #: line -> stamp of the lines a later finding may name (``keep``): the current round's,
+        #: cleared as each round begins, and the current shoe's own (``shoe_kept``)
+        self.kept: dict[int, str | None] = {}
+        self.shoe_kept: dict[int, str | None] = {}
+
+    def keep(self) -> None:
+        """Remember the current line's stamp: a finding flagged later may be at this line."""
+        self.kept[self.sink.line] = self.sink.stamp
 
     def enabled(self, check: Check) -> bool:
         return check.name in self._rules
@@ -60,12 +72,20 @@ class Flagger:
         if found is None:
             return
         rule, ruleset = found
-        at = self.sink.line if line is None else line
+        sink = self.sink
+        at = sink.line if line is None else line
+        if at == sink.line:
+            stamp = sink.stamp
+        else:
+            stamp = self.kept.get(at)
+            if stamp is None:
+                stamp = self.shoe_kept.get(at)
         if actual is CURRENT:
-            actual = self.sink.text if at == self.sink.line and self.sink.text else None
+            actual = sink.text if at == sink.line and sink.text else None
         self.sink.findings.append(Finding(
             rule=rule.id, category=rule.category, severity=rule.severity,
             path=self.sink.path, line=at, table=self.table, round=round,
             message=message, expected=expected, actual=actual,
             ruleset=ruleset.id, citation=rule.citation_text,
+            time=stamp, dealer=self.dealer if self.table is not None else None, shoe=self.shoe,
         ))

@@ -110,6 +110,7 @@ class Table:
     # -- staff and seats -----------------------------------------------------------------
 
     def on_dealer(self, e: ev.Dealer) -> None:
+        self.flagger.dealer = e.id
         if self.round is not None and self.dealer is not None and e.id != self.dealer:
             self._flag(DEALER_RELIEF, f"dealer {self.dealer} relieved by {e.id} during round {self.round.n}",
                        round=self.round.n)
@@ -152,6 +153,9 @@ class Table:
     # -- the shoe ------------------------------------------------------------------------------
 
     def on_shoe(self, e: ev.Shoe) -> None:
+        flagger = self.flagger
+        flagger.shoe = (flagger.shoe or 0) + 1
+        flagger.shoe_kept = {e.line: flagger.sink.stamp}  # a shoe finding may name its SHOE or CUT lines
         if self.round is not None:
             self._flag(OUT_OF_CONTEXT, "a new shoe during a round", round=self.round.n)
         if self.announced == "last-shoe" and self.shoe is not None:
@@ -169,6 +173,7 @@ class Table:
 
     def on_cut(self, e: ev.Cut) -> None:
         shoe = self._need_shoe("CUT")
+        self.flagger.shoe_kept[e.line] = self.flagger.sink.stamp
         if shoe is not None:
             shoe.verify_cut(e)
             shoe.apply_cut(e)
@@ -268,6 +273,7 @@ class Table:
             self.round = None
 
     def _begin(self, e: ev.Round) -> None:
+        self.flagger.kept.clear()  # a round's findings name its own lines only
         if self.round is not None:
             self._flag(ROUND_OPEN, f"round {self.round.n} never ended (round {e.n} begins)", round=self.round.n)
             self.round = None

@@ -10,7 +10,7 @@ the message as ``%25``, ``%0D``, ``%0A``; in a property, ``:`` and ``,`` as
 
 from __future__ import annotations
 
-from ..findings import Finding, place
+from ..findings import Finding, moment, place
 from ..report import Report
 
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
@@ -26,7 +26,8 @@ def escape_property(text: str) -> str:
 
 def message(f: Finding) -> str:
     """The finding's message, where it happened, what the rules expect and what the log holds, the citation."""
-    lines = [f"{f.message} ({place(f)}; {f.category}, {f.ruleset})"]
+    where = ", ".join(filter(None, (place(f), moment(f))))
+    lines = [f"{f.message} ({where}; {f.category}, {f.ruleset})"]
     if f.expected is not None or f.actual is not None:
         lines += [f"expected: {f.expected or '—'}", f"actual: {f.actual or '—'}"]
     lines.append(f.citation)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-from ..findings import place
+from ..findings import moment, place
 from ..report import Report
 
 SEVERITIES = {"error": "critical", "warning": "major", "info": "info"}
@@ -23,7 +23,7 @@ def issues(report: Report) -> list[dict]:
     out = []
     for f, fingerprint in zip(report.findings, report.fingerprints):
         out.append({
-            "description": f"{f.rule}: {f.message} ({place(f)})",
+            "description": f"{f.rule}: {f.message} ({', '.join(filter(None, (place(f), moment(f))))})",
             "check_name": f.rule,
             "fingerprint": fingerprint,
             "severity": SEVERITIES[f.severity],

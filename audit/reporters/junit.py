@@ -49,6 +49,8 @@ def _failure_text(f: Finding, fingerprint: str | None) -> str:
     if f.round is not None:
         where += f", round {f.round}"
     lines.append(where)
+    if f.time is not None or f.dealer is not None or f.shoe is not None:
+        lines.append(f"time: {f.time or '—'}, dealer: {f.dealer or '—'}, shoe: {f.shoe or '—'}")
     lines.append(f"rule {f.rule} ({f.ruleset}), {f.category}, {f.severity}")
     lines.append(f"message: {f.message}")
     if f.expected is not None:

@@ -118,6 +118,7 @@ def _result(f: Finding, fingerprint: str, rule_index: dict[tuple[str, str], int]
         "properties": {
             "category": f.category, "severity": f.severity, "table": f.table, "round": f.round,
             "ruleset": f.ruleset, "citation": f.citation, "expected": f.expected, "actual": f.actual,
+            "time": f.time, "dealer": f.dealer, "shoe": f.shoe,
         },
     }
     index = rule_index.get((f.ruleset, f.rule))

@@ -10,7 +10,7 @@ cards, not by the log's length) and the findings themselves.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from itertools import compress
 from typing import Callable, Iterable
 
@@ -22,10 +22,29 @@ from ..engine.stats import TableStats
 from ..engine.table import Table
 from ..findings import Finding
 from ..parse import Comment, Header, LineParser, Parsed, Problem
+from ..parse.grammar import terminal_regex
 from ..parse.parsed import EVENT_TYPES
-from ..rulesets import Library
+from ..parse.plain import parse_line
+from ..rulesets import Library, LoadedRuleset
 from .clock import LogClock
 from .parts import Part
+
+
+def written_stamp(text: str) -> str:
+    """An event line's timestamp as written: its first word."""
+    return text.split(None, 1)[0]
+
+
+def readable_stamp(text: str) -> str | None:
+    """The first word of a line that is not an event, when it is a timestamp the grammar reads."""
+    words = text.split(None, 1)
+    if not words or terminal_regex("TIMESTAMP").fullmatch(words[0]) is None:
+        return None
+    try:
+        datetime.fromisoformat(words[0].replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return words[0]
 
 
 @dataclass
@@ -63,6 +82,9 @@ class FileReplay:
         self.format_flagger = Flagger(self.sink, library.format_rules, None, None)
         self.tables: dict[str, Table] = {}
         self.unopened: set[str] = set()  # tables already reported as never opened
+        #: table -> (dealer, shoe ordinal) of a table not open now: what a finding there names
+        self.marks: dict[str, tuple[str | None, int | None]] = {}
+        self.last_line: str | bytes = ""  # the input's last line read: the end-of-log findings' line
         self.parser = LineParser()
         self.skip_rest = False  # after a #DEL header of another version
         tolerance = self.format_flagger.settings(TIME_ORDER)
@@ -78,6 +100,8 @@ class FileReplay:
         """Lines as read, numbered from ``lineno`` + 1 (bytes are decoded here, a line that is not
         UTF-8 is reported); returns the number of the last one."""
         last = lineno + len(lines)
+        if lines:
+            self.last_line = lines[-1]
         numbers = range(lineno + 1, last + 1)
         part = self.part
         if part is None:
@@ -125,6 +149,7 @@ class FileReplay:
             sink.text = parser.rest
             events += 1
             table_id, stamp = parsed.table, parser.stamp
+            sink.stamp = stamp if stamp is not None else written_stamp(text)
             if held:  # they may move the clock past this event
                 part.catch_up(stamp)  # type: ignore[union-attr]
             advance(parsed.ts, table_id, stamp)
@@ -133,6 +158,7 @@ class FileReplay:
                 table.handlers[parsed.verb](parsed)
                 if table.closed:
                     del tables[table_id]
+                    self.marks[table_id] = (table.flagger.dealer, table.flagger.shoe)
             else:
                 self._no_table(parsed)
         stats.events += events
@@ -143,6 +169,7 @@ class FileReplay:
             self.stats.syntax += 1
             self.sink.line = lineno
             self.sink.text = ""
+            self.sink.stamp = readable_stamp(body.decode("utf-8", "replace"))
             self.format_flagger.flag(SYNTAX, f"byte {err.start + 1}: not valid UTF-8; the line is not audited",
                                      actual=body.decode("utf-8", "replace")[:200])
 
@@ -151,6 +178,7 @@ class FileReplay:
         sink = self.sink
         sink.line = lineno
         sink.text = ""
+        sink.stamp = None
         if not self.primary and not isinstance(parsed, Header) and text.lstrip(" \t").startswith("#"):
             return  # a line every part reads: the primary part reports and counts it
         if parsed is None:
@@ -161,6 +189,7 @@ class FileReplay:
             return
         if isinstance(parsed, Problem):
             self.stats.syntax += 1
+            sink.stamp = readable_stamp(text)
             column = len(text[: parsed.column - 1].encode("utf-8")) + 1  # a byte column, as editors and hexdumps count
             self.format_flagger.flag(SYNTAX, f"column {column}: {parsed.message}", actual=text.strip()[:200])
             return
@@ -190,21 +219,42 @@ class FileReplay:
         table = self.tables.get(table_id)
         if table is None:
             self.format_flagger.flag(TIME_ORDER, message, round=None)
-        else:
-            table.flagger.flag(TIME_ORDER, message, round=table.round.n if table.round is not None else None)
+            return
+        # the clock runs before the table's handler: a DEALER or SHOE line counts already
+        flagger = table.flagger
+        dealer, shoe = flagger.dealer, flagger.shoe
+        event = parse_line(f"{self.sink.stamp} {table_id} {self.sink.text}")
+        if type(event) is ev.Dealer:
+            flagger.dealer = event.id
+        elif type(event) is ev.Shoe:
+            flagger.shoe = (shoe or 0) + 1
+        flagger.flag(TIME_ORDER, message, round=table.round.n if table.round is not None else None)
+        flagger.dealer, flagger.shoe = dealer, shoe
+
+    def _flagger(self, table: str, format_rules: LoadedRuleset, ruleset: LoadedRuleset | None = None) -> Flagger:
+        """A flagger for ``table``, which knows its dealer and shoe so far."""
+        flagger = Flagger(self.sink, format_rules, ruleset, table)
+        open_now = self.tables.get(table)
+        flagger.dealer, flagger.shoe = ((open_now.flagger.dealer, open_now.flagger.shoe) if open_now is not None
+                                        else self.marks.get(table, (None, None)))
+        return flagger
 
     def _no_table(self, e: ev.Event) -> None:
         """An OPEN, or an event for a table that is not open."""
         if type(e) is ev.Open:
             self._open(e)
-        elif e.table not in self.unopened:
+            return
+        if type(e) is ev.Dealer or type(e) is ev.Shoe:  # still the table's dealer and shoes
+            dealer, shoe = self.marks.get(e.table, (None, None))
+            self.marks[e.table] = (e.id, shoe) if type(e) is ev.Dealer else (dealer, (shoe or 0) + 1)
+        if e.table not in self.unopened:
             self.unopened.add(e.table)
-            Flagger(self.sink, self.library.format_rules, None, e.table).flag(
+            self._flagger(e.table, self.library.format_rules).flag(
                 TABLE_UNOPENED, f"event for table {e.table}, which is not open; "
                 "its events are not audited until it opens")
 
     def _open(self, e: ev.Open) -> None:
-        flagger_fmt = Flagger(self.sink, self.library.format_rules, None, e.table)
+        flagger_fmt = self._flagger(e.table, self.library.format_rules)
         if e.table in self.tables:
             flagger_fmt.flag(OUT_OF_CONTEXT, f"table {e.table} opened again without closing")
             return
@@ -220,8 +270,14 @@ class FileReplay:
         stats = self.stats.tables.setdefault(
             e.table, TableStats(self.sink.path, e.table, ruleset.id, e.game, overlay))
         format_rules = self.library.for_table("del-v1", e.table) or self.library.format_rules
-        self.tables[e.table] = Table(e, Flagger(self.sink, format_rules, ruleset, e.table), stats, GAMES[e.game])
+        self.tables[e.table] = Table(e, self._flagger(e.table, format_rules, ruleset), stats, GAMES[e.game])
 
     def finish(self) -> None:
+        sink = self.sink
+        if sink.line != self.stats.lines:  # the end-of-log findings are at the last line, maybe another part's
+            last = self.last_line
+            text = last.decode("utf-8", "replace") if type(last) is bytes else last
+            sink.line, sink.text = self.stats.lines, ""
+            sink.stamp = written_stamp(text) if type(parse_line(text.rstrip())) in EVENT_TYPES else None
         for table_id in sorted(self.tables):
             self.tables[table_id].end_of_input(self.stats.lines)

@@ -172,6 +172,7 @@ class BatailleRound(War, Settlement, Round):
         if spot is None:
             spot = hand.spots[e.spot] = Spot()
         spot.add(e.by or SEATED[e.seat], e.amount, e.line)
+        self.flagger.keep()  # the limits are judged at "rien ne va plus", at this line
         if e.spot == "main":
             self._staked = None
 
@@ -188,6 +189,7 @@ class BatailleRound(War, Settlement, Round):
     def apply_withdraw(self, e: ev.Withdraw) -> None:
         self.stats.drop -= e.amount
         self.hand(e.seat).spot(e.spot).add(e.by or Owner.seated(e.seat), -e.amount, e.line)
+        self.flagger.keep()
         if e.spot == "main":
             self._staked = None
 
@@ -355,6 +357,7 @@ class BatailleRound(War, Settlement, Round):
     def apply_burn(self, e: ev.Burn) -> None:
         if self.phase == "bataille":
             self.burn_lines.append(e.line)
+            self.flagger.keep()
 
     # -- end of the round -------------------------------------------------------------
 
