@@ -89,6 +89,8 @@ class Rule(_Strict):
 
 class Regulation(_Strict):
     name: str
+    #: a few words that name it beside an article in a report (``Monaco AM 2006-369``)
+    short: str | None = Field(default=None, min_length=1)
     source: list[str] = Field(min_length=1)
 
 

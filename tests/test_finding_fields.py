@@ -55,6 +55,8 @@ def test_every_finding_carries_its_time_dealer_and_shoe(path):
     for f in report.findings:
         want = expected_fields(lines, f.line, f.table)
         assert (f.time, f.dealer, f.shoe) == want, f"line {f.line} {f.rule}: {f.message}"
+        if f.actual is not None and f.category != "syntax":  # the event of its line, an earlier one too
+            assert f.actual == lines[f.line - 1].split(None, 2)[2].strip(), f"line {f.line} {f.rule}"
     assert render(run_audit(library, [str(path)], jobs=2)) == render(report)
 
 
@@ -64,6 +66,13 @@ def test_the_fields_follow_citation_in_the_json_report():
     keys = list(finding)
     assert keys[keys.index("citation") + 1:] == ["time", "dealer", "shoe"]
     assert finding["time"] and finding["dealer"] and finding["shoe"] == 1
+
+
+def test_a_stake_over_the_limit_shows_its_bet_as_actual():
+    path = next(p for p in WITH_TABLE if p.name == "FR-BET-LIMITS.del")
+    report = run_audit(Library.load(), [str(path)])
+    limits = [f for f in report.findings if f.rule == "FR-BET-LIMITS"]
+    assert limits and all(f.actual and f.actual.split()[0] in ("BET", "WITHDRAW") for f in limits)
 
 
 def test_a_table_reopened_keeps_its_dealer_and_counts_its_shoes_on(tmp_path):
@@ -82,3 +91,78 @@ def test_a_table_reopened_keeps_its_dealer_and_counts_its_shoes_on(tmp_path):
     assert (by_line[6].time, by_line[6].dealer, by_line[6].shoe) == ("2026-11-20T21:00:04.100+01:00", "D07", 1)
     end = [f for f in report.findings if f.line == 8]
     assert end and all((f.time, f.dealer, f.shoe) == ("2026-11-20T21:00:06.100+01:00", "D07", 2) for f in end)
+
+
+# -- the reports ------------------------------------------------------------------------------
+
+MIXED = "tests/golden/logs/mixed-faulty.del"
+
+
+def _mixed():
+    return run_audit(Library.load(), [MIXED])
+
+
+def test_sarif_and_junit_carry_the_fields():
+    from audit.reporters import junit, sarif
+
+    report = _mixed()
+    results = [r for run in sarif.as_dict(report)["runs"] for r in run["results"]]
+    assert [(r["properties"]["time"], r["properties"]["dealer"], r["properties"]["shoe"]) for r in results] == [
+        (f.time, f.dealer, f.shoe) for f in report.findings]
+    xml = junit.render(report)
+    for f in report.findings:
+        if f.table is not None:
+            assert f"time: {f.time}, dealer: {f.dealer}, shoe: {f.shoe}" in xml
+
+
+def test_the_text_report_links_each_finding_and_says_when_and_who():
+    from audit.reporters import text
+
+    report = _mixed()
+    out = text.render(report)
+    for f in report.findings:
+        head = f"  {f.path}:{f.line}: {f.severity} {f.rule} ({f.category})"
+        head += f" at {f.time}" + (f", dealer {f.dealer}, shoe {f.shoe}" if f.table is not None else "")
+        assert head in out.splitlines()
+    assert "    Monaco AM 2006-369, art. 1er: « Une fois mélangées" in out
+    assert ".816000" not in out and "2026-11-20T21:21:59.816+01:00 after 2026-11-20T21:22:01.816+01:00" in out
+
+
+def test_the_text_report_tallies_rules_categories_and_dealers():
+    from audit.reporters import text
+
+    report = _mixed()
+    out = text.render(report).split("\nfindings by rule\n", 1)[1]
+    by_rule, rest = out.split("findings by category\n")
+    by_category, by_dealer = rest.split("by dealer\n")
+    rules = {line.split()[1]: int(line.split()[0]) for line in by_rule.splitlines()}
+    assert rules == {f.rule: sum(g.rule == f.rule for g in report.findings) for f in report.findings}
+    categories = {line.split()[1]: int(line.split()[0]) for line in by_category.splitlines()}
+    assert categories == {f.category: sum(g.category == f.category for g in report.findings) for f in report.findings}
+    # rounds per dealer, counted from the log's own lines: the last DEALER of the table at each ROUND begin
+    dealer_of: dict[str, str] = {}
+    rounds: dict[str, int] = {}
+    for line in open(MIXED, encoding="utf-8"):
+        words = line.split()
+        if len(words) > 3 and words[2] == "DEALER":
+            dealer_of[words[1]] = words[3].removeprefix("id=")
+        elif len(words) > 4 and words[2] == "ROUND" and words[4] == "begin":
+            who = dealer_of.get(words[1], "(no dealer logged)")
+            rounds[who] = rounds.get(who, 0) + 1
+    shown = {}
+    for line in by_dealer.splitlines():
+        m = re.fullmatch(r"  (.+): (\d+) round\(s\) dealt, (\d+) finding\(s\)", line)
+        assert m, line
+        shown[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+    found = {d: sum(f.dealer == d for f in report.findings if f.table) for d in rounds}
+    assert shown == {d: (rounds[d], found[d]) for d in rounds}
+    assert sum(n for _, n in shown.values()) == sum(1 for f in report.findings if f.table)
+
+
+def test_a_line_number_is_never_an_emoji():
+    from audit.reporters import text
+
+    path = next(p for p in WITH_TABLE if p.name == "DEL-SYNTAX.del")
+    report = run_audit(Library.load(), [str(path)])
+    assert any(f.line == 100 for f in report.findings)
+    assert f"{path}:100: error" in text.render(report)

@@ -47,14 +47,15 @@ class Flagger:
         #: the table's dealer and shoe ordinal, set by the table on DEALER and SHOE (not per event)
         self.dealer: str | None = None
         self.shoe: int | None = None
-        #: line -> stamp of the lines a later finding may name (``keep``): the current round's,
-        #: cleared as each round begins, and the current shoe's own (``shoe_kept``)
-        self.kept: dict[int, str | None] = {}
-        self.shoe_kept: dict[int, str | None] = {}
+        #: line -> (stamp, event text) of the lines a later finding may name (``keep``): the
+        #: current round's, cleared as each round begins, and the current shoe's (``shoe_kept``)
+        self.kept: dict[int, tuple[str | None, str]] = {}
+        self.shoe_kept: dict[int, tuple[str | None, str]] = {}
 
     def keep(self) -> None:
-        """Remember the current line's stamp: a finding flagged later may be at this line."""
-        self.kept[self.sink.line] = self.sink.stamp
+        """Remember the current line's stamp and event: a finding flagged later may be at this line."""
+        sink = self.sink
+        self.kept[sink.line] = (sink.stamp, sink.text)
 
     def enabled(self, check: Check) -> bool:
         return check.name in self._rules
@@ -66,8 +67,8 @@ class Flagger:
 
     def flag(self, check: Check, message: str, *, line: int | None = None, round: int | None = None,
              expected: str | None = None, actual: str | None | object = CURRENT) -> None:
-        """``actual`` defaults to the event being replayed when the finding is on its line;
-        pass None for a finding about something missing."""
+        """``actual`` defaults to the event on the finding's line (the one being replayed, or one
+        kept); pass None for a finding about something missing."""
         found = self._rules.get(check.name)
         if found is None:
             return
@@ -75,13 +76,11 @@ class Flagger:
         sink = self.sink
         at = sink.line if line is None else line
         if at == sink.line:
-            stamp = sink.stamp
+            stamp, text = sink.stamp, sink.text
         else:
-            stamp = self.kept.get(at)
-            if stamp is None:
-                stamp = self.shoe_kept.get(at)
+            stamp, text = self.kept.get(at) or self.shoe_kept.get(at) or (None, "")
         if actual is CURRENT:
-            actual = sink.text if at == sink.line and sink.text else None
+            actual = text or None
         self.sink.findings.append(Finding(
             rule=rule.id, category=rule.category, severity=rule.severity,
             path=self.sink.path, line=at, table=self.table, round=round,

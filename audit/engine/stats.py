@@ -8,7 +8,7 @@ the findings say what was wrong.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 ZERO = Decimal(0)
@@ -28,6 +28,8 @@ class TableStats:
     collected: Decimal = ZERO
     #: the house is the bank (set by the table from its game): else the bank is a player's
     house_banked: bool = True
+    #: dealer id (None: none logged yet) -> rounds begun with that dealer in charge
+    dealer_rounds: dict[str | None, int] = field(default_factory=dict)
 
     @property
     def result(self) -> Decimal:

@@ -155,7 +155,8 @@ class Table:
     def on_shoe(self, e: ev.Shoe) -> None:
         flagger = self.flagger
         flagger.shoe = (flagger.shoe or 0) + 1
-        flagger.shoe_kept = {e.line: flagger.sink.stamp}  # a shoe finding may name its SHOE or CUT lines
+        sink = flagger.sink
+        flagger.shoe_kept = {e.line: (sink.stamp, sink.text)}  # a shoe finding may name its SHOE or CUT lines
         if self.round is not None:
             self._flag(OUT_OF_CONTEXT, "a new shoe during a round", round=self.round.n)
         if self.announced == "last-shoe" and self.shoe is not None:
@@ -173,7 +174,8 @@ class Table:
 
     def on_cut(self, e: ev.Cut) -> None:
         shoe = self._need_shoe("CUT")
-        self.flagger.shoe_kept[e.line] = self.flagger.sink.stamp
+        sink = self.flagger.sink
+        self.flagger.shoe_kept[e.line] = (sink.stamp, sink.text)
         if shoe is not None:
             shoe.verify_cut(e)
             shoe.apply_cut(e)
@@ -294,7 +296,10 @@ class Table:
         if self.pending_limits is not None:
             self.limits, self.pending_limits = self.pending_limits, None
         self.rounds += 1
-        self.stats.rounds += 1
+        stats = self.stats
+        stats.rounds += 1
+        dealer = self.flagger.dealer
+        stats.dealer_rounds[dealer] = stats.dealer_rounds.get(dealer, 0) + 1
         self.round = self.game.round(e.n, e.line, self)
 
     # -- dispatch ---------------------------------------------------------------------------------

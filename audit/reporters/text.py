@@ -10,7 +10,7 @@ from rich.markup import escape
 
 from .. import terminal
 from ..escape import for_terminal
-from ..findings import Finding
+from ..findings import CATEGORIES, Finding, moment
 from ..report import Report
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
@@ -63,6 +63,7 @@ def _draw(report: Report, console: Console) -> None:
         return
     console.print("  findings: " + ", ".join(
         f"[{_STYLE[s]}]{n} {s}[/{_STYLE[s]}]" for s, n in counts.items()))
+    regulations = {r.id: r.model.regulation.short or r.model.title for r in report.rulesets}
     ordered = sorted(report.findings, key=lambda f: (*_group_key(f), f.line, f.rule))
     for (path, table, rnd), items in groupby(ordered, key=_group_key):
         where = f"table {table}" if table else "(no table)"
@@ -71,12 +72,47 @@ def _draw(report: Report, console: Console) -> None:
         console.print(f"[bold]{safe(path)} — {safe(where)}{when}[/bold]")
         for f in items:
             style = _STYLE[f.severity]
-            console.print(f"  line {f.line}: [{style}]{f.severity}[/{style}] {f.rule} ({f.category})")
+            at = moment(f)
+            console.print(f"  {safe(f.path)}:{f.line}: [{style}]{f.severity}[/{style}] {f.rule} ({f.category})"
+                          + (f" {safe(at)}" if at else ""), emoji=False)  # :100: is a line, not an emoji
             console.print(f"    {safe(f.message)}")
             if f.expected or f.actual:
                 console.print(f"    expected: {safe(f.expected or '—')}")
                 console.print(f"    actual:   {safe(f.actual or '—')}")
-            console.print(f"    [dim]{safe(f.citation)}[/dim]")
+            regulation = regulations.get(f.ruleset)
+            console.print(f"    [dim]{safe(regulation + ', ' if regulation else '')}{safe(f.citation)}[/dim]")
+    _draw_tallies(report, console)
+
+
+def _draw_tallies(report: Report, console: Console) -> None:
+    """Findings counted by rule and by category (as linters' statistics), then by dealer."""
+    by_rule: dict[tuple[str, str], int] = {}
+    by_category: dict[str, int] = {}
+    for f in report.findings:
+        by_rule[(f.rule, f.category)] = by_rule.get((f.rule, f.category), 0) + 1
+        by_category[f.category] = by_category.get(f.category, 0) + 1
+    width = len(str(max(by_rule.values())))
+    console.print()
+    console.print("[bold]findings by rule[/bold]")
+    for (rule, category), n in sorted(by_rule.items(), key=lambda item: (-item[1], item[0])):
+        console.print(f"  {n:>{width}}  {rule} ({category})")
+    console.print("[bold]findings by category[/bold]")
+    for category in sorted(by_category, key=lambda c: (-by_category[c], CATEGORIES.index(c))):
+        console.print(f"  {by_category[category]:>{width}}  {category}")
+    rounds: dict[str | None, int] = {}
+    for t in report.table_stats:
+        for dealer, n in t.dealer_rounds.items():
+            rounds[dealer] = rounds.get(dealer, 0) + n
+    found: dict[str | None, int] = {}
+    for f in report.findings:
+        if f.table is not None:
+            found[f.dealer] = found.get(f.dealer, 0) + 1
+    dealers = sorted(set(rounds) | set(found), key=lambda d: (d is None, d or ""))
+    if dealers:
+        console.print("[bold]by dealer[/bold]")
+        for dealer in dealers:
+            name = "(no dealer logged)" if dealer is None else safe(dealer)
+            console.print(f"  {name}: {rounds.get(dealer, 0)} round(s) dealt, {found.get(dealer, 0)} finding(s)")
 
 
 def stale_entry(entry: dict) -> str:

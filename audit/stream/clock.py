@@ -17,6 +17,22 @@ def zone_of(stamp: str) -> str:
     return "Z" if stamp[-1:] == "Z" else stamp[-6:]
 
 
+def written_like(when: datetime, model: str | None) -> str:
+    """``when`` written as the stamp ``model`` is (its fraction's digits, its offset), so that a
+    message quotes the log's times as the log writes them; in ISO form when that is not exact."""
+    iso = when.isoformat(timespec="microseconds")
+    if model is None or len(iso) != 32:
+        return when.isoformat()
+    zone = zone_of(model)
+    head, micro, offset = iso[:19], iso[20:26], iso[26:]
+    dot = model.find(".", 19)
+    digits = len(model) - len(zone) - dot - 1 if dot != -1 else 0
+    if micro[digits:].strip("0") or offset != ("+00:00" if zone == "Z" else zone):
+        return when.isoformat()
+    fraction = "." + micro[:digits] + "0" * (digits - 6) if digits else ""
+    return head + fraction + zone
+
+
 class LogClock:
     """The latest event time of one input, as a time and as written, and each table's own."""
 
@@ -57,11 +73,12 @@ class LogClock:
         if last is None or ts >= last:
             # latest > ts here: no date arithmetic near year 1
             if latest - ts > self.tolerance:  # type: ignore[operator]
-                self._complain(table, f"{ts.isoformat()} is more than {self.tolerance.seconds} s behind the "
-                               f"log's clock ({latest.isoformat()})")  # type: ignore[union-attr]
+                self._complain(table, f"{stamp or ts.isoformat()} is more than {self.tolerance.seconds} s behind "
+                               f"the log's clock ({written_like(latest, stamp)})")  # type: ignore[arg-type]
             self.at_table[table] = ts
             return
-        self._complain(table, f"time goes back at table {table}: {ts.isoformat()} after {last.isoformat()}")
+        self._complain(table, f"time goes back at table {table}: {stamp or ts.isoformat()} after "
+                       f"{written_like(last, stamp)}")
 
     def passed(self, ts: datetime, stamp: str | None) -> None:
         """An event another ``--jobs`` part replays: it moves the clock, its table is not checked

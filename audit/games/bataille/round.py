@@ -219,21 +219,21 @@ class BatailleRound(War, Settlement, Round):
                     if amount < lim.min:
                         self.flag(BET_LIMITS, f"seat {seat} main: {owner} stakes {fmt_amount(amount)}, "
                                   f"below the table minimum {fmt_amount(lim.min)}", line=line,
-                                  expected=f"a stake of at least {fmt_amount(lim.min)}", actual=None)
+                                  expected=f"a stake of at least {fmt_amount(lim.min)}")
                     if count_boxes and owner.kind == "seat":
                         boxes[owner] = boxes.get(owner, 0) + 1
                         players.add(int(owner.id))
                 if main.total > lim.max:
                     self.flag(BET_LIMITS, f"seat {seat} main: stakes total {fmt_amount(main.total)}, "
                               f"above the table maximum {fmt_amount(lim.max)}", line=main.last_line,
-                              expected=f"at most {fmt_amount(lim.max)} on the hand", actual=None)
+                              expected=f"at most {fmt_amount(lim.max)} on the hand")
             eg = hand.spots.get("egalite")
             if eg is not None and eg.total > ZERO:
                 self._check_egalite(seat, "egalite", eg)
                 needs = self.rules.egalite_needs_stake
                 if needs is not None and needs.order == "anytime" and hand.stake("main") <= 0:
                     self.flag(EGALITE_NEEDS_STAKE, f"égalité bet on seat {seat}, which holds no initial stake",
-                              line=eg.last_line, actual=None)
+                              line=eg.last_line)
         self._check_house_boxes(players, boxes)
 
     def _check_egalite(self, seat: int, name: str, spot: Spot) -> None:
@@ -242,11 +242,10 @@ class BatailleRound(War, Settlement, Round):
         for owner, (amount, line) in spot.stakes.items():
             if ZERO < amount < eg_min:
                 self.flag(EGALITE_LIMITS, f"seat {seat} {name}: {owner} stakes {fmt_amount(amount)}, below the "
-                          f"égalité minimum {fmt_amount(eg_min)}", line=line,
-                          actual=None)
+                          f"égalité minimum {fmt_amount(eg_min)}", line=line)
         if spot.total > lim.eg_max:
             self.flag(EGALITE_LIMITS, f"seat {seat} {name}: {fmt_amount(spot.total)} staked, above the égalité "
-                      f"maximum {fmt_amount(lim.eg_max)}", line=spot.last_line, actual=None)
+                      f"maximum {fmt_amount(lim.eg_max)}", line=spot.last_line)
 
     def _check_house_boxes(self, players: set[int], boxes: dict[Owner, int]) -> None:
         if self.rules.lone_player_two_boxes and len(self.seated) == 1:

@@ -79,10 +79,11 @@ class War:
         hand = self.hands[seat]
         main, war = hand.stake("main"), hand.stake("war")
         if war != main:
+            # at the last war BET, which shows the stake; else where it was due, nothing to show
+            where = {"line": hand.spots["war"].last_line} if "war" in hand.spots else {"actual": None}
             self.flag(WAR_STAKE, f"seat {seat} goes to bataille with {fmt_amount(war)} on war; "
                       f"the initial stake is {fmt_amount(main)}",
-                      expected=f"BET seat={seat} spot=war amount={fmt_amount(main)}", actual=None,
-                      line=hand.spots["war"].last_line if "war" in hand.spots else None)
+                      expected=f"BET seat={seat} spot=war amount={fmt_amount(main)}", **where)
 
     def _check_egalite_war(self: BatailleRound, seat: int) -> None:
         """The égalité re-bet may come until the seat's bataille card: judged then (or at the
@@ -135,7 +136,7 @@ class War:
                       expected=f"BURN (×{need}) before {card}")
         elif got > need:
             self.flag(BURN_BATAILLE_EXTRA, f"{got} cards burned before the next bataille card ({card}); "
-                      f"the rules burn {need}", line=self.burn_lines[need], actual=None)
+                      f"the rules burn {need}", line=self.burn_lines[need])
 
     def _apply_war_deal(self: BatailleRound, e: ev.Deal) -> None:
         key = None if e.to == "dealer" else e.seat
@@ -164,4 +165,4 @@ class War:
                       expected="DEAL dealer <card>")
         if self.burn_lines:
             self.flag(BURN_BATAILLE_EXTRA, f"{len(self.burn_lines)} card(s) burned after the bataille's last card",
-                      line=self.burn_lines[0], actual=None)
+                      line=self.burn_lines[0])

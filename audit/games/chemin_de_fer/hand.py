@@ -16,6 +16,7 @@ from pydantic import Field
 
 from ... import events as ev
 from ...engine.checks import NoParams, Params, declare
+from ...engine.flagger import CURRENT
 from ...engine.format_checks import OUT_OF_CONTEXT
 from ...engine.game import TableExtension
 from ...values import Owner, fmt_amount
@@ -220,5 +221,6 @@ class HandPassing(TableExtension):
                     break
         if problem:
             self.flagger.flag(CDF_CUT_ORDER, problem, line=cuts[-1].line if cuts else shoe.line,
-                              expected=f"CUT by=seat:{order[0]}" if order else None, actual=None,
+                              expected=f"CUT by=seat:{order[0]}" if order else None,
+                              actual=CURRENT if cuts else None,  # the last CUT, else the SHOE line: no evidence
                               round=self._coup())
