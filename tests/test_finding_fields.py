@@ -75,6 +75,27 @@ def test_a_stake_over_the_limit_shows_its_bet_as_actual():
     assert limits and all(f.actual and f.actual.split()[0] in ("BET", "WITHDRAW") for f in limits)
 
 
+@pytest.mark.parametrize("last", ["2026-11-20T21:00:09.100+01:00 BAT-02 BET seat=x", "# the end", "",
+                                  "2026-11-20T21:00:09.100+01:00 BAT-02 NOTE \"other table\""])
+def test_the_end_of_log_findings_take_the_last_lines_stamp_whatever_the_jobs(tmp_path, last):
+    log = tmp_path / "end.del"
+    log.write_text("""#DEL 1
+2026-11-20T21:00:00.100+01:00 BAT-01 OPEN game=bataille ruleset=fr-bataille-2007 seats=7 min=10 max=1000
+2026-11-20T21:00:00.200+01:00 BAT-02 OPEN game=bataille ruleset=fr-bataille-2007 seats=7 min=10 max=1000
+2026-11-20T21:00:01.100+01:00 BAT-01 DEALER id=D07
+2026-11-20T21:00:02.100+01:00 BAT-01 SHOE new decks=6 procedure=sabot
+2026-11-20T21:00:06.100+01:00 BAT-01 ROUND 1 begin
+""" + last + "\n", encoding="utf-8")
+    library = Library.load()
+    report = run_audit(library, [str(log)])
+    lines = log.read_text(encoding="utf-8").splitlines()
+    end = [f for f in report.findings if f.line == 7]
+    assert {f.rule for f in end} >= {"DEL-ROUND-OPEN", "DEL-TABLE-UNCLOSED"}
+    for f in end:
+        assert (f.time, f.dealer, f.shoe) == expected_fields(lines, 7, f.table)
+    assert render(run_audit(library, [str(log)], jobs=2)) == render(report)
+
+
 def test_a_table_reopened_keeps_its_dealer_and_counts_its_shoes_on(tmp_path):
     log = tmp_path / "reopen.del"
     log.write_text("""#DEL 1

@@ -73,7 +73,7 @@ def _draw(report: Report, console: Console) -> None:
         for f in items:
             style = _STYLE[f.severity]
             at = moment(f)
-            console.print(f"  {safe(f.path)}:{f.line}: [{style}]{f.severity}[/{style}] {f.rule} ({f.category})"
+            console.print(f"  {safe(f.path)}:{f.line}: [{style}]{f.severity}[/{style}] {safe(f.rule)} ({f.category})"
                           + (f" {safe(at)}" if at else ""), emoji=False)  # :100: is a line, not an emoji
             console.print(f"    {safe(f.message)}")
             if f.expected or f.actual:
@@ -95,7 +95,7 @@ def _draw_tallies(report: Report, console: Console) -> None:
     console.print()
     console.print("[bold]findings by rule[/bold]")
     for (rule, category), n in sorted(by_rule.items(), key=lambda item: (-item[1], item[0])):
-        console.print(f"  {n:>{width}}  {rule} ({category})")
+        console.print(f"  {n:>{width}}  {safe(rule)} ({category})")
     console.print("[bold]findings by category[/bold]")
     for category in sorted(by_category, key=lambda c: (-by_category[c], CATEGORIES.index(c))):
         console.print(f"  {by_category[category]:>{width}}  {category}")

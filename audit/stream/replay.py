@@ -274,10 +274,13 @@ class FileReplay:
 
     def finish(self) -> None:
         sink = self.sink
-        if sink.line != self.stats.lines:  # the end-of-log findings are at the last line, maybe another part's
-            last = self.last_line
-            text = last.decode("utf-8", "replace") if type(last) is bytes else last
+        # the end-of-log findings are at the last line, which may be another part's: read here alike
+        last = self.last_line
+        text = last.decode("utf-8", "replace") if type(last) is bytes else last
+        parsed = parse_line(text.rstrip())
+        if sink.line != self.stats.lines:
             sink.line, sink.text = self.stats.lines, ""
-            sink.stamp = written_stamp(text) if type(parse_line(text.rstrip())) in EVENT_TYPES else None
+        sink.stamp = (written_stamp(text) if type(parsed) in EVENT_TYPES
+                      else readable_stamp(text) if isinstance(parsed, Problem) else None)
         for table_id in sorted(self.tables):
             self.tables[table_id].end_of_input(self.stats.lines)
