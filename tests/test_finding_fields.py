@@ -187,3 +187,14 @@ def test_a_line_number_is_never_an_emoji():
     report = run_audit(Library.load(), [str(path)])
     assert any(f.line == 100 for f in report.findings)
     assert f"{path}:100: error" in text.render(report)
+
+
+@pytest.mark.parametrize("name, said", [
+    ("FR-SEAT-RANGE", "taken at a table of"), ("MC-BURN-OTHER", "between rounds"), ("DEL-ROUND-OPEN", ""),
+    ("MC-DEALER-RELIEF", ""), ("MC-BURN-START-EXTRA", ""), ("MC-BURN-RESUME-EXTRA", "")])
+def test_a_table_finding_says_what_was_expected(name, said):
+    path = next(p for p in WITH_TABLE if p.stem == name)
+    fx = read_fixture(path)
+    report = run_audit(Library.load(overlays=fx.house), [str(path)])
+    mine = [f for f in report.findings if f.rule == name and said in f.message]
+    assert mine and all(f.expected for f in mine)

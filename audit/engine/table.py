@@ -113,7 +113,7 @@ class Table:
         self.flagger.dealer = e.id
         if self.round is not None and self.dealer is not None and e.id != self.dealer:
             self._flag(DEALER_RELIEF, f"dealer {self.dealer} relieved by {e.id} during round {self.round.n}",
-                       round=self.round.n)
+                       round=self.round.n, expected=f"ROUND {self.round.n} end, then DEALER id={e.id}")
         self.dealer = e.id
 
     def on_supervisor(self, e: ev.Supervisor) -> None:
@@ -121,7 +121,8 @@ class Table:
 
     def on_seat(self, e: ev.Seat) -> None:
         if e.action == "in" and e.seat > self.seats:
-            self._flag(SEAT_RANGE, f"seat {e.seat} taken at a table of {self.seats} places")
+            self._flag(SEAT_RANGE, f"seat {e.seat} taken at a table of {self.seats} places",
+                       expected=f"SEAT n in with n from 1 to {self.seats}")
         if e.action == "in":
             if e.seat in self.seated:
                 self._flag(OUT_OF_CONTEXT, f"seat {e.seat} taken while already occupied")
@@ -144,7 +145,8 @@ class Table:
     def on_close(self, e: ev.Close) -> None:
         self.closed = True  # mid-shoe is the end of the session, the house's call: not a shoe cut short
         if self.round is not None:
-            self._flag(ROUND_OPEN, f"round {self.round.n} still open when the table closed", round=self.round.n)
+            self._flag(ROUND_OPEN, f"round {self.round.n} still open when the table closed", round=self.round.n,
+                       expected=f"ROUND {self.round.n} end before CLOSE")
             self.round = None
         if self.rounds and self.announced is None and self.flagger.enabled(END_ANNOUNCED):
             self._flag(END_ANNOUNCED, "the table closed with no announcement of the end of play",
@@ -217,12 +219,13 @@ class Table:
             if rule is not None and shoe.burns_since_deal + 1 > rule.count:
                 when = "before the first card of the shoe" if not shoe.dealt_any else "after RESUME"
                 self._flag(check, f"{shoe.burns_since_deal + 1} cards burned {when}; the rules burn {rule.count}",
-                           round=self._n())
+                           round=self._n(), expected=f"BURN (×{rule.count}) {when}")
         elif self.round is not None:
             self.round.verify_burn(e)
             self.round.apply_burn(e)
         else:
-            self._flag(BURN_UNEXPECTED, "a card burned between rounds, where the rules require none")
+            self._flag(BURN_UNEXPECTED, "a card burned between rounds, where the rules require none",
+                       expected="no BURN between ROUND end and ROUND begin")
         shoe.burns_since_deal += 1
         shoe.draw(e.card, self.round is not None, self._n())
 
@@ -277,7 +280,8 @@ class Table:
     def _begin(self, e: ev.Round) -> None:
         self.flagger.kept.clear()  # a round's findings name its own lines only
         if self.round is not None:
-            self._flag(ROUND_OPEN, f"round {self.round.n} never ended (round {e.n} begins)", round=self.round.n)
+            self._flag(ROUND_OPEN, f"round {self.round.n} never ended (round {e.n} begins)", round=self.round.n,
+                       expected=f"ROUND {self.round.n} end before ROUND {e.n} begin")
             self.round = None
         if e.n <= self.last_round_n:
             self._flag(ROUND_NUMBER, f"round {e.n} after round {self.last_round_n}: round numbers increase",
@@ -340,7 +344,7 @@ class Table:
     def end_of_input(self, line: int) -> None:
         if self.round is not None:
             self._flag(ROUND_OPEN, f"round {self.round.n} still open at the end of the log",
-                       line=line, round=self.round.n, actual=None)
+                       line=line, round=self.round.n, actual=None, expected=f"ROUND {self.round.n} end")
             self.round = None
         shoe = self.shoe
         if shoe is not None and shoe.stop_at is not None and shoe.drawn and not shoe.stop_out:
