@@ -28,6 +28,9 @@ from .rule_listing import LISTING_FORMATS, rules_listing
 from .run import run_audit
 from .rulesets import Library, RulesetError
 from .selection import Selection, SelectionError, choose
+from .simulate.anomalies import KINDS as ANOMALIES
+from .simulate.anomalies import Anomaly
+from .statistics import DEFAULT_ALPHA
 from .stream.inputs import InputError, expand, input_size
 from .verbose import Narrator
 
@@ -50,6 +53,7 @@ def _choices(name: str, values: tuple[str, ...]) -> type[Enum]:
 #: the registered report formats (audit/reporters), the failing severities, the rule listing's formats
 Format = _choices("Format", names())
 FailOn = _choices("FailOn", SEVERITIES)
+AnomalyKind = _choices("AnomalyKind", ANOMALIES)
 RulesFormat = _choices("RulesFormat", LISTING_FORMATS)
 _NAME_WIDTH = max(map(len, REPORTERS))
 FORMATS_HELP = "\b\nReport formats (--format):\n" + "\n".join(
@@ -168,6 +172,8 @@ def check(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Tell on standard error the configuration, rulesets, overlays, selection and inputs used, and the time each step took.")] = False,
     color: Annotated[Color, typer.Option("--color", help="Colour the text report and progress bar: auto (a terminal, unless NO_COLOR is set), always or never.")] = Color("auto"),
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Draw no progress bar.")] = False,
+    alpha: Annotated[float, typer.Option("--alpha", min=0.0, max=1.0, help="Error rate of the statistics' anomalies, corrected for the number of groups tested (Holm).")] = DEFAULT_ALPHA,
+    fail_on_anomaly: Annotated[bool, typer.Option("--fail-on-anomaly", help="Exit with status 1 when the statistics find an anomaly (they never do otherwise).")] = False,
 ) -> None:
     """Audit logs and report every breach."""
     if quiet and verbose:
@@ -186,6 +192,7 @@ def check(
     show_progress = progress_bar_fits(outputs) and not (no_progress or quiet)
     with narrator.timed("logs audited"):
         report = _audit(paths, library, jobs, show_progress=show_progress, narrator=narrator)
+    report.statistics.alpha = alpha
     base_path = baseline or cfg.baseline()
     if base_path is not None:
         with _exit_2_on(baseline_file.BaselineError):
@@ -193,7 +200,8 @@ def check(
     selection.apply(report)
     _write_reports(outputs, report, quiet, narrator)
     floor = (fail_on.value if fail_on else None) or cfg.settings.fail_on or DEFAULT_FAIL_ON
-    raise typer.Exit(1 if any_at_or_above(report.findings, floor) else 0)
+    anomalous = fail_on_anomaly and bool(report.statistics.anomalies())
+    raise typer.Exit(1 if any_at_or_above(report.findings, floor) or anomalous else 0)
 
 
 @baseline_app.command("create")
@@ -294,7 +302,9 @@ def simulate(
     start: Annotated[Optional[str], typer.Option("--start", help="When the first table opens, ISO 8601 (default 2026-11-20T21:00:00+01:00; +01:00 if no offset).")] = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the log to this file (default: standard output).")] = None,
     inject: Annotated[Optional[list[str]], typer.Option("--inject", help="Inject one fault of this finding category (repeat), or 'all' for every category the tables' rulesets have.")] = None,
-    expected: Annotated[Optional[Path], typer.Option("--expected", help="Write the expected findings, a JSON list of {rule, category, line, table} sorted by line (table null for a syntax finding).")] = None,
+    expected: Annotated[Optional[Path], typer.Option("--expected", help="Write the expected findings, a JSON list of {rule, category, line, table} sorted by line (table null for a syntax finding); with --anomaly, the anomaly expected, a JSON object {anomaly, strength, table, scope, id}.")] = None,
+    anomaly: Annotated[Optional[AnomalyKind], typer.Option("--anomaly", help="Play a statistical anomaly at the first bataille table, every round still legal: collusion (the dealer gives the first seated player better cards) or stacked-shoe (the second shoe comes in clumps).")] = None,
+    strength: Annotated[float, typer.Option("--strength", min=0.0, max=1.0, help="With --anomaly collusion: the share of the player's hands the dealer favours.")] = 1.0,
 ) -> None:
     """Write a rule-abiding night of interleaved tables, optionally with known faults.
 
@@ -336,11 +346,14 @@ def simulate(
     wanted = list(dict.fromkeys(wanted))
     found: list = []
     chosen = None
+    played = None if anomaly is None else Anomaly(anomaly.value, strength)
+    if played is not None and wanted:
+        _die("--anomaly and --inject cannot be given together")
     if wanted:
         lines, found, chosen = faults.faulty_night(tables=specs, seed=seed, start=begin,
                                                    casino="Casino-Simulation", categories=wanted)
     else:
-        lines = sim.simulate(tables=specs, seed=seed, start=begin)
+        lines = sim.simulate(tables=specs, seed=seed, start=begin, anomaly=played)
     count = 0
     try:
         if output is not None:
@@ -359,7 +372,11 @@ def simulate(
     except OSError as err:
         _die(f"{output if output is not None else 'standard output'}: cannot write: {err.strerror or err}")
     found.sort(key=lambda e: (e.line, e.rule))
-    if expected is not None:
+    if played is not None and played.table is None:
+        _die("--anomaly is played at a bataille table: the night has none")
+    if expected is not None and played is not None:
+        _write(expected, json.dumps(played.expected(), indent=1) + "\n")
+    elif expected is not None:
         _write(expected, json.dumps([e.as_json() for e in found], indent=1) + "\n")
     where = str(output) if output is not None else "standard output"
     sys.stderr.write(f"audit: {count} lines, {len(specs)} table(s) × {rounds} round(s), written to {where}\n")

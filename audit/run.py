@@ -14,6 +14,7 @@ from .findings import Finding
 from .fingerprint import fingerprints
 from .report import InputSummary, Report, report_order
 from .rulesets import Library
+from .statistics import build as build_statistics
 from .stream.inputs import audit_input, expand
 
 
@@ -102,4 +103,5 @@ def _merge(library: Library, tasks: list, results: list[PartResult]) -> Report:
     report.findings.sort(key=Finding.sort_key)
     report.fingerprints = fingerprints(report.findings)
     report.rulesets = [library.rulesets[k] for k in sorted(library.rulesets)]
+    report.statistics = build_statistics(report, library)
     return report

@@ -66,6 +66,10 @@ class ShoeState:
         self.last_round: int | None = None
         self.drawn = 0
         self.counts: dict[tuple[str, str], int] = {}  # (rank, suit) -> times drawn
+        #: for the order test of the statistics: cards seen right after one of the same rank
+        self.repeats = 0
+        self.prev_rank: str | None = None
+        self.surveyed = False  # its cards handed to the table's statistics
         self.dealt_any = False
         self.burns_since_deal = 0
         self.paused = False
@@ -182,7 +186,11 @@ class ShoeState:
                         round=round_n)
         if card is not None:
             counts = self.counts
-            key = (card.rank, card.suit)  # a tuple hashes in C: cheaper than the card
+            rank = card.rank
+            if rank == self.prev_rank:
+                self.repeats += 1
+            self.prev_rank = rank
+            key = (rank, card.suit)  # a tuple hashes in C: cheaper than the card
             seen = counts[key] = counts.get(key, 0) + 1
             if seen == self.decks + 1:
                 self.flagger.flag(CARD_COUNT, f"{card} seen {seen} times in a shoe of {self.decks} decks",

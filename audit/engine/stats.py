@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from .surveillance import Surveillance
+
 ZERO = Decimal(0)
 HUNDREDTH = Decimal("0.01")
 
@@ -28,6 +30,8 @@ class TableStats:
     collected: Decimal = ZERO
     #: the house is the bank (set by the table from its game): else the bank is a player's
     house_banked: bool = True
+    #: the surveillance statistics' sums (set by the table)
+    surveillance: Surveillance | None = None
 
     @property
     def result(self) -> Decimal:

@@ -19,6 +19,7 @@ from .format_checks import OUT_OF_CONTEXT, ROUND_NUMBER, ROUND_OPEN, SHOE_UNFINI
 from .limits import Limits, verify_limits
 from .shoe import ShoeState
 from .stats import TableStats
+from .surveillance import Surveillance
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game, Round
@@ -55,6 +56,9 @@ class Table:
         self.flagger = flagger
         self.stats = stats
         stats.house_banked = game.house_banked
+        if stats.surveillance is None:  # a table closed and opened again goes on with its figures
+            stats.surveillance = Surveillance(event.table, game.house_banked)
+        self.surveillance = stats.surveillance
         self.game = game
         self.opened_line = event.line
         self.id = event.table
@@ -142,6 +146,7 @@ class Table:
 
     def on_close(self, e: ev.Close) -> None:
         self.closed = True  # mid-shoe is the end of the session, the house's call: not a shoe cut short
+        self.surveillance.end_shoe(self.shoe)
         if self.round is not None:
             self._flag(ROUND_OPEN, f"round {self.round.n} still open when the table closed", round=self.round.n)
             self.round = None
@@ -156,6 +161,7 @@ class Table:
             self._flag(OUT_OF_CONTEXT, "a new shoe during a round", round=self.round.n)
         if self.announced == "last-shoe" and self.shoe is not None:
             self._flag(END_ANNOUNCED, "a new shoe after the last shoe was announced")
+        self.surveillance.new_shoe(self.shoe)
         self.shoe = ShoeState(e, self.flagger)
         self.ext.new_shoe(self.shoe)
 
@@ -332,6 +338,7 @@ class Table:
                        line=line, round=self.round.n, actual=None)
             self.round = None
         shoe = self.shoe
+        self.surveillance.end_shoe(shoe)
         if shoe is not None and shoe.stop_at is not None and shoe.drawn and not shoe.stop_out:
             self._flag(SHOE_UNFINISHED, f"the log ends in the middle of the shoe of line {shoe.line}: "
                        f"{shoe.drawn} cards drawn, the stop card due after {shoe.stop_at}", line=line, actual=None,

@@ -34,6 +34,7 @@ def as_dict(report: Report) -> dict[str, Any]:
             for s in report.suppressed
         ],
         "baseline": None if report.baseline is None else {"path": report.baseline, "stale": report.stale},
+        "statistics": statistics(report),
         "rulesets": [
             {
                 "id": r.id,
@@ -59,6 +60,32 @@ def table_summary(report: Report, t: TableStats) -> dict[str, Any]:
         "house_win": money(t.house_win), "hold_percent": None if t.hold is None else format(t.hold, "f"),
         "banked_by": "house" if t.house_banked else "player",
     }
+
+
+def statistics(report: Report) -> dict[str, Any]:
+    """The ``statistics`` section (statistics contract, section 2)."""
+    stats = report.statistics
+    return {
+        "alpha": stats.alpha,
+        "groups": [_group(g) for g in stats.groups],
+        "anomalies": [
+            {"scope": a.group.scope, "id": a.group.id, "path": a.group.path, "table": a.group.table,
+             "test": a.group.test, "z": a.group.z, "p": a.group.p, "p_adjusted": a.p_adjusted,
+             "message": a.group.message}
+            for a in stats.anomalies()
+        ],
+    }
+
+
+def _group(g) -> dict[str, Any]:
+    out: dict[str, Any] = {"scope": g.scope, "id": g.id, "path": g.path, "table": g.table, "ruleset": g.ruleset,
+                           "test": g.test, "rounds": g.rounds}
+    if g.test == "result":
+        out.update(handle=money(g.handle), result=money(g.result), expected=money(g.expected), sd=money(g.sd))
+    else:
+        out.update(cards=g.cards, statistic=g.statistic)
+    out.update(z=g.z, p=g.p)
+    return out
 
 
 def render(report: Report) -> str:

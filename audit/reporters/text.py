@@ -12,6 +12,7 @@ from .. import terminal
 from ..escape import for_terminal
 from ..findings import Finding
 from ..report import Report
+from .text_statistics import draw as draw_statistics
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 _CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)]}
@@ -30,12 +31,15 @@ def render(report: Report) -> str:
     """The report as a file holds it: plain text, lines as long as they are."""
     console = Console(record=True, width=120, file=io.StringIO(), highlight=False, soft_wrap=True)
     _draw(report, console)
+    draw_statistics(report, console)
     return console.export_text()
 
 
 def show(report: Report) -> None:
     """The report on standard output: in colour on a terminal, the same plain text in a pipe."""
-    _draw(report, terminal.console(highlight=False, soft_wrap=True))
+    console = terminal.console(highlight=False, soft_wrap=True)
+    _draw(report, console)
+    draw_statistics(report, console)
 
 
 def _draw(report: Report, console: Console) -> None:

@@ -59,6 +59,8 @@ CDF_CARDS_LEFT = declare("cdf-cards-left", MinCards, SCOPE)
 CDF_SETTLE = declare("cdf-settle", NoParams, SCOPE)
 CDF_PAY_ORDER = declare("cdf-pay-order", NoParams, SCOPE)
 
+#: the statistics' bet kinds: a stake against the bank, from the ponte's side and from the banker's
+PONTE, BANKER = "coup ponte", "coup banker"
 _BANCO_RANK = {"suivi": 0, "solo": 1, "table": 2}
 _SETTLEMENT = {"ponte": "PAY", "banker": "COLLECT", "tie": "PUSH"}
 
@@ -96,6 +98,8 @@ class CdfRound(Drawing, Round):
         self.suite = hand.holder is not None and hand.coups_in_shoe > 0
         self.saw_hand = False
         self.taux = False  # the hand was taken back au taux this coup
+        #: (ponte, his result) of each stake settled, for the statistics
+        self.settlements: list[tuple[Owner, Decimal]] = []
         rule = self.rules.min_players
         if rule is not None and len(table.seated) < rule.min_players:
             self.flag(CDF_MIN_PLAYERS, f"coup {n} starts with {len(table.seated)} seated player(s); "
@@ -333,6 +337,7 @@ class CdfRound(Drawing, Round):
             return
         self.settled[by] = e.line
         self.last_order = self._order_of(by)
+        self.settlements.append((by, e.amount if verb == "PAY" else -e.amount if verb == "COLLECT" else Decimal(0)))  # type: ignore[union-attr]
 
     apply_pay = apply_collect = apply_push = apply_settle
 
@@ -362,3 +367,24 @@ class CdfRound(Drawing, Round):
         positive = [o for o, a in self.stakes.items() if a > 0]
         b.prev_sole_staker = positive[0] if not self.bancos and len(positive) == 1 else None
         b.coups_in_shoe += 1
+        self.table.surveillance.add_round(self.table.dealer, self._surveyed_bets(stakes))
+
+    def _surveyed_bets(self, stakes: dict[Owner, Decimal]) -> list:
+        """The coup's settled stakes for the statistics, from each player's side: the ponte's
+        result, and its opposite for the banker who holds the hand (his associates' shares with it)."""
+        seated = self.table.seated
+        holder = self.hand.holder
+        banker = None if holder is None else self._player(holder, seated)
+        out = []
+        for by, result in self.settlements:
+            stake = stakes.get(by)
+            if stake is None:
+                continue
+            ponte = self._player(by, seated)
+            out.append((None if ponte is None else ("ponte", ponte), PONTE, stake, result))
+            out.append((None if banker is None else ("banker", banker), BANKER, stake, -result))
+        return out
+
+    @staticmethod
+    def _player(owner: Owner, seated: dict[int, str | None]) -> str | None:
+        return owner.id if owner.kind == "standing" else seated.get(int(owner.id))
