@@ -126,7 +126,15 @@ class Surveillance:
             acc = groups.get(key)
             if acc is None:
                 acc = groups[key] = Acc()
-            acc.add(stakes, result)
+            if len(stakes) != 1:
+                acc.add(stakes, result)
+                continue
+            acc.rounds += 1  # the usual group of a round, one kind of bet: ``add`` without its call
+            acc.result += result
+            for kind, amount in stakes.items():
+                mine, square = acc.stakes, acc.square
+                mine[kind] = mine.get(kind, ZERO) + amount
+                square[kind] = square.get(kind, ZERO) + amount * amount
 
     def rounds_by(self) -> dict[tuple[str, str], Acc]:
         """The groups of the table, by (scope, id): its players', the table's, each dealer's and each shoe's."""
