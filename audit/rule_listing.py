@@ -13,7 +13,7 @@ LISTING_FORMATS = ("text", "markdown")
 def rules_listing(library: Library, ruleset: str | None, fmt: str) -> str:
     """The rules of one ruleset (all if None, which must be loaded) in a format of ``LISTING_FORMATS``."""
     if fmt == "markdown":
-        from .explain import rules_markdown
+        from .rules_markdown import rules_markdown
         if ruleset is not None:
             library = Library({ruleset: library.rulesets[ruleset]})
         return rules_markdown(library)

@@ -8,15 +8,14 @@ from decimal import Decimal
 import pytest
 
 from audit.explain import (
-    REGENERATE,
     UnknownRule,
     block,
     explain_text,
     find_rule,
     flow,
     rule_params,
-    rules_markdown,
 )
+from audit.rules_markdown import REGENERATE, rules_markdown
 from audit.rulesets import Library
 from fixtures import ROOT, RULE_FIXTURES
 
