@@ -18,8 +18,11 @@ import typer
 
 from . import baseline as baseline_file
 from . import config as config_file
+from . import interrupt
+from .escape import for_terminal, lines_for_terminal
 from .findings import DEFAULT_FAIL_ON, SEVERITIES, any_at_or_above
-from .outputs import OutputError, choose_outputs, progress_bar_fits, write_file, write_reports
+from .outputs import (OutputError, check_files, check_outputs, choose_outputs, progress_bar_fits, run_sources,
+                      write_file, write_reports, write_standard_output)
 from .report import InputError, Report, expand, input_size, run_audit
 from .reporters import REPORTERS, names
 from .rule_listing import LISTING_FORMATS, rules_listing
@@ -51,7 +54,9 @@ FORMATS_HELP = "\b\nReport formats (--format):\n" + "\n".join(
 
 
 def _die(message: str) -> NoReturn:
-    sys.stderr.write(f"audit: {message}\n")
+    """The one way an error reaches the user: file names, keys and values quoted from outside are
+    in ``message``, so it is escaped for the terminal as a whole (audit/escape.py)."""
+    sys.stderr.write(f"audit: {for_terminal(message)}\n")
     raise typer.Exit(2)
 
 
@@ -78,24 +83,33 @@ def _library(cfg: config_file.Config, house: Optional[list[Path]], rulesets: Opt
         return Library.load(directory, table_overlays=cfg.table_overlays())
 
 
-def _audit(paths: list[str], library: Library, jobs: int = 1, show_progress: bool = False) -> Report:
-    """The report of the inputs, with a progress bar on standard error if asked and a terminal."""
+def _expand(paths: list[str]) -> list[str]:
     with _exit_2_on(InputError):
-        files = expand(paths)
+        return expand(paths)
+
+
+def _audit(files: list[str], library: Library, jobs: int = 1, show_progress: bool = False) -> Report:
+    """The report of the (expanded) inputs, with a progress bar on standard error if asked and a terminal."""
+    with _exit_2_on(InputError):
         if not show_progress or not sys.stderr.isatty():
-            return run_audit(library, paths, jobs=jobs, files=files)
+            return run_audit(library, files, jobs=jobs, files=files)
         from rich.console import Console  # rich is imported only where it draws (start-up time)
         from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
         with Progress(TextColumn("auditing"), BarColumn(), TaskProgressColumn(), TimeRemainingColumn(),
                       console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("audit", total=input_size(files) or None)
-            return run_audit(library, paths, jobs=jobs, files=files,
+            return run_audit(library, files, jobs=jobs, files=files,
                              progress=lambda n: bar.advance(task, n))
 
 
 def _write(path: Path, content: str) -> None:
     with _exit_2_on(OutputError):
         write_file(path, content)
+
+
+def _show(text: str) -> None:
+    with _exit_2_on(OutputError):
+        write_standard_output(text)
 
 
 PathsArg = Annotated[list[str], typer.Argument(help="Log files, folders of logs, or - for standard input.")]
@@ -121,8 +135,11 @@ def check(
     with _exit_2_on(OutputError):
         outputs = choose_outputs([f.value for f in format or []], output or [], cfg)
     library = _library(cfg, house, rulesets)
-    report = _audit(paths, library, jobs, show_progress=progress_bar_fits(outputs))
+    files = _expand(paths)
     base_path = baseline or cfg.baseline()
+    with _exit_2_on(OutputError):  # before a log is read
+        check_outputs(outputs, run_sources(files, library, cfg.path, base_path))
+    report = _audit(files, library, jobs, show_progress=progress_bar_fits(outputs))
     if base_path is not None:
         with _exit_2_on(baseline_file.BaselineError):
             baseline_file.apply(report, baseline_file.load(base_path), base_path.as_posix())
@@ -143,11 +160,15 @@ def baseline_create(
 ) -> None:
     """Write the current findings to a baseline file."""
     cfg = _config(config)
-    report = _audit(paths, _library(cfg, house, rulesets))
+    library = _library(cfg, house, rulesets)
     if not justification.strip():
         _die("--justification must say why the findings are accepted")
+    files = _expand(paths)
+    with _exit_2_on(OutputError):  # before a log is read
+        check_files([output], run_sources(files, library, cfg.path))
+    report = _audit(files, library)
     _write(output, baseline_file.render(baseline_file.from_report(report, justification)))
-    sys.stdout.write(f"audit: {len(report.findings)} finding(s) written to {output}\n")
+    sys.stdout.write(f"audit: {len(report.findings)} finding(s) written to {for_terminal(str(output))}\n")
 
 
 @app.command()
@@ -160,14 +181,20 @@ def rules(
     rulesets: RulesetsOpt = None,
 ) -> None:
     """List every rule with its category, severity and the sentence it enforces."""
-    library = _library(_config(config), house, rulesets)
+    cfg = _config(config)
+    library = _library(cfg, house, rulesets)
+    if not library.rulesets:
+        _die(f"{rulesets or cfg.resolve(cfg.settings.rulesets)}: holds no ruleset (*.yaml)")
     if ruleset is not None and ruleset not in library.rulesets:
         _die(f"no ruleset {ruleset!r}; known: {', '.join(sorted(library.rulesets))}")
+    if output:
+        with _exit_2_on(OutputError):
+            check_files([output], run_sources([], library, cfg.path))
     content = rules_listing(library, ruleset, format.value)
     if output:
         _write(output, content)
     else:
-        sys.stdout.write(content)
+        _show(content)
 
 
 @app.command()
@@ -182,8 +209,8 @@ def explain(
     library = _library(_config(config), house, rulesets)
     if find_rule(library, rule) is None:
         _die(unknown_rule_message(library, rule))
-    text = explain_text(library, rule, None)
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    text = lines_for_terminal(explain_text(library, rule, None))  # titles, readings: text from outside
+    _show(text if text.endswith("\n") else text + "\n")
 
 
 @app.command()
@@ -203,7 +230,7 @@ def odds(
         _die(f"no ruleset {ruleset!r}; known: {', '.join(sorted(library.rulesets))}")
     with _exit_2_on(OddsError):
         result = compute(loaded)
-    sys.stdout.write(render_json(result) if format == "json" else render_text(result))
+    _show(render_json(result) if format == "json" else render_text(result))
 
 
 @app.command()
@@ -306,11 +333,12 @@ def simulate(
 
 def run() -> int:
     """The command line; returns its exit code."""
+    interrupt.install()
     try:
         app()
-    except KeyboardInterrupt:
+    except interrupt.Interrupted:  # no report was replaced: the writes are atomic (audit/atomic.py)
         sys.stderr.write("audit: interrupted\n")
-        return 2
+        return interrupt.EXIT_STATUS
     except SystemExit as done:
         if isinstance(done.code, str):  # a message instead of a code: Python would print it, exit 1
             sys.stderr.write(done.code + "\n")
@@ -335,7 +363,9 @@ def main() -> None:
             stream.flush()
         except (BrokenPipeError, ValueError):  # a reader that went away, a stream already closed
             pass
-        except OSError:  # the report did not reach its reader whole (a full disk, say)
+        except OSError as err:  # the report did not reach its reader whole (a full disk, say)
+            if stream is sys.stdout:
+                sys.stderr.write(f"audit: standard output: cannot write: {err.strerror or err}\n")
             code = 2
     os._exit(code)
 
