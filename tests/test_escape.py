@@ -1,14 +1,20 @@
-"""Text from outside is escaped before it reaches a terminal (issue 15, item 12)."""
+"""Text from outside is escaped before it reaches a terminal, and kept exact in the data reports (issue 15, items 9, 12)."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import unicodedata
+import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audit.escape import for_terminal
+from audit.escape import for_terminal, lines_for_terminal, undecodable_escaped
 
 HOSTILE = ["\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\u200b", "\u200d", "\u2060", "\ufeff",
            "\u2028", "\u2029", "\x1b", "\x07", "\r", "\n", "\t", "\x7f", "\x85", "\xa0"]
@@ -36,14 +42,19 @@ def test_nothing_unprintable_is_left_and_printable_text_survives(text):
     assert all(unicodedata.category(c) not in ("Cc", "Cf", "Zl", "Zp") for c in shown)
 
 
-# --- through the command line: reports and messages ---------------------------------------------
+def test_an_undecodable_byte_of_a_file_name_is_written_as_the_byte():
+    name = os.fsdecode(b"caf\xe9\xff.del")  # the bytes that are not UTF-8 held as lone surrogates
+    assert for_terminal(name) == undecodable_escaped(name) == "caf\\xe9\\xff.del"
+    dumped = json.dumps({"path": name}, ensure_ascii=False)
+    assert json.loads(undecodable_escaped(dumped, "\\\\").encode("utf-8")) == {"path": "caf\\xe9\\xff.del"}
+    assert undecodable_escaped("« la mise » \u202e") == "« la mise » \u202e"  # data reports keep the rest exact
 
-import json  # noqa: E402
-import os  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import xml.etree.ElementTree as ET  # noqa: E402
-from pathlib import Path  # noqa: E402
+
+def test_several_lines_keep_their_line_feeds():
+    assert lines_for_terminal("a\u202e\nb\tc\n") == "a\\u202e\nb\\x09c\n"
+
+
+# --- through the command line: reports and messages ---------------------------------------------
 
 ROOT = Path(__file__).resolve().parent.parent
 THREE = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
