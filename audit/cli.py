@@ -319,7 +319,7 @@ def simulate(
     found.sort(key=lambda e: (e.line, e.rule))
     if expected is not None:
         _write(expected, json.dumps([e.as_json() for e in found], indent=1) + "\n")
-    where = str(output) if output is not None else "standard output"
+    where = for_terminal(str(output)) if output is not None else "standard output"
     sys.stderr.write(f"audit: {count} lines, {len(specs)} table(s) × {rounds} round(s), written to {where}\n")
     missing = [f for f in chosen.faults if not f.placed] if chosen else []
     if chosen:
@@ -345,7 +345,7 @@ def run() -> int:
             return 1
         return done.code or 0
     except Exception as err:  # a bug of ours: say so in one line, never a traceback
-        sys.stderr.write(f"audit: internal error: {type(err).__name__}: {err}\n")
+        sys.stderr.write(f"audit: internal error: {type(err).__name__}: {for_terminal(str(err))}\n")
         return 2
     return 0
 
