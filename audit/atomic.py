@@ -62,17 +62,17 @@ def replace_together(contents: list[tuple[Path, str]], before_renames: Callable[
     direct: list[tuple[Path, Path, bytes]] = []
     try:
         for shown, text in contents:
-            target = Path(os.path.realpath(shown))
             data = text.encode("utf-8")
             try:
-                old = target.stat()
+                old = os.stat(shown)  # through links, /dev/stdout's too (a pipe has no path to resolve)
             except FileNotFoundError:
                 old = None
             except OSError as err:
                 raise WriteError(f"{shown}: cannot write: {err.strerror or err}") from None
             if old is not None and not stat.S_ISREG(old.st_mode):
-                direct.append((shown, target, data))
+                direct.append((shown, Path(shown), data))
                 continue
+            target = Path(os.path.realpath(shown))
             mode = stat.S_IMODE(old.st_mode) if old is not None else _new_file_mode()
             try:
                 pending.append((_temporary(target, data, mode), target, shown))

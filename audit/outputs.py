@@ -85,7 +85,7 @@ def check_files(paths: list[Path], inputs: Iterable[str | Path]) -> None:
     seen: dict[str, Path] = {}
     for path in paths:
         real = os.path.realpath(path)
-        mine = _stat(real)
+        mine = _stat(str(path))  # through links, /dev/stdout's too (a pipe has no path to resolve)
         for given, source, status in sources:
             if real == source or _same_file(mine, status):
                 raise OutputError(f"--output {path}: is an input of this run ({given}); "
@@ -93,7 +93,7 @@ def check_files(paths: list[Path], inputs: Iterable[str | Path]) -> None:
         if mine is not None and not stat.S_ISREG(mine.st_mode):
             if stat.S_ISDIR(mine.st_mode):
                 raise OutputError(f"--output {path}: is a folder: give a file in it")
-            if not os.access(real, os.W_OK):
+            if not os.access(path, os.W_OK):
                 raise OutputError(f"--output {path}: cannot write: permission denied")
             continue
         if real in seen:

@@ -200,3 +200,11 @@ def test_rules_of_an_empty_rulesets_folder_is_an_error(tmp_path):
     done = audit("rules", "--rulesets", "empty", cwd=tmp_path)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == "audit: empty: holds no ruleset (*.yaml)\n"
+
+
+def test_dev_stdout_into_a_pipe_takes_the_report(tmp_path):
+    """A pipe has no path to resolve nor a folder to put a temporary file in: it is written directly."""
+    done = audit("check", "-f", "json", "-o", "/dev/stdout", str(THREE), cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (1, "")
+    assert json.loads(done.stdout)["summary"]["findings"]["error"] == 3
+    assert list(tmp_path.iterdir()) == []
