@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from .. import __version__
+from ..escape import undecodable_escaped
 from ..engine.stats import TableStats
 from ..report import Report
 
@@ -62,4 +63,5 @@ def table_summary(report: Report, t: TableStats) -> dict[str, Any]:
 
 
 def render(report: Report) -> str:
-    return json.dumps(as_dict(report), indent=2, ensure_ascii=False) + "\n"
+    """The report as UTF-8 text: a file name's bytes that are not UTF-8 are written ``\\xNN``."""
+    return undecodable_escaped(json.dumps(as_dict(report), indent=2, ensure_ascii=False), "\\\\") + "\n"
