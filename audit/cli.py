@@ -18,6 +18,7 @@ import typer
 
 from . import baseline as baseline_file
 from . import config as config_file
+from .cluster import Cluster, ClusterError
 from .findings import DEFAULT_FAIL_ON, SEVERITIES, any_at_or_above
 from .outputs import OutputError, choose_outputs, progress_bar_fits, write_file, write_reports
 from .report import Report
@@ -80,18 +81,21 @@ def _library(cfg: config_file.Config, house: Optional[list[Path]], rulesets: Opt
         return Library.load(directory, table_overlays=cfg.table_overlays())
 
 
-def _audit(paths: list[str], library: Library, jobs: int = 1, show_progress: bool = False) -> Report:
-    """The report of the inputs, with a progress bar on standard error if asked and a terminal."""
-    with _exit_2_on(InputError):
+def _audit(paths: list[str], library: Library, jobs: int = 1, show_progress: bool = False,
+           cluster: Optional[str] = None) -> Report:
+    """The report of the inputs, with a progress bar on standard error if asked and a terminal;
+    on a Dask cluster if ``cluster`` names one (docs/cluster.md)."""
+    with _exit_2_on(InputError, ClusterError):
         files = expand(paths)
+        runner = Cluster(cluster, say=None) if cluster else None
         if not show_progress or not sys.stderr.isatty():
-            return run_audit(library, paths, jobs=jobs, files=files)
+            return run_audit(library, paths, jobs=jobs, files=files, cluster=runner)
         from rich.console import Console  # rich is imported only where it draws (start-up time)
         from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
         with Progress(TextColumn("auditing"), BarColumn(), TaskProgressColumn(), TimeRemainingColumn(),
                       console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("audit", total=input_size(files) or None)
-            return run_audit(library, paths, jobs=jobs, files=files,
+            return run_audit(library, paths, jobs=jobs, files=files, cluster=runner,
                              progress=lambda n: bar.advance(task, n))
 
 
@@ -117,13 +121,15 @@ def check(
     config: ConfigOpt = None,
     rulesets: RulesetsOpt = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes to use (across files, and across the tables of a file).")] = 1,
+    cluster: Annotated[Optional[str], typer.Option("--cluster", help="Run on a Dask cluster: a scheduler's address (tcp://host:8786), or local[:N] for N worker processes here; --jobs then does not apply (needs the cluster extra).")] = None,
 ) -> None:
     """Audit logs and report every breach."""
     cfg = _config(config)
     with _exit_2_on(OutputError):
         outputs = choose_outputs([f.value for f in format or []], output or [], cfg)
     library = _library(cfg, house, rulesets)
-    report = _audit(paths, library, jobs, show_progress=progress_bar_fits(outputs))
+    report = _audit(paths, library, jobs, show_progress=progress_bar_fits(outputs),
+                    cluster=cluster or cfg.settings.cluster)
     base_path = baseline or cfg.baseline()
     if base_path is not None:
         with _exit_2_on(baseline_file.BaselineError):

@@ -43,6 +43,8 @@ class Settings(_Strict):
     baseline: str | None = None
     fail_on: Severity | None = Field(default=None, alias="fail-on")
     reports: list[ReportOutput] = Field(default_factory=list)
+    #: a Dask scheduler's address or local[:N], as --cluster
+    cluster: str | None = None
 
 
 class Config:
