@@ -113,7 +113,8 @@ class Cluster:
         quiet = logging.WARNING if self.say else logging.ERROR  # a restarted worker is news at --verbose
         if self.workers is not None:
             with dd.LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                 dashboard_address=":0", silence_logs=quiet) as local, \
+                                 dashboard_address=":0" if self.say else None,  # where nobody is told of it: none
+                                 silence_logs=quiet) as local, \
                     dd.Client(local, set_as_default=False) as client:
                 yield client
             return
