@@ -35,6 +35,10 @@ NEEDS_DASK = "--cluster needs Dask: pip install 'del-audit[cluster]'"
 MAX_PARTS = 16
 #: seconds to wait for a scheduler to answer
 CONNECT_TIMEOUT = 20
+#: Dask's settings for a local cluster: no statistical profiler in the workers (it samples the
+#: running task's stack every 10 ms for the dashboard's profile page: about 5% more CPU a task,
+#: 1% of a core when idle, measured; docs/cluster.md says how to turn it off on a real cluster)
+LOCAL_CONFIG = {"distributed.worker.profile.enabled": False}
 
 
 class ClusterError(Exception):
@@ -110,11 +114,13 @@ class Cluster:
 
     @contextmanager
     def _client(self, dd: ModuleType) -> Iterator:
+        from dask import config as dask_config
         quiet = logging.WARNING if self.say else logging.ERROR  # a restarted worker is news at --verbose
         if self.workers is not None:
-            with dd.LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                 dashboard_address=":0" if self.say else None,  # where nobody is told of it: none
-                                 silence_logs=quiet) as local, \
+            dashboard = ":0" if self.say else None  # where nobody is told of it: none
+            with dask_config.set(LOCAL_CONFIG), \
+                    dd.LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                    dashboard_address=dashboard, silence_logs=quiet) as local, \
                     dd.Client(local, set_as_default=False) as client:
                 yield client
             return

@@ -137,12 +137,22 @@ def test_a_worker_killed_in_the_middle_of_a_task_loses_and_doubles_nothing(sched
 
 @pytest.mark.skipif(not Path("/proc/self/mem").exists(), reason="a file that fails when read: Linux's")
 def test_an_unreadable_input_is_reported_as_without_the_cluster(scheduler, tmp_path):
-    (tmp_path / "broken.del").symlink_to("/proc/self/mem")  # opens, then every read fails (even as root)
+    for name in ("broken.del", "zz-broken.del"):  # opens, then every read fails (even as root)
+        (tmp_path / name).symlink_to("/proc/self/mem")
     shutil.copy(RULE_LOGS[0], tmp_path / "ok.del")
-    one = audit("check", "ok.del", "broken.del", cwd=tmp_path)
-    two = audit("check", "ok.del", "broken.del", "--cluster", scheduler, cwd=tmp_path)
+    one = audit("check", "ok.del", "zz-broken.del", "broken.del", cwd=tmp_path)
+    two = audit("check", "ok.del", "zz-broken.del", "broken.del", "--cluster", scheduler, cwd=tmp_path)
     assert one.returncode == two.returncode == 2
     assert two.stderr == one.stderr == "audit: broken.del: read error: Input/output error\n"
+
+
+def test_verbose_is_told_the_scheduler_and_its_workers(scheduler, library):
+    with Client(scheduler, set_as_default=False) as client:
+        client.wait_for_workers(2, timeout=60)  # a worker killed by an earlier test is back
+    told: list[str] = []
+    run_audit(library, [str(FAULTY)], cluster=Cluster(scheduler, say=told.append))
+    (line,) = told
+    assert line.startswith(f"Dask scheduler {scheduler}: 2 worker(s), 2 thread(s); ")
 
 
 def test_without_the_extra_the_message_says_what_to_install(tmp_path):
