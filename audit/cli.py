@@ -20,6 +20,7 @@ from . import __version__
 from . import baseline as baseline_file
 from . import config as config_file
 from . import interrupt, terminal
+from .cluster import Cluster, ClusterError
 from .escape import for_terminal, lines_for_terminal
 from .findings import DEFAULT_FAIL_ON, SEVERITIES, any_at_or_above
 from .outputs import (Output, OutputError, check_files, check_outputs, choose_outputs, progress_bar_fits,
@@ -94,17 +95,19 @@ def _expand(paths: list[str]) -> list[str]:
 
 
 def _audit(files: list[str], library: Library, jobs: int = 1, show_progress: bool = False,
-           narrator: Narrator = Narrator(False)) -> Report:
-    """The report of the (expanded) inputs, with a progress bar on standard error if asked and a terminal."""
-    with _exit_2_on(InputError):
+           narrator: Narrator = Narrator(False), cluster: Optional[str] = None) -> Report:
+    """The report of the (expanded) inputs, with a progress bar on standard error if asked and a
+    terminal; on a Dask cluster if ``cluster`` names one (docs/cluster.md)."""
+    with _exit_2_on(InputError, ClusterError):
         narrator.inputs(files, jobs)
+        runner = Cluster(cluster, say=narrator.say if narrator.enabled else None) if cluster else None
         if not show_progress or not sys.stderr.isatty():
-            return run_audit(library, files, jobs=jobs, files=files)
+            return run_audit(library, files, jobs=jobs, files=files, cluster=runner)
         from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
         with Progress(TextColumn("auditing"), BarColumn(), TaskProgressColumn(), TimeRemainingColumn(),
                       console=terminal.console(stderr=True), transient=True) as bar:
             task = bar.add_task("audit", total=input_size(files) or None)
-            return run_audit(library, files, jobs=jobs, files=files,
+            return run_audit(library, files, jobs=jobs, files=files, cluster=runner,
                              progress=lambda n: bar.advance(task, n))
 
 
@@ -181,6 +184,7 @@ def check(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Tell on standard error the configuration, rulesets, overlays, selection and inputs used, and the time each step took.")] = False,
     color: Annotated[Color, typer.Option("--color", help="Colour the text report and progress bar: auto (a terminal, unless NO_COLOR is set), always or never.")] = Color("auto"),
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Draw no progress bar.")] = False,
+    cluster: Annotated[Optional[str], typer.Option("--cluster", help="Run on a Dask cluster: a scheduler's address (tcp://host:8786), or local[:N] for N worker processes here; --jobs then does not apply (needs the cluster extra).")] = None,
 ) -> None:
     """Audit logs and report every breach."""
     if quiet and verbose:
@@ -202,7 +206,8 @@ def check(
         check_outputs(outputs, run_sources(files, library, cfg.path, base_path))
     show_progress = progress_bar_fits(outputs) and not (no_progress or quiet)
     with narrator.timed("logs audited"):
-        report = _audit(files, library, jobs, show_progress=show_progress, narrator=narrator)
+        report = _audit(files, library, jobs, show_progress=show_progress, narrator=narrator,
+                        cluster=cluster or cfg.settings.cluster)
     if base_path is not None:
         with _exit_2_on(baseline_file.BaselineError):
             baseline_file.apply(report, baseline_file.load(base_path), base_path.as_posix())
