@@ -28,16 +28,13 @@ UNCOVERED = {
     "CDF-art8.s4",     # no bidder: the next player must take the hand or leave his seat
     "CDF-art8.s7",     # no moving to follow the hand
     "CDF-art10.s1",    # the salute after moving closer to the shoe
-    "CDF-art12.s3",    # the follower's free draw; the tableau for the others
-    "CDF-art30.s10",   # no card once the point is announced, except on Baccara
-    "CDF-art31.s1",    # the ponte's "carte" for "non"
 }
 
 #: sentences whose rules check only part of what a log can show
 PARTIAL = {
     "FR-55-19.s7", "FR-55-19.s8", "FR-55-19.s12",
-    "MC-1.s8", "MC-1.s13", "MC-1.s21", "MC-1.s23", "MC-1.s31",
-    "CDF-art1.s1", "CDF-art3.s1", "CDF-art4.s1", "CDF-art6.s1", "CDF-art7.s4", "CDF-art9.s3",
+    "MC-1.s8", "MC-1.s13", "MC-1.s23", "MC-1.s31",
+    "CDF-art7.s4", "CDF-art12.s3", "CDF-art9.s3",
     "CDF-art21.s2", "CDF-art30.s1", "CDF-art30.s4", "CDF-art32.s2",
 }
 

@@ -57,6 +57,8 @@ class ShoeState:
         self.cuts: list[ev.Cut] = []
         self.all_cuts: list[ev.Cut] = []
         self.cut_checked = False
+        #: the seats occupied when the cut was first offered (a player who sits down later changes nothing)
+        self.seated_at_cut: tuple[int, ...] | None = None
         self.talon: int | None = None
         self.stop_out = False
         self.stop_implied = False  # out, as the depth says, though the log has not said so yet
@@ -70,6 +72,8 @@ class ShoeState:
         self.burns_since_deal = 0
         self.paused = False
         self.awaiting_resume_burns = False
+        #: cards burned before a PAUSE that came before the shoe's first card (the start burns done)
+        self.start_burns = 0
         self._check_decks(event)
         self._check_procedure(event)
 

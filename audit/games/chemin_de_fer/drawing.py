@@ -60,6 +60,8 @@ CDF_DRAW_BANKER = declare("cdf-draw-banker", BankerTable, SCOPE)
 CDF_TABLEAU = declare("cdf-tableau", BankerTable, SCOPE)
 CDF_ADVICE = declare("cdf-advice", AdviceOn, SCOPE)
 CDF_POINT = declare("cdf-point", NoParams, SCOPE)
+CDF_POINT_TABLED = declare("cdf-point-tabled", NoParams, SCOPE)
+CDF_CALL_ERROR = declare("cdf-call-error", NoParams, SCOPE)
 
 
 def points(cards: list[Card]) -> int:
@@ -91,6 +93,15 @@ class Drawing:
             self.flag(CDF_DEAL_ORDER, f"a card to the {side} after a natural was shown")
         elif len(self.cards[side]) >= 3:
             self.flag(CDF_DEAL_ORDER, f"a fourth card to the {side}")
+        elif side == "ponte" and self.calls["banker"] is not None and self.once("ponte-first"):
+            self.flag(CDF_PONTE_FIRST, "the ponte's third card is dealt after the banker has played")
+        elif self.calls[side] is False and side == "ponte":
+            return  # art. 31: the banker may give a card to a ponte who said "non" by mistake
+        elif self.calls[side] is False and points(self.cards["banker"]) == 0:
+            return  # art. 30: a banker on Baccara keeps his right to a card after announcing his point
+        elif self.calls[side] is False:
+            self.flag(CDF_POINT_TABLED, f"the banker draws after standing on {points(self.cards['banker'])}: "
+                      "once his point is announced he may take no card, except on Baccara")
         elif self.calls[side] is not True:
             self.flag(CDF_DEAL_ORDER, f"a third card to the {side}, who did not call for one",
                       expected=f"CALL {side} card")
@@ -148,23 +159,32 @@ class Drawing:
             self.calls[e.side] = e.draw
 
     def _ponte_call(self: CdfRound, e: ev.Call) -> None:
-        if self.calls["banker"] is not None:
+        if self.calls["banker"] is not None and self.once("ponte-first"):
             self.flag(CDF_PONTE_FIRST, "the ponte speaks after the banker")
         p = points(self.cards["ponte"][:2])
-        banco = self.ponte_mode in ("solo", "suivi")
+        banco = self.ponte_mode in ("solo", "suivi", "follower")  # their draws are free (arts. 12, 23)
         check, rule = (CDF_DRAW_PONTE, self.rules.draw_ponte) if banco else (CDF_DRAW_PONTE_TABLE, self.rules.draw_ponte_table)
         if rule is None:
             return
         wrong = (e.draw and p in rule.stand_on) or (not e.draw and p in rule.draw_on)
         if wrong:
-            who = "the banco ponte" if banco else "the ponte holding the cards for the table"
+            who = ("the follower" if self.ponte_mode == "follower" else "the banco ponte") if banco else "the ponte holding the cards for the table"
             self.flag(check, f"faux tirage: {who} {'draws' if e.draw else 'stands'} on {p}",
                       expected=f"CALL ponte {'non' if e.draw else 'card'}")
 
     def _banker_call(self: CdfRound, e: ev.Call) -> None:
-        if self.calls["ponte"] is None or (self.calls["ponte"] and len(self.cards["ponte"]) < 3
-                                           and not self.burned_third["ponte"]):
-            self.flag(CDF_PONTE_FIRST, "the banker plays before the ponte has spoken and drawn")
+        if self.calls["banker"] is False:  # he stood: his point is announced (art. 30)
+            if e.draw and points(self.cards["banker"]) != 0:
+                self.flag(CDF_POINT_TABLED, f"the banker asks for a card after standing on "
+                          f"{points(self.cards['banker'])}: once his point is announced he may take no card, "
+                          "except on Baccara")
+            return
+        ponte = self.cards["ponte"]
+        if self.calls["ponte"] is None:  # a ponte who said "carte" and got none was refused it (art. 31)
+            self.flag(CDF_PONTE_FIRST, "the banker plays before the ponte has spoken")
+        elif len(ponte) == 2 and points(ponte) == 0:  # the exception of art. 31: Baccara gets its card
+            self.flag(CDF_CALL_ERROR, "the ponte on Baccara gets no card: the banker may take a ponte at an "
+                      "erroneous word, except on Baccara", expected="DEAL ponte <card>")
         want = self.banker_should()
         if want is None or want == "O" or (want == "T") == e.draw:
             return

@@ -57,6 +57,8 @@ class BankState:
     associate_of_passed: list[Owner] = field(default_factory=list)
     bids: list[tuple[Owner, Decimal]] = field(default_factory=list)
     award: tuple[Owner, Decimal] | None = None
+    #: the shoe's first hand was given (art. 4); a pass before the first coup then goes as arts. 7-9 say
+    first_given: bool = False
     prev_banco: Owner | None = None
     prev_sole_staker: Owner | None = None
 
@@ -75,6 +77,7 @@ class HandPassing(TableExtension):
 
     def new_shoe(self, shoe: ShoeState) -> None:
         self.bank.coups_in_shoe = 0
+        self.bank.first_given = False
 
     # -- the hand --------------------------------------------------------------------------
 
@@ -83,7 +86,8 @@ class HandPassing(TableExtension):
         who = e.by or Owner.seated(e.seat)
         how = e.how
         coup = self._coup()
-        first_of_shoe = b.coups_in_shoe == 0 and (table.round is None or not table.round.started)  # type: ignore[attr-defined]
+        first_of_shoe = (b.coups_in_shoe == 0 and not b.first_given
+                         and (table.round is None or not table.round.started))  # type: ignore[attr-defined]
         if first_of_shoe:
             lowest = min(table.seated) if table.seated else None
             if how != "first" or e.seat != lowest:
@@ -128,6 +132,7 @@ class HandPassing(TableExtension):
         if changed:
             b.prev_banco = b.prev_sole_staker = None
         b.holder, b.holder_seat = who, e.seat
+        b.first_given = True
         b.passed_by = None
         b.associate_of_passed = []
         b.bids, b.award = [], None
@@ -205,7 +210,8 @@ class HandPassing(TableExtension):
         if not self.flagger.enabled(CDF_CUT_ORDER) or shoe.cut_checked:
             return
         shoe.cut_checked = True
-        order = sorted(self.table.seated, reverse=True)
+        offered = shoe.seated_at_cut if shoe.seated_at_cut is not None else self.table.seated
+        order = sorted(offered, reverse=True)  # the players seated when the cut was offered
         cuts = shoe.all_cuts
         problem = None
         if not cuts or cuts[-1].refused:

@@ -8,7 +8,7 @@ between players in ``hand``. The checks each part raises are declared beside it.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
@@ -30,6 +30,9 @@ CENT = Decimal("0.01")
 
 class MinPlayers(Params):
     min_players: int = Field(gt=0)
+    #: when « ne peut commencer ni continuer » is judged: at the coup's first card (a player who
+    #: leaves before the deal leaves the coup short), or at ROUND begin
+    at: Literal["first-card", "round-begin"] = "first-card"
 
 
 class MinCards(Params):
@@ -81,7 +84,7 @@ class CdfRound(Drawing, Round):
         self.closed = False
         self.announced = False
         self.ponte: Owner | None = None
-        self.ponte_mode: str | None = None  # solo, suivi, table, or None (largest stake)
+        self.ponte_mode: str | None = None  # solo, suivi, table, follower (art. 12), or None (largest stake)
         self.cards: dict[str, list[Card]] = {"ponte": [], "banker": []}
         self.dealt = 0
         self.abat: dict[str, bool] = {"ponte": False, "banker": False}
@@ -97,8 +100,14 @@ class CdfRound(Drawing, Round):
         self.saw_hand = False
         self.taux = False  # the hand was taken back au taux this coup
         rule = self.rules.min_players
-        if rule is not None and len(table.seated) < rule.min_players:
-            self.flag(CDF_MIN_PLAYERS, f"coup {n} starts with {len(table.seated)} seated player(s); "
+        if rule is not None and rule.at == "round-begin":
+            self._check_players()
+
+    def _check_players(self) -> None:
+        rule = self.rules.min_players
+        seated = len(self.table.seated)
+        if rule is not None and seated < rule.min_players:
+            self.flag(CDF_MIN_PLAYERS, f"coup {self.n} is played with {seated} seated player(s); "
                       f"the rules require {rule.min_players}")
 
     def once(self, key: str) -> bool:
@@ -120,6 +129,14 @@ class CdfRound(Drawing, Round):
                 how = "taken back au taux" if self.taux else "after the last coup"
                 self.flag(CDF_BANK_LOWERED, f"bank lowered to {fmt_amount(e.amount)}; the hand holds "
                           f"{fmt_amount(floor)} {how}", expected=f"BANK amount={fmt_amount(floor)} (or more)")
+        if self.rules.associate is not None:  # associates announced before the bank (art. 6)
+            for owner, share in self.associates:
+                self._check_share(owner, share, e.amount)
+
+    def _check_share(self, owner: Owner, share: Decimal, bank: Decimal) -> None:
+        if share > bank - share:
+            self.flag(CDF_ASSOCIATE, f"associate {owner}'s share {fmt_amount(share)} exceeds the banker's own "
+                      f"{fmt_amount(bank - share)}")
 
     def apply_bank(self, e: ev.Bank) -> None:
         self.bank = e.amount
@@ -133,9 +150,8 @@ class CdfRound(Drawing, Round):
             elif len(b.associates) + 1 > rule.max_associates:
                 self.flag(CDF_ASSOCIATE, f"{e.by} is associate number {len(b.associates) + 1}; "
                           f"the banker may take {rule.max_associates}")
-            if self.bank is not None and e.amount > self.bank - e.amount:
-                self.flag(CDF_ASSOCIATE, f"associate's share {fmt_amount(e.amount)} exceeds the banker's own "
-                          f"{fmt_amount(self.bank - e.amount)}")
+            if self.bank is not None:
+                self._check_share(e.by, e.amount, self.bank)
 
     def apply_associate(self, e: ev.Associate) -> None:
         self.hand.associates.append(e.by)
@@ -206,8 +222,8 @@ class CdfRound(Drawing, Round):
         if self.bancos:
             chosen = next((m for o, m in self.bancos if o == e.by), None)
             self.ponte_mode = chosen or self._banco_first()[1]
-        else:
-            self.ponte_mode = None
+        else:  # art. 12: the follower who keeps the cards is free of his draws
+            self.ponte_mode = "follower" if self._follower_keeps_cards(e.by) else None
         self.ponte = e.by
 
     def bank_amount(self) -> Decimal | None:
@@ -262,6 +278,9 @@ class CdfRound(Drawing, Round):
         """At the coup's first card: a banker, the bets closed, a bank, cards enough, stakes covered."""
         self.started = True
         b = self.hand
+        rule = self.rules.min_players
+        if rule is not None and rule.at == "first-card":
+            self._check_players()
         if b.holder is None:
             self.flag(OUT_OF_CONTEXT, "a coup dealt with no banker (HAND)")
         elif not self.saw_hand and b.coups_in_shoe == 0:
