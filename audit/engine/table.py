@@ -165,7 +165,9 @@ class Table:
         return self.shoe
 
     def on_shuffle(self, e: ev.Shuffle) -> None:
-        self._need_shoe("SHUFFLE")
+        shoe = self._need_shoe("SHUFFLE")
+        if shoe is not None:
+            shoe.shuffled = True
 
     def on_cut(self, e: ev.Cut) -> None:
         shoe = self._need_shoe("CUT")
