@@ -148,6 +148,22 @@ class Table:
         if self.rounds and self.announced is None and self.flagger.enabled(END_ANNOUNCED):
             self._flag(END_ANNOUNCED, "the table closed with no announcement of the end of play",
                        expected="ANNOUNCE last-shoe or ANNOUNCE last-rounds n=3 before CLOSE")
+        elif self.announced is not None and self.seated and self.flagger.enabled(END_ANNOUNCED):
+            self._close_before_announced_end()
+
+    def _close_before_announced_end(self) -> None:
+        """Players still seated are owed the end of play announced: its rounds, or its shoe."""
+        rule = self.flagger.settings(END_ANNOUNCED)
+        if self.announced == "last-rounds":
+            due = self.announced_n or rule.last_rounds
+            if self.rounds_after_announce < due:
+                self._flag(END_ANNOUNCED, f"the table closed after {self.rounds_after_announce} of the {due} last rounds "
+                           f"announced, with {len(self.seated)} player(s) still seated",
+                           expected="the rounds announced, or no player left seated, before CLOSE")
+        elif self.shoe is not None and not self.shoe.machine and self.shoe.stop_at is not None and not self.shoe.stop_out:
+            self._flag(END_ANNOUNCED, f"the table closed before the stop card of the last shoe announced, with "
+                       f"{len(self.seated)} player(s) still seated",
+                       expected="the last shoe played to its stop card, or no player left seated, before CLOSE")
 
     # -- the shoe ------------------------------------------------------------------------------
 
