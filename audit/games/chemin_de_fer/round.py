@@ -99,6 +99,7 @@ class CdfRound(Drawing, Round):
         self.suite = hand.holder is not None and hand.coups_in_shoe > 0
         self.saw_hand = False
         self.taux = False  # the hand was taken back au taux this coup
+        self.void = False  # dealt with too few cards: not valid, its stakes are returned (art. 32)
         rule = self.rules.min_players
         if rule is not None and rule.at == "round-begin":
             self._check_players()
@@ -301,6 +302,7 @@ class CdfRound(Drawing, Round):
         if shoe is not None and rule is not None and shoe.size - shoe.drawn < rule.min_cards:
             self.flag(CDF_CARDS_LEFT, f"coup dealt with {shoe.size - shoe.drawn} cards left in the shoe; "
                       f"the rules require {rule.min_cards}")
+            self.void = True
         self._check_cover()
 
     # -- settlement ----------------------------------------------------------------------------
@@ -327,6 +329,11 @@ class CdfRound(Drawing, Round):
             self.flag(CDF_SETTLE, f"{e.by} settled before the coup was decided")
             return
         stake = stakes[e.by]
+        if self.void:
+            if e.verb != "PUSH":
+                self.flag(CDF_SETTLE, f"{e.by}: {e.verb} {fmt_amount(e.amount)} on a coup dealt with too few cards "  # type: ignore[union-attr]
+                          "(art. 32): the coup is not valid and the stake is returned", expected=f"PUSH by={e.by}")
+            return
         result = self.outcome()
         verb = _SETTLEMENT[result]
         amount = getattr(e, "amount", None)
@@ -373,7 +380,7 @@ class CdfRound(Drawing, Round):
         stakes = self.in_play()
         total = sum(stakes.values(), Decimal(0))
         self.stats.drop += total
-        result = self.outcome() if self.decided() else "tie"
+        result = self.outcome() if self.decided() and not self.void else "tie"
         b.last_result = {"ponte": "lost", "banker": "won", "tie": "push"}[result]
         b.last_bank = self.bank if self.bank is not None else b.last_bank
         b.last_net = total if result == "banker" else -total if result == "ponte" else Decimal(0)
