@@ -61,6 +61,9 @@ class BankState:
     first_given: bool = False
     prev_banco: Owner | None = None
     prev_sole_staker: Owner | None = None
+    #: the ponte of the last coup's "banco avec la table": first for the next solo banco (art. 21),
+    #: whoever then holds the hand
+    prev_table_banco: Owner | None = None
 
 
 class HandPassing(TableExtension):

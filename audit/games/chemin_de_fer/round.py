@@ -195,9 +195,11 @@ class CdfRound(Drawing, Round):
         return (1, index)
 
     def _banco_first(self) -> tuple[Owner, str]:
-        """The banco with priority (art. 23): suivi, then solo, then avec la table; by place."""
-        _, best, mode = min((((_BANCO_RANK[m], *self._place(o, i)), o, m) for i, (o, m) in enumerate(self.bancos)),
-                            key=lambda r: r[0])
+        """The banco with priority (art. 23): suivi, then solo, then avec la table; by place. Among the
+        solo bancos, the ponte of the last coup's banco avec la table comes first (art. 21)."""
+        table = self.hand.prev_table_banco
+        _, best, mode = min(((((_BANCO_RANK[m] - (m == "solo" and o == table) * 0.5), *self._place(o, i)), o, m)
+                             for i, (o, m) in enumerate(self.bancos)), key=lambda r: r[0])
         return best, mode
 
     def verify_ponte(self, e: ev.Ponte) -> None:
@@ -385,6 +387,7 @@ class CdfRound(Drawing, Round):
         b.last_bank = self.bank if self.bank is not None else b.last_bank
         b.last_net = total if result == "banker" else -total if result == "ponte" else Decimal(0)
         b.prev_banco = self.ponte if self.bancos else None
+        b.prev_table_banco = self.ponte if self.bancos and self.ponte_mode == "table" else None
         positive = [o for o, a in self.stakes.items() if a > 0]
         b.prev_sole_staker = positive[0] if not self.bancos and len(positive) == 1 else None
         b.coups_in_shoe += 1
