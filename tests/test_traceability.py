@@ -31,7 +31,6 @@ UNCOVERED = {
 PARTIAL = {
     "MC-1.s31",
     "CDF-art7.s4", "CDF-art12.s3", "CDF-art9.s3",
-    "CDF-art30.s1", "CDF-art30.s4",
 }
 
 #: rules whose fixture has no passing table (the fixture says why)

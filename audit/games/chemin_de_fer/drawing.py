@@ -7,6 +7,7 @@ ruleset's, and the checks these steps raise are declared here.
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import field_validator
@@ -91,6 +92,11 @@ class Drawing:
             return
         if self.abat["ponte"] or self.abat["banker"]:
             self.flag(CDF_DEAL_ORDER, f"a card to the {side} after a natural was shown")
+        elif side == "banker" and self.banker_base:  # his draw after dealing himself too many (art. 30)
+            if len(self.cards["banker"]) > self.banker_base:
+                self.flag(CDF_DEAL_ORDER, "a second card drawn by a banker who dealt himself too many")
+            elif self.calls["banker"] is not True:
+                self.flag(CDF_DEAL_ORDER, "a card to the banker, who did not call for one", expected="CALL banker card")
         elif len(self.cards[side]) >= 3:
             self.flag(CDF_DEAL_ORDER, f"a fourth card to the {side}")
         elif side == "ponte" and self.calls["banker"] is not None and self.once("ponte-first"):
@@ -108,8 +114,24 @@ class Drawing:
 
     def apply_deal(self: CdfRound, e: ev.Deal) -> None:
         if e.to in ("ponte", "banker"):
-            self.cards[e.to].append(e.card)
+            cards = self.cards[e.to]
+            cards.append(e.card)
             self.dealt += 1
+            if (e.to == "banker" and len(cards) == 3 and not self.banker_base and self.calls["ponte"] is None
+                    and self.calls["banker"] is None and not self.abat["ponte"]):
+                # art. 30: the banker dealt himself more cards than his due at the deal: his point is
+                # Baccara, and he keeps his right to draw (from the next card on)
+                self.banker_base = 3
+
+    def hand_points(self: CdfRound, side: str) -> int:
+        """A side's point as art. 30 scores it: Baccara for the cards a banker dealt himself too many at
+        the deal, plus his draw; the best three of a ponte dealt four cards."""
+        cards = self.cards[side]
+        if side == "banker":
+            return points(cards[self.banker_base:]) if self.banker_base else points(cards)
+        if len(cards) > 3:
+            return max(points(list(c)) for c in combinations(cards, 3))
+        return points(cards)
 
     def verify_burn(self: CdfRound, e: ev.Burn) -> None:
         """Chemin de fer burns cards only to mend a fault (arts. 11, 14, 15, 26): nothing to check."""
@@ -188,7 +210,7 @@ class Drawing:
         want = self.banker_should()
         if want is None or want == "O" or (want == "T") == e.draw:
             return
-        b = points(self.cards["banker"][:2])
+        b = self.hand_points("banker") if self.banker_base else points(self.cards["banker"][:2])
         third = self._ponte_third()
         col = "NON" if third is None else str(third)
         self.flag(CDF_TABLEAU if self.tableau else CDF_DRAW_BANKER,
@@ -207,7 +229,7 @@ class Drawing:
         rule = (rules.tableau if self.tableau else rules.draw_banker) or rules.draw_banker or rules.tableau
         if rule is None:
             return None
-        b = points(self.cards["banker"][:2])
+        b = 0 if self.banker_base else points(self.cards["banker"][:2])  # Baccara after too many (art. 30)
         if b in rule.always_draw:
             return "T"
         if b in rule.always_stand:
@@ -235,7 +257,7 @@ class Drawing:
         """Advice changes nothing in the coup: the ponte's CALL says what he did."""
 
     def verify_point(self: CdfRound, e: ev.Point) -> None:
-        p, b = points(self.cards["ponte"]), points(self.cards["banker"])
+        p, b = self.hand_points("ponte"), self.hand_points("banker")
         if (e.ponte, e.banker) != (p, b):
             self.flag(CDF_POINT, f"points announced ponte {e.ponte}, banker {e.banker}; the cards make {p} and {b}",
                       expected=f"POINT ponte={p} banker={b}")
@@ -252,8 +274,9 @@ class Drawing:
             return False
         if self.calls["banker"] is None:
             return natural(self.cards["ponte"][:2]) or natural(self.cards["banker"][:2])
-        return not self.calls["banker"] or len(self.cards["banker"]) >= 3 or self.burned_third["banker"]
+        return (not self.calls["banker"] or len(self.cards["banker"]) >= 3 + (self.banker_base > 0)
+                or self.burned_third["banker"])
 
     def outcome(self: CdfRound) -> str:
-        p, b = points(self.cards["ponte"]), points(self.cards["banker"])
+        p, b = self.hand_points("ponte"), self.hand_points("banker")
         return "ponte" if p > b else "banker" if b > p else "tie"

@@ -17,7 +17,7 @@ from ...engine.checks import NoParams, Params, declare
 from ...engine.format_checks import OUT_OF_CONTEXT
 from ...engine.game import Round
 from ...values import Card, Owner, fmt_amount
-from .drawing import Drawing, points
+from .drawing import Drawing
 from .hand import CDF_FIRST_HAND, CDF_HAND_PASSING
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -99,6 +99,8 @@ class CdfRound(Drawing, Round):
         self.suite = hand.holder is not None and hand.coups_in_shoe > 0
         self.saw_hand = False
         self.taux = False  # the hand was taken back au taux this coup
+        #: the banker's cards dealt too many at the deal, scored Baccara (art. 30); 0: none
+        self.banker_base = 0
         self.void = False  # dealt with too few cards: not valid, its stakes are returned (art. 32)
         rule = self.rules.min_players
         if rule is not None and rule.at == "round-begin":
@@ -343,7 +345,7 @@ class CdfRound(Drawing, Round):
             want = f"{verb} by={e.by}" + (f" amount={fmt_amount(stake)}" if verb != "PUSH" else "")
             self.flag(CDF_SETTLE, f"{e.by}: {e.verb}{' ' + fmt_amount(amount) if amount is not None else ''}; "
                       f"the {'ponte wins' if result == 'ponte' else 'banker wins' if result == 'banker' else 'coup is a tie'} "
-                      f"({points(self.cards['ponte'])} to {points(self.cards['banker'])}) on a stake of {fmt_amount(stake)}",
+                      f"({self.hand_points('ponte')} to {self.hand_points('banker')}) on a stake of {fmt_amount(stake)}",
                       expected=want)
 
     verify_pay = verify_collect = verify_push = verify_settle
