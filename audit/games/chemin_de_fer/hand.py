@@ -57,6 +57,10 @@ class BankState:
     associate_of_passed: list[Owner] = field(default_factory=list)
     bids: list[tuple[Owner, Decimal]] = field(default_factory=list)
     award: tuple[Owner, Decimal] | None = None
+    #: who may not bid when an awarded hand refused is auctioned again (art. 9)
+    excluded: tuple[Owner | None, ...] = ()
+    #: the awardee holds the hand and must give the first coup (art. 9)
+    must_deal: bool = False
     #: the shoe's first hand was given (art. 4); a pass before the first coup then goes as arts. 7-9 say
     first_given: bool = False
     prev_banco: Owner | None = None
@@ -109,13 +113,17 @@ class HandPassing(TableExtension):
             elif b.last_result == "lost":
                 problem = "the banker goes on (suite) after the bank lost"
         elif how == "taken":
-            if b.passed_by is None and b.last_result != "lost":
+            if b.award is not None and who != b.award[0]:
+                problem = f"{who} takes a hand awarded to {b.award[0]}; only the awardee takes it"
+            elif b.passed_by is None and b.last_result != "lost":
                 problem = f"{who} takes a hand nobody passed and the bank did not lose"
             elif who == b.passed_by or (b.last_result == "lost" and who == b.holder):
                 problem = f"{who} takes back the hand he passed or lost; a passed hand is retaken only au taux"
         elif how == "taux":
             if b.passed_by is None or who != b.passed_by:
                 problem = f"{who} takes the hand au taux, which only the banker who passed it may do"
+            elif b.bids or b.award is not None:
+                problem = f"{who} takes the hand back au taux after the auction began (art. 8: « Toute main qui n'est pas reprise à son taux est mise à prix »)"
         elif how == "auction":
             if b.award is None or b.award[0] != who:
                 problem = f"{who} takes the hand by auction, but it was not awarded to him"
@@ -136,6 +144,8 @@ class HandPassing(TableExtension):
             b.prev_banco = b.prev_sole_staker = None
         b.holder, b.holder_seat = who, e.seat
         b.first_given = True
+        b.must_deal = e.how == "auction"
+        b.excluded = ()
         b.passed_by = None
         b.associate_of_passed = []
         b.bids, b.award = [], None
@@ -148,6 +158,10 @@ class HandPassing(TableExtension):
     def verify_pass(self, e: ev.Pass) -> None:
         if self.bank.holder is None:
             self.flagger.flag(OUT_OF_CONTEXT, "PASS with no banker", round=self._coup())
+        elif self.bank.must_deal:
+            self.flagger.flag(CDF_HAND_PASSING, f"{self.bank.holder} passes a hand awarded to him before giving its "
+                              "first coup (art. 9: « l'adjudicataire doit donner le premier coup »)",
+                              round=self._coup())
 
     def apply_pass(self, e: ev.Pass) -> None:
         b = self.bank
@@ -156,6 +170,7 @@ class HandPassing(TableExtension):
         b.passed_by = b.holder
         b.associate_of_passed = list(b.associates)
         b.bids, b.award = [], None
+        b.excluded = ()
 
     # -- the auction of a passed hand ---------------------------------------------------------
 
@@ -164,9 +179,14 @@ class HandPassing(TableExtension):
         if b.passed_by is None:
             self.flagger.flag(OUT_OF_CONTEXT, "a bid with no passed hand to auction", round=coup)
         elif rule is not None:
+            again = b.award is not None  # the awardee refused: the hand is auctioned again (art. 9)
             if e.by == b.passed_by or e.by in b.associate_of_passed:
                 self.flagger.flag(CDF_AUCTION, f"{e.by} bids on the hand he (or his banker) passed", round=coup)
-            top = max((amount for _, amount in b.bids), default=None)
+            elif e.by == (b.award[0] if again else None) or e.by in b.excluded:  # type: ignore[index]
+                self.flagger.flag(CDF_AUCTION, f"{e.by} bids again on a hand awarded to him and refused (art. 9: "
+                                  "« ni le dernier adjudicataire ni le précédent détenteur de la main […] n'ont "
+                                  "droit aux enchères »)", round=coup)
+            top = None if again else max((amount for _, amount in b.bids), default=None)
             minimum = self.table.limits.min
             if top is None:
                 if e.amount < minimum:
@@ -182,7 +202,11 @@ class HandPassing(TableExtension):
                                       expected=f"BID ... amount={fmt_amount(top + step)} (or more by {fmt_amount(step)})")
 
     def apply_bid(self, e: ev.Bid) -> None:
-        self.bank.bids.append((e.by, e.amount))
+        b = self.bank
+        if b.award is not None:  # a new auction after the awardee's refusal
+            b.excluded = (*b.excluded, b.award[0])
+            b.bids, b.award = [], None
+        b.bids.append((e.by, e.amount))
 
     def _place_from_banker(self, owner: Owner, index: int) -> tuple[int, int]:
         """Equal bids: seated players first, from the banker's right; then standing ones (art. 8)."""

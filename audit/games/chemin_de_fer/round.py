@@ -283,6 +283,7 @@ class CdfRound(Drawing, Round):
         """At the coup's first card: a banker, the bets closed, a bank, cards enough, stakes covered."""
         self.started = True
         b = self.hand
+        b.must_deal = False
         rule = self.rules.min_players
         if rule is not None and rule.at == "first-card":
             self._check_players()
