@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
@@ -34,6 +34,11 @@ class AuctionStep(Params):
 
 class Auction(Params):
     steps: list[AuctionStep] = Field(min_length=1)
+    #: previous-bracket: a bid rises by the step of the bracket the highest bid is in (180 → 260 is
+    #: legal); landing-bracket: a bid lands on the grid of its own bracket (from 180: 200, 300...)
+    grid: Literal["previous-bracket", "landing-bracket"] = "previous-bracket"
+    #: the awardee's first bank is at least the price he bid (the price is the bank he puts up)
+    bank_at_least_price: bool = True
 
 
 CDF_FIRST_HAND = declare("cdf-first-hand", NoParams, SCOPE)
@@ -61,6 +66,8 @@ class BankState:
     excluded: tuple[Owner | None, ...] = ()
     #: the awardee holds the hand and must give the first coup (art. 9)
     must_deal: bool = False
+    #: the price of the hand just awarded, until its first coup is dealt
+    award_price: Decimal | None = None
     #: the shoe's first hand was given (art. 4); a pass before the first coup then goes as arts. 7-9 say
     first_given: bool = False
     prev_banco: Owner | None = None
@@ -145,6 +152,7 @@ class HandPassing(TableExtension):
         b.holder, b.holder_seat = who, e.seat
         b.first_given = True
         b.must_deal = e.how == "auction"
+        b.award_price = b.award[1] if e.how == "auction" and b.award is not None and b.award[0] == who else None
         b.excluded = ()
         b.passed_by = None
         b.associate_of_passed = []
@@ -194,12 +202,18 @@ class HandPassing(TableExtension):
                                       f"{fmt_amount(minimum)}", round=coup,
                                       expected=f"BID ... amount={fmt_amount(minimum)} (or more)")
             else:
-                step = next(s.step for s in rule.steps if s.below is None or top < s.below)
                 rise = e.amount - top
-                if rise < 0 or rise % step != 0:  # equal bids are allowed (art. 8)
+                if rule.grid == "landing-bracket":
+                    step = next(s.step for s in rule.steps if s.below is None or e.amount < s.below)
+                    off = rise != 0 and e.amount % step != 0
+                else:
+                    step = next(s.step for s in rule.steps if s.below is None or top < s.below)
+                    off = rise % step != 0
+                nxt = (top // step + 1) * step if rule.grid == "landing-bracket" else top + step
+                if rise < 0 or off:  # equal bids are allowed (art. 8)
                     self.flagger.flag(CDF_AUCTION, f"bid {fmt_amount(e.amount)} after {fmt_amount(top)}: bids rise by "
                                       f"steps of {fmt_amount(step)} at that level", round=coup,
-                                      expected=f"BID ... amount={fmt_amount(top + step)} (or more by {fmt_amount(step)})")
+                                      expected=f"BID ... amount={fmt_amount(nxt)} (or more by {fmt_amount(step)})")
 
     def apply_bid(self, e: ev.Bid) -> None:
         b = self.bank

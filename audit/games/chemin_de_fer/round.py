@@ -18,7 +18,7 @@ from ...engine.format_checks import OUT_OF_CONTEXT
 from ...engine.game import Round
 from ...values import Card, Owner, fmt_amount
 from .drawing import Drawing
-from .hand import CDF_FIRST_HAND, CDF_HAND_PASSING
+from .hand import CDF_AUCTION, CDF_FIRST_HAND, CDF_HAND_PASSING
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...engine.table import Table
@@ -44,6 +44,13 @@ class BancoRules(Params):
     table_share: Decimal = Field(gt=0, le=1)
 
 
+class LateStake(Params):
+    #: until when the ponte who follows the banco may call it after "rien ne va plus" (art. 23:
+    #: « pourvu qu'elles n'aient pas été prises en main »): until the ponte has taken the cards in hand
+    #: (his first CALL or ABAT), or at any time of the coup
+    follower_until: Literal["cards-taken", "any-time"] = "cards-taken"
+
+
 class Associates(Params):
     max_associates: int = Field(ge=0)
 
@@ -57,7 +64,7 @@ CDF_ASSOCIATE = declare("cdf-associate", Associates, SCOPE)
 CDF_BANCO_PRIORITY = declare("cdf-banco-priority", NoParams, SCOPE)
 CDF_BANCO_SUIVI = declare("cdf-banco-suivi", NoParams, SCOPE)
 CDF_CARDS_LARGEST = declare("cdf-cards-largest", NoParams, SCOPE)
-CDF_LATE_STAKE = declare("cdf-late-stake", NoParams, SCOPE)
+CDF_LATE_STAKE = declare("cdf-late-stake", LateStake, SCOPE)
 CDF_CARDS_LEFT = declare("cdf-cards-left", MinCards, SCOPE)
 CDF_SETTLE = declare("cdf-settle", NoParams, SCOPE)
 CDF_PAY_ORDER = declare("cdf-pay-order", NoParams, SCOPE)
@@ -132,6 +139,10 @@ class CdfRound(Drawing, Round):
                 how = "taken back au taux" if self.taux else "after the last coup"
                 self.flag(CDF_BANK_LOWERED, f"bank lowered to {fmt_amount(e.amount)}; the hand holds "
                           f"{fmt_amount(floor)} {how}", expected=f"BANK amount={fmt_amount(floor)} (or more)")
+        auction = self.rules.auction
+        if b.award_price is not None and auction is not None and auction.bank_at_least_price and e.amount < b.award_price:
+            self.flag(CDF_AUCTION, f"bank of {fmt_amount(e.amount)} announced by the awardee, below the price of "
+                      f"{fmt_amount(b.award_price)} he bid for the hand", expected=f"BANK amount={fmt_amount(b.award_price)} (or more)")
         if self.rules.associate is not None:  # associates announced before the bank (art. 6)
             for owner, share in self.associates:
                 self._check_share(owner, share, e.amount)
@@ -165,6 +176,10 @@ class CdfRound(Drawing, Round):
         follower = e.mode == "suivi" and e.by == b.prev_banco  # art. 23's exception
         if self.closed and not follower:
             self.flag(CDF_LATE_STAKE, f"banco by {e.by} after \"rien ne va plus\"")
+        elif (self.closed and self.rules.late_stake is not None and self.rules.late_stake.follower_until == "cards-taken"
+              and (self.calls["ponte"] is not None or self.abat["ponte"])):
+            self.flag(CDF_LATE_STAKE, f"banco suivi by {e.by} after the cards were taken in hand (art. 23: « pourvu "
+                      "qu'elles n'aient pas été prises en main »)")
         if e.mode == "suivi" and e.by not in (b.prev_banco, b.prev_sole_staker):
             self.flag(CDF_BANCO_SUIVI, f"{e.by} calls banco suivi without having held or alone staked the last coup")
 
@@ -284,6 +299,7 @@ class CdfRound(Drawing, Round):
         self.started = True
         b = self.hand
         b.must_deal = False
+        b.award_price = None
         rule = self.rules.min_players
         if rule is not None and rule.at == "first-card":
             self._check_players()
