@@ -163,7 +163,8 @@ def test_parameters_are_shown_exactly(library):
     ]
     _, auction = find_rule(library, "CDF-AUCTION")
     lines = block(rule_params(auction))
-    assert lines[:3] == ["steps:", "  - below: 200", "    step: 20"]
+    assert lines[:2] == ["bank_at_least_price: true", "grid: previous-bracket"]
+    assert lines[2:5] == ["steps:", "  - below: 200", "    step: 20"]
     assert lines[-2:] == ["  - below: null", "    step: 1000"]
 
 
