@@ -47,7 +47,7 @@ class Report:
     stale: list[dict] = field(default_factory=list)
     baseline: str | None = None
     #: the surveillance statistics (``audit.statistics``)
-    statistics: Statistics = field(default_factory=Statistics)
+    statistics: Statistics | None = None
 
     def findings_by_category(self, path: str, table: str) -> dict[str, int]:
         out: dict[str, int] = {}

@@ -48,6 +48,7 @@ def main() -> int:
     ap.add_argument("--strength", type=float, action="append", help="strengths of collusion (default 0.25, 0.5, 1)")
     args = ap.parse_args()
     library = Library.load()
+    library.statistics = True
     alarms = []
     for i in range(args.clean):
         mix = MIXES[i % len(MIXES)]

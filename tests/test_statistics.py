@@ -55,7 +55,7 @@ def _night(tmp_path: Path, kind: str, rulesets: list[str], rounds: int, seed: in
                  "--seed", str(seed), "--anomaly", kind, "-o", str(log), "--expected", str(expected))
     assert done.returncode == 0, done.stderr
     report = tmp_path / "report.json"
-    done = audit("check", "-f", "json", "-o", str(report), str(log))
+    done = audit("check", "--statistics", "-f", "json", "-o", str(report), str(log))
     assert done.returncode == 0, done.stderr  # an anomaly is not a finding, and every round is legal
     return json.loads(expected.read_text()), json.loads(report.read_text())
 
@@ -68,9 +68,9 @@ def test_collusion_names_the_player(tmp_path):
     anomaly = next(a for a in report["statistics"]["anomalies"] if a["id"] == expected["id"])
     assert anomaly["table"] == expected["table"] and anomaly["z"] < 0 and "more than expected" in anomaly["message"]
     log = tmp_path / "night.del"
-    failing = audit("check", "-q", "--fail-on-anomaly", str(log))
+    failing = audit("check", "--statistics", "-q", "--fail-on-anomaly", str(log))
     assert failing.returncode == 1
-    assert audit("check", "-q", "--alpha", "1e-300", "--fail-on-anomaly", str(log)).returncode == 0
+    assert audit("check", "--statistics", "-q", "--alpha", "1e-300", "--fail-on-anomaly", str(log)).returncode == 0
 
 
 def test_stacked_shoe_names_the_shoe_the_same_whatever_jobs(tmp_path):
@@ -78,5 +78,12 @@ def test_stacked_shoe_names_the_shoe_the_same_whatever_jobs(tmp_path):
     named = {(a["scope"], a["id"]) for a in report["statistics"]["anomalies"]}
     assert ("shoe", expected["id"]) in named and ("table", expected["table"]) in named
     two = tmp_path / "two.json"
-    assert audit("check", "-j", "2", "-f", "json", "-o", str(two), str(tmp_path / "night.del")).returncode == 0
+    assert audit("check", "--statistics", "-j", "2", "-f", "json", "-o", str(two), str(tmp_path / "night.del")).returncode == 0
     assert json.loads(two.read_text())["statistics"] == report["statistics"]
+
+
+def test_without_the_option_the_report_has_no_statistics(tmp_path):
+    report = tmp_path / "r.json"
+    night = Path(__file__).resolve().parent.parent / "fixtures" / "nights" / "example-night.del"
+    assert audit("check", "-f", "json", "-o", str(report), str(night)).returncode == 0
+    assert "statistics" not in json.loads(report.read_text())

@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from .. import __version__
+from ..escape import undecodable_escaped
 from ..engine.stats import TableStats
 from ..report import Report
 
@@ -34,7 +35,7 @@ def as_dict(report: Report) -> dict[str, Any]:
             for s in report.suppressed
         ],
         "baseline": None if report.baseline is None else {"path": report.baseline, "stale": report.stale},
-        "statistics": statistics(report),
+        **({} if report.statistics is None else {"statistics": statistics(report)}),
         "rulesets": [
             {
                 "id": r.id,
@@ -89,4 +90,5 @@ def _group(g) -> dict[str, Any]:
 
 
 def render(report: Report) -> str:
-    return json.dumps(as_dict(report), indent=2, ensure_ascii=False) + "\n"
+    """The report as UTF-8 text: a file name's bytes that are not UTF-8 are written ``\\xNN``."""
+    return undecodable_escaped(json.dumps(as_dict(report), indent=2, ensure_ascii=False), "\\\\") + "\n"

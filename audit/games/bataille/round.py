@@ -371,4 +371,5 @@ class BatailleRound(War, Settlement, Round):
                 self.flag(DEAL_FIRST, f"seat {seat} holds a stake but got no card", line=line, actual=None)
         self._finish_war(line)
         self._finish_settlements(line)
-        self.table.surveillance.add_round(self.table.dealer, self.surveyed_bets())
+        if self.table.surveillance is not None:
+            self.table.surveillance.add_round(self.table.dealer, self.surveyed_bets())
