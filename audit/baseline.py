@@ -15,6 +15,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import nesting
+from .escape import undecodable_escaped
 from .report import Report, Suppressed
 
 FORMAT = "del-audit-baseline"
@@ -53,7 +54,8 @@ def from_report(report: Report, justification: str = DEFAULT_JUSTIFICATION) -> B
 
 
 def render(baseline: Baseline) -> str:
-    return json.dumps(baseline.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(baseline.model_dump(mode="json"), indent=2, ensure_ascii=False)
+    return undecodable_escaped(text, "\\\\") + "\n"  # a file name that is not UTF-8: its bytes as \xNN
 
 
 def load(path: Path) -> Baseline:

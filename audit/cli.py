@@ -19,15 +19,21 @@ import typer
 from . import __version__
 from . import baseline as baseline_file
 from . import config as config_file
-from . import terminal
+from . import interrupt, terminal
+from .cluster import Cluster, ClusterError
+from .escape import for_terminal, lines_for_terminal
 from .findings import DEFAULT_FAIL_ON, SEVERITIES, any_at_or_above
-from .outputs import Output, OutputError, choose_outputs, progress_bar_fits, write_file, write_reports
+from .outputs import (Output, OutputError, check_files, check_outputs, choose_outputs, progress_bar_fits,
+                      run_sources, write_file, write_reports, write_standard_output)
 from .report import Report
 from .reporters import REPORTERS, names
 from .rule_listing import LISTING_FORMATS, rules_listing
 from .run import run_audit
 from .rulesets import Library, RulesetError
 from .selection import Selection, SelectionError, choose
+from .simulate.anomalies import KINDS as ANOMALIES
+from .simulate.anomalies import Anomaly
+from .statistics import DEFAULT_ALPHA
 from .stream.inputs import InputError, expand, input_size
 from .verbose import Narrator
 
@@ -50,6 +56,7 @@ def _choices(name: str, values: tuple[str, ...]) -> type[Enum]:
 #: the registered report formats (audit/reporters), the failing severities, the rule listing's formats
 Format = _choices("Format", names())
 FailOn = _choices("FailOn", SEVERITIES)
+AnomalyKind = _choices("AnomalyKind", ANOMALIES)
 RulesFormat = _choices("RulesFormat", LISTING_FORMATS)
 _NAME_WIDTH = max(map(len, REPORTERS))
 FORMATS_HELP = "\b\nReport formats (--format):\n" + "\n".join(
@@ -57,7 +64,9 @@ FORMATS_HELP = "\b\nReport formats (--format):\n" + "\n".join(
 
 
 def _die(message: str) -> NoReturn:
-    sys.stderr.write(f"audit: {message}\n")
+    """The one way an error reaches the user: file names, keys and values quoted from outside are
+    in ``message``, so it is escaped for the terminal as a whole (audit/escape.py)."""
+    sys.stderr.write(f"audit: {for_terminal(message)}\n")
     raise typer.Exit(2)
 
 
@@ -84,19 +93,25 @@ def _library(cfg: config_file.Config, house: Optional[list[Path]], rulesets: Opt
         return Library.load(directory, table_overlays=cfg.table_overlays())
 
 
-def _audit(paths: list[str], library: Library, jobs: int = 1, show_progress: bool = False,
-           narrator: Narrator = Narrator(False)) -> Report:
-    """The report of the inputs, with a progress bar on standard error if asked and a terminal."""
+def _expand(paths: list[str]) -> list[str]:
     with _exit_2_on(InputError):
-        files = expand(paths)
+        return expand(paths)
+
+
+def _audit(files: list[str], library: Library, jobs: int = 1, show_progress: bool = False,
+           narrator: Narrator = Narrator(False), cluster: Optional[str] = None) -> Report:
+    """The report of the (expanded) inputs, with a progress bar on standard error if asked and a
+    terminal; on a Dask cluster if ``cluster`` names one (docs/cluster.md)."""
+    with _exit_2_on(InputError, ClusterError):
         narrator.inputs(files, jobs)
+        runner = Cluster(cluster, say=narrator.say if narrator.enabled else None) if cluster else None
         if not show_progress or not sys.stderr.isatty():
-            return run_audit(library, paths, jobs=jobs, files=files)
+            return run_audit(library, files, jobs=jobs, files=files, cluster=runner)
         from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
         with Progress(TextColumn("auditing"), BarColumn(), TaskProgressColumn(), TimeRemainingColumn(),
                       console=terminal.console(stderr=True), transient=True) as bar:
             task = bar.add_task("audit", total=input_size(files) or None)
-            return run_audit(library, paths, jobs=jobs, files=files,
+            return run_audit(library, files, jobs=jobs, files=files, cluster=runner,
                              progress=lambda n: bar.advance(task, n))
 
 
@@ -142,6 +157,11 @@ def _write(path: Path, content: str) -> None:
         write_file(path, content)
 
 
+def _show(text: str) -> None:
+    with _exit_2_on(OutputError):
+        write_standard_output(text)
+
+
 PathsArg = Annotated[list[str], typer.Argument(help="Log files, folders of logs, or - for standard input.")]
 HouseOpt = Annotated[Optional[list[Path]], typer.Option("--house", help="House-rule overlay (YAML); repeat for several rulesets.")]
 ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Configuration file (default: the nearest audit.toml, or pyproject.toml with a tool.audit table).")]
@@ -168,6 +188,10 @@ def check(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Tell on standard error the configuration, rulesets, overlays, selection and inputs used, and the time each step took.")] = False,
     color: Annotated[Color, typer.Option("--color", help="Colour the text report and progress bar: auto (a terminal, unless NO_COLOR is set), always or never.")] = Color("auto"),
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Draw no progress bar.")] = False,
+    cluster: Annotated[Optional[str], typer.Option("--cluster", help="Run on a Dask cluster: a scheduler's address (tcp://host:8786), or local[:N] for N worker processes here; --jobs then does not apply (needs the cluster extra).")] = None,
+    statistics: Annotated[bool, typer.Option("--statistics", help="Add the surveillance statistics (docs/statistics.md): each table's, dealer's, player's and shoe's result against its exact expectation, and the card tests.")] = False,
+    alpha: Annotated[float, typer.Option("--alpha", min=0.0, max=1.0, help="Error rate of the statistics' anomalies, corrected for the number of groups tested (Holm).")] = DEFAULT_ALPHA,
+    fail_on_anomaly: Annotated[bool, typer.Option("--fail-on-anomaly", help="Exit with status 1 when the statistics find an anomaly (they never do otherwise).")] = False,
 ) -> None:
     """Audit logs and report every breach."""
     if quiet and verbose:
@@ -180,20 +204,28 @@ def check(
         outputs = choose_outputs([f.value for f in format or []], output or [], cfg)
     with narrator.timed("rulesets loaded"):
         library = _library(cfg, house, rulesets)
+    library.statistics = statistics
     narrator.library(library)
     selection = _selection(library, cfg, select, ignore)
     narrator.selection(selection)
+    files = _expand(paths)
+    base_path = baseline or cfg.baseline()
+    with _exit_2_on(OutputError):  # before a log is read
+        check_outputs(outputs, run_sources(files, library, cfg.path, base_path))
     show_progress = progress_bar_fits(outputs) and not (no_progress or quiet)
     with narrator.timed("logs audited"):
-        report = _audit(paths, library, jobs, show_progress=show_progress, narrator=narrator)
-    base_path = baseline or cfg.baseline()
+        report = _audit(files, library, jobs, show_progress=show_progress, narrator=narrator,
+                        cluster=cluster or cfg.settings.cluster)
+    if report.statistics is not None:
+        report.statistics.alpha = alpha
     if base_path is not None:
         with _exit_2_on(baseline_file.BaselineError):
             baseline_file.apply(report, baseline_file.load(base_path), base_path.as_posix())
     selection.apply(report)
     _write_reports(outputs, report, quiet, narrator)
     floor = (fail_on.value if fail_on else None) or cfg.settings.fail_on or DEFAULT_FAIL_ON
-    raise typer.Exit(1 if any_at_or_above(report.findings, floor) else 0)
+    anomalous = fail_on_anomaly and report.statistics is not None and bool(report.statistics.anomalies())
+    raise typer.Exit(1 if any_at_or_above(report.findings, floor) or anomalous else 0)
 
 
 @baseline_app.command("create")
@@ -211,12 +243,15 @@ def baseline_create(
     cfg = _config(config)
     library = _library(cfg, house, rulesets)
     selection = _selection(library, cfg, select, ignore)
-    report = _audit(paths, library)
-    selection.apply(report)
     if not justification.strip():
         _die("--justification must say why the findings are accepted")
+    files = _expand(paths)
+    with _exit_2_on(OutputError):  # before a log is read
+        check_files([output], run_sources(files, library, cfg.path))
+    report = _audit(files, library)
+    selection.apply(report)
     _write(output, baseline_file.render(baseline_file.from_report(report, justification)))
-    sys.stdout.write(f"audit: {len(report.findings)} finding(s) written to {output}\n")
+    sys.stdout.write(f"audit: {len(report.findings)} finding(s) written to {for_terminal(str(output))}\n")
 
 
 @app.command()
@@ -229,14 +264,20 @@ def rules(
     rulesets: RulesetsOpt = None,
 ) -> None:
     """List every rule with its category, severity and the sentence it enforces."""
-    library = _library(_config(config), house, rulesets)
+    cfg = _config(config)
+    library = _library(cfg, house, rulesets)
+    if not library.rulesets:
+        _die(f"{rulesets or cfg.resolve(cfg.settings.rulesets)}: holds no ruleset (*.yaml)")
     if ruleset is not None and ruleset not in library.rulesets:
         _die(f"no ruleset {ruleset!r}; known: {', '.join(sorted(library.rulesets))}")
+    if output:
+        with _exit_2_on(OutputError):
+            check_files([output], run_sources([], library, cfg.path))
     content = rules_listing(library, ruleset, format.value)
     if output:
         _write(output, content)
     else:
-        sys.stdout.write(content)
+        _show(content)
 
 
 @app.command()
@@ -251,8 +292,8 @@ def explain(
     library = _library(_config(config), house, rulesets)
     if find_rule(library, rule) is None:
         _die(unknown_rule_message(library, rule))
-    text = explain_text(library, rule, None)
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    text = lines_for_terminal(explain_text(library, rule, None))  # titles, readings: text from outside
+    _show(text if text.endswith("\n") else text + "\n")
 
 
 @app.command()
@@ -272,7 +313,7 @@ def odds(
         _die(f"no ruleset {ruleset!r}; known: {', '.join(sorted(library.rulesets))}")
     with _exit_2_on(OddsError):
         result = compute(loaded)
-    sys.stdout.write(render_json(result) if format == "json" else render_text(result))
+    _show(render_json(result) if format == "json" else render_text(result))
 
 
 @app.command()
@@ -294,7 +335,9 @@ def simulate(
     start: Annotated[Optional[str], typer.Option("--start", help="When the first table opens, ISO 8601 (default 2026-11-20T21:00:00+01:00; +01:00 if no offset).")] = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the log to this file (default: standard output).")] = None,
     inject: Annotated[Optional[list[str]], typer.Option("--inject", help="Inject one fault of this finding category (repeat), or 'all' for every category the tables' rulesets have.")] = None,
-    expected: Annotated[Optional[Path], typer.Option("--expected", help="Write the expected findings, a JSON list of {rule, category, line, table} sorted by line (table null for a syntax finding).")] = None,
+    expected: Annotated[Optional[Path], typer.Option("--expected", help="Write the expected findings, a JSON list of {rule, category, line, table} sorted by line (table null for a syntax finding); with --anomaly, the anomaly expected, a JSON object {anomaly, strength, table, scope, id}.")] = None,
+    anomaly: Annotated[Optional[AnomalyKind], typer.Option("--anomaly", help="Play a statistical anomaly at the first bataille table, every round still legal: collusion (the dealer gives the first seated player better cards) or stacked-shoe (the second shoe comes in clumps).")] = None,
+    strength: Annotated[float, typer.Option("--strength", min=0.0, max=1.0, help="With --anomaly collusion: the share of the player's hands the dealer favours.")] = 1.0,
 ) -> None:
     """Write a rule-abiding night of interleaved tables, optionally with known faults.
 
@@ -336,11 +379,14 @@ def simulate(
     wanted = list(dict.fromkeys(wanted))
     found: list = []
     chosen = None
+    played = None if anomaly is None else Anomaly(anomaly.value, strength)
+    if played is not None and wanted:
+        _die("--anomaly and --inject cannot be given together")
     if wanted:
         lines, found, chosen = faults.faulty_night(tables=specs, seed=seed, start=begin,
                                                    casino="Casino-Simulation", categories=wanted)
     else:
-        lines = sim.simulate(tables=specs, seed=seed, start=begin)
+        lines = sim.simulate(tables=specs, seed=seed, start=begin, anomaly=played)
     count = 0
     try:
         if output is not None:
@@ -359,9 +405,13 @@ def simulate(
     except OSError as err:
         _die(f"{output if output is not None else 'standard output'}: cannot write: {err.strerror or err}")
     found.sort(key=lambda e: (e.line, e.rule))
-    if expected is not None:
+    if played is not None and played.table is None:
+        _die("--anomaly is played at a bataille table: the night has none")
+    if expected is not None and played is not None:
+        _write(expected, json.dumps(played.expected(), indent=1) + "\n")
+    elif expected is not None:
         _write(expected, json.dumps([e.as_json() for e in found], indent=1) + "\n")
-    where = str(output) if output is not None else "standard output"
+    where = for_terminal(str(output)) if output is not None else "standard output"
     sys.stderr.write(f"audit: {count} lines, {len(specs)} table(s) × {rounds} round(s), written to {where}\n")
     missing = [f for f in chosen.faults if not f.placed] if chosen else []
     if chosen:
@@ -378,18 +428,19 @@ def run() -> int:
     if os.environ.get("NO_COLOR"):  # typer's help and usage errors too: no escape at all, bold included
         from typer import rich_utils
         rich_utils.COLOR_SYSTEM = None
+    interrupt.install()
     try:
         app(prog_name="audit")
-    except KeyboardInterrupt:
+    except interrupt.Interrupted:  # no report was replaced: the writes are atomic (audit/atomic.py)
         sys.stderr.write("audit: interrupted\n")
-        return 2
+        return interrupt.EXIT_STATUS
     except SystemExit as done:
         if isinstance(done.code, str):  # a message instead of a code: Python would print it, exit 1
             sys.stderr.write(done.code + "\n")
             return 1
         return done.code or 0
     except Exception as err:  # a bug of ours: say so in one line, never a traceback
-        sys.stderr.write(f"audit: internal error: {type(err).__name__}: {err}\n")
+        sys.stderr.write(f"audit: internal error: {type(err).__name__}: {for_terminal(str(err))}\n")
         return 2
     return 0
 
@@ -407,7 +458,9 @@ def main() -> None:
             stream.flush()
         except (BrokenPipeError, ValueError):  # a reader that went away, a stream already closed
             pass
-        except OSError:  # the report did not reach its reader whole (a full disk, say)
+        except OSError as err:  # the report did not reach its reader whole (a full disk, say)
+            if stream is sys.stdout:
+                sys.stderr.write(f"audit: standard output: cannot write: {err.strerror or err}\n")
             code = 2
     os._exit(code)
 

@@ -47,6 +47,8 @@ class Settings(_Strict):
     select: list[str] = Field(default_factory=list)
     #: rule ids, prefixes of ids or categories whose findings are left out
     ignore: list[str] = Field(default_factory=list)
+    #: a Dask scheduler's address or local[:N], as --cluster
+    cluster: str | None = None
 
 
 class Config:

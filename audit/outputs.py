@@ -1,19 +1,28 @@
-"""The reports an ``audit check`` writes and where: chosen from the command line or the configuration, then written.
+"""The reports an ``audit check`` writes and where: chosen, checked before the audit, then written.
 
-Each ``--format`` pairs with the ``--output`` of the same rank; without either,
-the configuration's ``reports`` are written; at most one report goes to
-standard output.
+Each ``--format`` pairs with the ``--output`` of the same rank; an ``--output``
+without one takes the format its extension names; without either, the
+configuration's ``reports`` are written; at most one report goes to standard
+output. Before any log is read, every report file must be creatable, none may
+be an input of the run, and no two may be the same file. The files are then
+written together or not at all (``audit.atomic``).
 """
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable, Iterator
 
+from .atomic import WriteError, replace_together
 from .config import Config
 from .report import Report
 from .reporters import REPORTERS, Reporter
+from .rulesets import Library
 
 DEFAULT_FORMAT = "text"
 
@@ -30,20 +39,78 @@ class Output:
     path: Path | None
 
 
+def reporter_for(path: Path) -> Reporter:
+    """The format a file's extension names: the first registered format with that extension."""
+    name = path.name.lower()
+    for reporter in REPORTERS.values():
+        if name.endswith("." + reporter.extension):
+            return reporter
+    known = ", ".join(f"{r.name} (.{r.extension})" for r in REPORTERS.values())
+    raise OutputError(f"--output {path}: no report format has its extension: "
+                      f"give a --format for it ({known})")
+
+
 def choose_outputs(formats: list[str], paths: list[Path], cfg: Config) -> list[Output]:
     """Pair each --format with the --output of the same rank; the rest go to standard output."""
     if not formats and not paths and cfg.settings.reports:
         outputs = [Output(REPORTERS[r.format], cfg.resolve(r.output)) for r in cfg.settings.reports]
         where = f"{cfg.path}: reports"
     else:
-        formats = formats or [DEFAULT_FORMAT]
-        if len(paths) > len(formats):
-            raise OutputError("more --output than --format: give a --format for each --output")
+        formats = formats or ([] if paths else [DEFAULT_FORMAT])
         outputs = [Output(REPORTERS[name], paths[i] if i < len(paths) else None) for i, name in enumerate(formats)]
+        outputs += [Output(reporter_for(path), path) for path in paths[len(formats):]]
         where = "--format"
     if sum(1 for o in outputs if o.path is None) > 1:
         raise OutputError(f"{where}: only one report can go to standard output: give an output for the others")
     return outputs
+
+
+def _same_file(a: os.stat_result | None, b: os.stat_result | None) -> bool:
+    return a is not None and b is not None and (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def _stat(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
+
+
+def check_files(paths: list[Path], inputs: Iterable[str | Path]) -> None:
+    """Before anything is read: each file can be created in its folder, is no input, and is given once.
+
+    Paths are compared as the system sees them (links followed, ``..`` resolved, the same file
+    under two names). A file that is not a regular one (``/dev/null``) may take several reports."""
+    sources = [(str(i), os.path.realpath(i), _stat(str(i))) for i in inputs if str(i) != "-"]
+    seen: dict[str, Path] = {}
+    for path in paths:
+        real = os.path.realpath(path)
+        mine = _stat(str(path))  # through links, /dev/stdout's too (a pipe has no path to resolve)
+        for given, source, status in sources:
+            if real == source or _same_file(mine, status):
+                raise OutputError(f"--output {path}: is an input of this run ({given}); "
+                                  "a report must not replace it: give another file")
+        if mine is not None and not stat.S_ISREG(mine.st_mode):
+            if stat.S_ISDIR(mine.st_mode):
+                raise OutputError(f"--output {path}: is a folder: give a file in it")
+            if not os.access(path, os.W_OK):
+                raise OutputError(f"--output {path}: cannot write: permission denied")
+            continue
+        if real in seen:
+            raise OutputError(f"--output {path}: two reports would go to the same file ({seen[real]} and {path})")
+        seen[real] = path
+        folder = os.path.dirname(real)
+        if not os.path.isdir(folder):
+            raise OutputError(f"--output {path}: no such folder {folder}")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise OutputError(f"--output {path}: cannot create a file in {folder}: permission denied")
+        if mine is not None and not os.access(real, os.W_OK):
+            raise OutputError(f"--output {path}: the file is read-only")
+
+
+def check_outputs(outputs: list[Output], inputs: Iterable[str | Path]) -> None:
+    """``check_files`` of the reports that go to files."""
+    check_files([o.path for o in outputs if o.path is not None], inputs)
 
 
 def progress_bar_fits(outputs: list[Output]) -> bool:
@@ -52,18 +119,54 @@ def progress_bar_fits(outputs: list[Output]) -> bool:
 
 
 def write_reports(outputs: list[Output], report: Report) -> None:
-    """Every report, in the order given (a report that cannot be written stops the rest)."""
-    for o in outputs:
-        if o.path is not None:
-            write_file(o.path, o.reporter.render(report))
-        elif o.reporter.show is not None:
-            o.reporter.show(report)
-        else:
-            sys.stdout.write(o.reporter.render(report))
+    """Every report: the files replaced together, once the one for standard output (if any) is written.
+
+    A report that cannot be written replaces no file: the previous reports stay as they were."""
+    files = [(o.path, o.reporter.render(report)) for o in outputs if o.path is not None]
+    screen = [o for o in outputs if o.path is None]
+
+    def to_standard_output() -> None:
+        for o in screen:
+            if o.reporter.show is not None:
+                with _standard_output():
+                    o.reporter.show(report)
+            else:
+                write_standard_output(o.reporter.render(report))
+
+    try:
+        replace_together(files, to_standard_output)
+    except WriteError as err:
+        raise OutputError(str(err)) from None
+
+
+@contextmanager
+def _standard_output() -> Iterator[None]:
+    """Writing to standard output, flushed: a failure (a full disk) is an ``OutputError`` naming it."""
+    try:
+        yield
+        sys.stdout.flush()
+    except BrokenPipeError:  # a reader that went away: the command line ends quietly, as before
+        raise
+    except OSError as err:
+        raise OutputError(f"standard output: cannot write: {err.strerror or err}") from None
+
+
+def write_standard_output(text: str) -> None:
+    with _standard_output():
+        sys.stdout.write(text)
 
 
 def write_file(path: Path, content: str) -> None:
+    """One file, replaced whole or not at all."""
     try:
-        path.write_text(content, encoding="utf-8")
-    except OSError as err:
-        raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
+        replace_together([(path, content)])
+    except WriteError as err:
+        raise OutputError(str(err)) from None
+
+
+def run_sources(logs: list[str], library: Library, *others: Path | None) -> list[str | Path]:
+    """Every file a run reads, that no output may replace: the logs, the rulesets and overlays
+    loaded, and ``others`` given (the configuration, the baseline)."""
+    loaded = list(library.rulesets.values())
+    overlays = [r.overlay for r in loaded if r.overlay is not None] + [o for _, o in library.table_overlays]
+    return [*logs, *(r.path for r in loaded), *(o.path for o in overlays), *(p for p in others if p is not None)]

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from .engine.stats import TableStats
 from .findings import SEVERITIES, Finding
 from .rulesets import LoadedRuleset
+from .statistics import Statistics
 
 
 @dataclass
@@ -45,6 +46,8 @@ class Report:
     #: baseline entries (as written in the baseline file) that match no finding any more
     stale: list[dict] = field(default_factory=list)
     baseline: str | None = None
+    #: the surveillance statistics (``audit.statistics``)
+    statistics: Statistics | None = None
 
     def findings_by_category(self, path: str, table: str) -> dict[str, int]:
         out: dict[str, int] = {}

@@ -372,6 +372,8 @@ class Library:
         self._merged: dict[tuple[str, int], LoadedRuleset] = {}
         #: how to load this library again (in another process, for --jobs)
         self.spec: dict = {}
+        #: whether the audit keeps the surveillance statistics (``--statistics``)
+        self.statistics = False
 
     def for_table(self, ruleset_id: str, table: str) -> LoadedRuleset | None:
         base = self.rulesets.get(ruleset_id)

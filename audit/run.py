@@ -1,20 +1,23 @@
 """Running an audit: every input (or, with ``--jobs``, each part of an input's tables) replayed,
-in this process or in worker processes, and the results merged into one ``Report``, the same
-byte for byte whatever the number of processes."""
+in this process, in worker processes or on a cluster (``audit/cluster.py``), and the results
+merged into one ``Report``, the same byte for byte whatever the number of processes."""
 
 from __future__ import annotations
 
 import multiprocessing
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Callable
+from typing import Callable, Protocol
 
 from .engine.stats import TableStats
 from .findings import Finding
 from .fingerprint import fingerprints
 from .report import InputSummary, Report, report_order
 from .rulesets import Library
-from .stream.inputs import audit_input, expand
+from .statistics import build as build_statistics
+from .stream.inputs import audit_input, expand, size_of
+
+#: a unit of work: an input, and the part (k, n) of its tables or None for all of them
+Task = tuple[str, "tuple[int, int] | None"]
 
 
 @dataclass
@@ -28,9 +31,16 @@ class PartResult:
     tables: dict[str, TableStats]
 
 
+class Runner(Protocol):
+    """Runs the tasks elsewhere (``cluster.Cluster``): the tasks it chose, and their results in order."""
+
+    def run(self, library: Library, files: list[str],
+            progress: Callable[[int], None] | None) -> tuple[list[Task], list[PartResult]]: ...
+
+
 def _audit_part(library: Library, path: str, part: tuple[int, int] | None,
-                tick: Callable[[int], None] | None = None) -> PartResult:
-    replay, summary = audit_input(library, path, part, tick)
+                tick: Callable[[int], None] | None = None, source: str | None = None) -> PartResult:
+    replay, summary = audit_input(library, path, part, tick, source)
     stats = replay.stats
     return PartResult(summary, replay.findings, stats.events, stats.rounds, stats.tables)
 
@@ -41,15 +51,17 @@ _WORKER_LIBRARY: Library | None = None
 def _init_worker(spec: dict) -> None:
     global _WORKER_LIBRARY
     if _WORKER_LIBRARY is None:  # a spawned worker loads the rulesets itself
-        _WORKER_LIBRARY = Library.load(**spec)
+        statistics = spec.get("statistics", False)
+        _WORKER_LIBRARY = Library.load(**{k: v for k, v in spec.items() if k != "statistics"})
+        _WORKER_LIBRARY.statistics = statistics
 
 
-def _worker(task: tuple[str, tuple[int, int] | None]) -> PartResult:
+def _worker(task: Task) -> PartResult:
     assert _WORKER_LIBRARY is not None
     return _audit_part(_WORKER_LIBRARY, *task)
 
 
-def _tasks(files: list[str], jobs: int) -> list[tuple[str, tuple[int, int] | None]]:
+def _tasks(files: list[str], jobs: int) -> list[Task]:
     """One task per file when there are enough files; else each file split by tables into ``jobs`` parts."""
     if jobs <= 1 or len(files) >= jobs:
         return [(f, None) for f in files]
@@ -58,12 +70,16 @@ def _tasks(files: list[str], jobs: int) -> list[tuple[str, tuple[int, int] | Non
 
 
 def run_audit(library: Library, paths: list[str], jobs: int = 1,
-              progress: Callable[[int], None] | None = None, files: list[str] | None = None) -> Report:
-    """Audit every input; with ``jobs`` > 1 in that many processes, the same report byte for byte.
+              progress: Callable[[int], None] | None = None, files: list[str] | None = None,
+              cluster: Runner | None = None) -> Report:
+    """Audit every input; with ``jobs`` > 1 in that many processes, or on a ``cluster`` (``jobs``
+    then does not apply), the same report byte for byte.
 
     ``progress`` is called with the number of bytes read since its last call.
     """
     files = expand(paths) if files is None else files
+    if cluster is not None:
+        return _merge(library, *cluster.run(library, files, progress))
     tasks = _tasks(files, jobs)
     results: list[PartResult] = []
     if jobs > 1 and "-" not in files and len(tasks) > 1:
@@ -71,11 +87,11 @@ def run_audit(library: Library, paths: list[str], jobs: int = 1,
         forking = "fork" in multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if forking else "spawn")
         _WORKER_LIBRARY = library if forking else None  # a forked worker has it already: no second load
-        with ctx.Pool(min(jobs, len(tasks)), initializer=_init_worker, initargs=(library.spec,)) as pool:
+        with ctx.Pool(min(jobs, len(tasks)), initializer=_init_worker, initargs=({**library.spec, "statistics": library.statistics},)) as pool:
             for (path, part), result in zip(tasks, pool.imap(_worker, tasks)):
                 results.append(result)
                 if progress:
-                    progress(Path(path).stat().st_size // (part[1] if part else 1))
+                    progress(size_of(path) // (part[1] if part else 1))
     else:
         for path, part in tasks:
             results.append(_audit_part(library, path, part, progress))
@@ -102,4 +118,6 @@ def _merge(library: Library, tasks: list, results: list[PartResult]) -> Report:
     report.findings.sort(key=Finding.sort_key)
     report.fingerprints = fingerprints(report.findings)
     report.rulesets = [library.rulesets[k] for k in sorted(library.rulesets)]
+    if library.statistics:
+        report.statistics = build_statistics(report, library)
     return report

@@ -95,8 +95,8 @@ def test_text_report_shows_summary_and_expected_beside_actual():
 def test_fail_on_sets_the_failing_severity(tmp_path):
     log = tmp_path / "talon.del"
     text = THREE.read_text(encoding="utf-8")
-    # a clean round but a shallow talon: a warning under the French text
-    text = text.replace("talon=60", "talon=40").replace("BURN 2C\n", "BURN 2C\n2026-11-20T21:00:45.000+01:00 BAT-07 BURN 3C\n")
+    # a clean round but a talon a few cards short of a deck: a warning under the French text
+    text = text.replace("talon=60", "talon=48").replace("BURN 2C\n", "BURN 2C\n2026-11-20T21:00:45.000+01:00 BAT-07 BURN 3C\n")
     text = text.replace("2026-11-20T21:01:10.500+01:00 BAT-07 BET seat=6 spot=main amount=20\n", "")
     text = text.replace("amount=40", "amount=XX").replace("COLLECT seat=6 spot=main amount=XX", "COLLECT seat=6 spot=main amount=20")
     text = text.replace("PAY seat=3 spot=main amount=XX", "PAY seat=3 spot=main amount=50")
@@ -104,7 +104,7 @@ def test_fail_on_sets_the_failing_severity(tmp_path):
     assert audit("check", str(log)).returncode == 0
     warned = audit("check", "--fail-on", "warning", "--format", "json", str(log))
     assert warned.returncode == 1
-    assert [f["rule"] for f in json.loads(warned.stdout)["findings"]] == ["FR-STOPCARD-TALON"]
+    assert [f["rule"] for f in json.loads(warned.stdout)["findings"]] == ["FR-STOPCARD-APPROX"]
 
 
 def test_standard_input_is_audited():

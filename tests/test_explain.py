@@ -8,15 +8,14 @@ from decimal import Decimal
 import pytest
 
 from audit.explain import (
-    REGENERATE,
     UnknownRule,
     block,
     explain_text,
     find_rule,
     flow,
     rule_params,
-    rules_markdown,
 )
+from audit.rules_markdown import REGENERATE, rules_markdown
 from audit.rulesets import Library
 from fixtures import ROOT, RULE_FIXTURES
 
@@ -164,7 +163,8 @@ def test_parameters_are_shown_exactly(library):
     ]
     _, auction = find_rule(library, "CDF-AUCTION")
     lines = block(rule_params(auction))
-    assert lines[:3] == ["steps:", "  - below: 200", "    step: 20"]
+    assert lines[:2] == ["bank_at_least_price: true", "grid: previous-bracket"]
+    assert lines[2:5] == ["steps:", "  - below: 200", "    step: 20"]
     assert lines[-2:] == ["  - below: null", "    step: 1000"]
 
 

@@ -47,4 +47,4 @@ def test_explain_shows_its_examples_from_an_installed_wheel(installed):
     assert "the rule fixtures are not here" not in done.stdout
     assert "A log that breaks it (fixtures/rules/fr-bataille-2007/FR-PAY-MAIN.del, table FR-FAIL" in done.stdout
     assert "A log that keeps it (fixtures/rules/fr-bataille-2007/FR-PAY-MAIN.del, table FR-PASS" in done.stdout
-    assert ">>   45  2026-11-20T21:01:17.000+01:00 FR-FAIL COLLECT seat=5 spot=main amount=25" in done.stdout
+    assert ">>   47  2026-11-20T21:01:17.000+01:00 FR-FAIL COLLECT seat=5 spot=main amount=25" in done.stdout

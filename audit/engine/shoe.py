@@ -28,8 +28,14 @@ class Procedures(Params):
 
 
 class CutPattern(Params):
-    #: last-by-player: any cuts, the last by a player; dealer-then-player: exactly those two
-    pattern: Literal["last-by-player", "dealer-then-player"]
+    #: last-by-player: any cuts, the last by a player; dealer-then-player: exactly those two;
+    #: dealer-then-player-last: the dealer cuts at least once, and a player makes the last cut
+    pattern: Literal["last-by-player", "dealer-then-player", "dealer-then-player-last"]
+
+
+class Shuffled(Params):
+    #: the procedures whose shoe is shuffled before its first card (SHUFFLE after SHOE new)
+    procedures: list[Literal["sabot", "shuffler", "shuffler-dealer"]] = Field(min_length=1)
 
 
 class Talon(Params):
@@ -39,8 +45,12 @@ class Talon(Params):
 SHOE_DECKS = declare("shoe-decks", Decks, EVERY_GAME)
 SHOE_PROCEDURE = declare("shoe-procedure", Procedures, EVERY_GAME)
 SHOE_CUT = declare("shoe-cut", CutPattern, EVERY_GAME)
+SHOE_SHUFFLE = declare("shoe-shuffle", Shuffled, EVERY_GAME)
 MACHINE_NO_CUT = declare("machine-no-cut", NoParams, EVERY_GAME)
 STOPCARD_TALON = declare("stopcard-talon", Talon, EVERY_GAME)
+#: a talon the text's « approximative » tolerates, short of the full deck (a talon below
+#: stopcard-talon's minimum is that check's, not this one's)
+STOPCARD_TALON_APPROX = declare("stopcard-talon-approx", Talon, EVERY_GAME)
 CARD_COUNT = declare("card-count", NoParams, EVERY_GAME)
 
 
@@ -57,6 +67,9 @@ class ShoeState:
         self.cuts: list[ev.Cut] = []
         self.all_cuts: list[ev.Cut] = []
         self.cut_checked = False
+        self.shuffled = False  # a SHUFFLE line since SHOE new
+        #: the seats occupied when the cut was first offered (a player who sits down later changes nothing)
+        self.seated_at_cut: tuple[int, ...] | None = None
         self.talon: int | None = None
         self.stop_out = False
         self.stop_implied = False  # out, as the depth says, though the log has not said so yet
@@ -66,10 +79,16 @@ class ShoeState:
         self.last_round: int | None = None
         self.drawn = 0
         self.counts: dict[tuple[str, str], int] = {}  # (rank, suit) -> times drawn
+        #: for the order test of the statistics: cards seen right after one of the same rank
+        self.repeats = 0
+        self.prev_rank: str | None = None
+        self.surveyed = False  # its cards handed to the table's statistics
         self.dealt_any = False
         self.burns_since_deal = 0
         self.paused = False
         self.awaiting_resume_burns = False
+        #: cards burned before a PAUSE that came before the shoe's first card (the start burns done)
+        self.start_burns = 0
         self._check_decks(event)
         self._check_procedure(event)
 
@@ -108,11 +127,18 @@ class ShoeState:
                 return
             if event.talon is not None and event.talon >= self.size:
                 self.flagger.flag(OUT_OF_CONTEXT, f"talon of {event.talon} cards in a shoe of {self.size}")
+            if event.talon is None:
+                return
             rule = self.flagger.settings(STOPCARD_TALON)
-            if rule is not None and event.talon is not None and event.talon < rule.min_talon:
+            if rule is not None and event.talon < rule.min_talon:
                 self.flagger.flag(STOPCARD_TALON, f"stop card leaves a talon of {event.talon} cards; "
                             f"the rules require at least {rule.min_talon}",
                             expected=f"STOPCARD talon={rule.min_talon} (or more)")
+                return
+            approx = self.flagger.settings(STOPCARD_TALON_APPROX)
+            if approx is not None and event.talon < approx.min_talon:
+                self.flagger.flag(STOPCARD_TALON_APPROX, f"stop card leaves a talon of {event.talon} cards, "
+                            f"short of {approx.min_talon}", expected=f"STOPCARD talon={approx.min_talon} (or more)")
             return
         if self.talon is None:
             self.flagger.flag(OUT_OF_CONTEXT, "STOPCARD out, but no stop card was placed in this shoe")
@@ -151,7 +177,12 @@ class ShoeState:
         if rule is None:
             return
         bys = ["dealer" if c.by == "dealer" else "player" for c in self.cuts]
-        if rule.pattern == "last-by-player":
+        if rule.pattern == "dealer-then-player-last":
+            if "dealer" not in bys[:-1] or bys[-1] != "player":
+                got = ", ".join(bys) or "no cut"
+                self.flagger.flag(SHOE_CUT, f"cuts logged: {got}; the dealer cuts the shoe, then a player makes "
+                            "the last cut", expected="CUT by=dealer, then CUT by=seat:N (the last cut)")
+        elif rule.pattern == "last-by-player":
             if not bys or bys[-1] != "player":
                 self.flagger.flag(SHOE_CUT, "the last cut before the stop card was not made by a player"
                             if bys else "the shoe was not cut", expected="CUT by=seat:N (the last cut)")
@@ -165,6 +196,8 @@ class ShoeState:
     def draw(self, card: Card | None, round_active: bool, round_n: int | None) -> None:
         """Every BURN and DEAL: stop card depth, card counts, preparation done."""
         drawn = self.drawn
+        if not drawn and not self.shuffled:
+            self._check_shuffle(round_n)
         if not drawn and not self.machine:
             self._check_cuts()
             if self.talon is None and self.flagger.enabled(STOPCARD_TALON):
@@ -182,11 +215,21 @@ class ShoeState:
                         round=round_n)
         if card is not None:
             counts = self.counts
-            key = (card.rank, card.suit)  # a tuple hashes in C: cheaper than the card
+            rank = card.rank
+            if rank == self.prev_rank:
+                self.repeats += 1
+            self.prev_rank = rank
+            key = (rank, card.suit)  # a tuple hashes in C: cheaper than the card
             seen = counts[key] = counts.get(key, 0) + 1
             if seen == self.decks + 1:
                 self.flagger.flag(CARD_COUNT, f"{card} seen {seen} times in a shoe of {self.decks} decks",
                             round=round_n)
+
+    def _check_shuffle(self, round_n: int | None) -> None:
+        rule = self.flagger.settings(SHOE_SHUFFLE)
+        if rule is not None and self.procedure in rule.procedures:
+            self.flagger.flag(SHOE_SHUFFLE, f"cards drawn from a shoe ({self.procedure}) that was never shuffled",
+                              expected="SHUFFLE after SHOE new", round=round_n)
 
     def round_may_begin(self, n: int) -> bool:
         """After the stop card, only the round it came out in (or just before) is played."""

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from .surveillance import Surveillance
+
 ZERO = Decimal(0)
 HUNDREDTH = Decimal("0.01")
 
@@ -30,6 +32,8 @@ class TableStats:
     house_banked: bool = True
     #: dealer id (None: none logged yet) -> rounds begun with that dealer in charge
     dealer_rounds: dict[str | None, int] = field(default_factory=dict)
+    #: the surveillance statistics' sums (set by the replay when asked)
+    surveillance: Surveillance | None = None
 
     @property
     def result(self) -> Decimal:

@@ -55,6 +55,7 @@ class Table:
         self.flagger = flagger
         self.stats = stats
         stats.house_banked = game.house_banked
+        self.surveillance = stats.surveillance  # None: no statistics asked for (set by the replay)
         self.game = game
         self.opened_line = event.line
         self.id = event.table
@@ -144,6 +145,8 @@ class Table:
 
     def on_close(self, e: ev.Close) -> None:
         self.closed = True  # mid-shoe is the end of the session, the house's call: not a shoe cut short
+        if self.surveillance is not None:
+            self.surveillance.end_shoe(self.shoe)
         if self.round is not None:
             self._flag(ROUND_OPEN, f"round {self.round.n} still open when the table closed", round=self.round.n,
                        expected=f"ROUND {self.round.n} end before CLOSE")
@@ -151,6 +154,22 @@ class Table:
         if self.rounds and self.announced is None and self.flagger.enabled(END_ANNOUNCED):
             self._flag(END_ANNOUNCED, "the table closed with no announcement of the end of play",
                        expected="ANNOUNCE last-shoe or ANNOUNCE last-rounds n=3 before CLOSE")
+        elif self.announced is not None and self.seated and self.flagger.enabled(END_ANNOUNCED):
+            self._close_before_announced_end()
+
+    def _close_before_announced_end(self) -> None:
+        """Players still seated are owed the end of play announced: its rounds, or its shoe."""
+        rule = self.flagger.settings(END_ANNOUNCED)
+        if self.announced == "last-rounds":
+            due = self.announced_n or rule.last_rounds
+            if self.rounds_after_announce < due:
+                self._flag(END_ANNOUNCED, f"the table closed after {self.rounds_after_announce} of the {due} last rounds "
+                           f"announced, with {len(self.seated)} player(s) still seated",
+                           expected="the rounds announced, or no player left seated, before CLOSE")
+        elif self.shoe is not None and not self.shoe.machine and self.shoe.stop_at is not None and not self.shoe.stop_out:
+            self._flag(END_ANNOUNCED, f"the table closed before the stop card of the last shoe announced, with "
+                       f"{len(self.seated)} player(s) still seated",
+                       expected="the last shoe played to its stop card, or no player left seated, before CLOSE")
 
     # -- the shoe ------------------------------------------------------------------------------
 
@@ -163,6 +182,8 @@ class Table:
             self._flag(OUT_OF_CONTEXT, "a new shoe during a round", round=self.round.n)
         if self.announced == "last-shoe" and self.shoe is not None:
             self._flag(END_ANNOUNCED, "a new shoe after the last shoe was announced")
+        if self.surveillance is not None:
+            self.surveillance.new_shoe(self.shoe)
         self.shoe = ShoeState(e, self.flagger)
         self.ext.new_shoe(self.shoe)
 
@@ -172,13 +193,17 @@ class Table:
         return self.shoe
 
     def on_shuffle(self, e: ev.Shuffle) -> None:
-        self._need_shoe("SHUFFLE")
+        shoe = self._need_shoe("SHUFFLE")
+        if shoe is not None:
+            shoe.shuffled = True
 
     def on_cut(self, e: ev.Cut) -> None:
         shoe = self._need_shoe("CUT")
         sink = self.flagger.sink
         self.flagger.shoe_kept[e.line] = (sink.stamp, sink.text)
         if shoe is not None:
+            if shoe.seated_at_cut is None:
+                shoe.seated_at_cut = tuple(self.seated)
             shoe.verify_cut(e)
             shoe.apply_cut(e)
 
@@ -205,19 +230,22 @@ class Table:
         if not shoe.paused:
             self._flag(OUT_OF_CONTEXT, "RESUME without a PAUSE")
         shoe.paused = False
-        if shoe.dealt_any:
-            shoe.awaiting_resume_burns = True
-            shoe.burns_since_deal = 0
+        # « les cinq premières cartes extraites »: every resume burns its own, before the shoe's
+        # first card too (the start burns already made are remembered, not counted again)
+        if not shoe.dealt_any:
+            shoe.start_burns = max(shoe.start_burns, shoe.burns_since_deal)
+        shoe.awaiting_resume_burns = True
+        shoe.burns_since_deal = 0
 
     def on_burn(self, e: ev.Burn) -> None:
         shoe = self._need_shoe("BURN")
         if shoe is None:
             return
         if not shoe.dealt_any or shoe.awaiting_resume_burns:
-            check = BURN_START_EXTRA if not shoe.dealt_any else BURN_RESUME_EXTRA
+            check = BURN_RESUME_EXTRA if shoe.awaiting_resume_burns else BURN_START_EXTRA
             rule = self.flagger.settings(check)
             if rule is not None and shoe.burns_since_deal + 1 > rule.count:
-                when = "before the first card of the shoe" if not shoe.dealt_any else "after RESUME"
+                when = "after RESUME" if shoe.awaiting_resume_burns else "before the first card of the shoe"
                 self._flag(check, f"{shoe.burns_since_deal + 1} cards burned {when}; the rules burn {rule.count}",
                            round=self._n(), expected=f"BURN (×{rule.count}) {when}")
         elif self.round is not None:
@@ -231,12 +259,13 @@ class Table:
 
     def _verify_deal_burns(self, shoe: ShoeState) -> None:
         if not shoe.dealt_any:
+            burned = max(shoe.start_burns, shoe.burns_since_deal)
             rule = self.flagger.settings(BURN_START)
-            if rule is not None and shoe.burns_since_deal < rule.count:
-                self._flag(BURN_START, f"first card of the shoe dealt after {shoe.burns_since_deal} burned card(s); "
+            if rule is not None and burned < rule.count:
+                self._flag(BURN_START, f"first card of the shoe dealt after {burned} burned card(s); "
                            f"the rules burn {rule.count}", round=self._n(),
                            expected=f"BURN (×{rule.count}) before the first DEAL")
-        elif shoe.awaiting_resume_burns:
+        if shoe.awaiting_resume_burns:
             rule = self.flagger.settings(BURN_RESUME)
             if rule is not None and shoe.burns_since_deal < rule.count:
                 self._flag(BURN_RESUME, f"first card after RESUME dealt after {shoe.burns_since_deal} burned card(s); "
@@ -347,6 +376,8 @@ class Table:
                        line=line, round=self.round.n, actual=None, expected=f"ROUND {self.round.n} end")
             self.round = None
         shoe = self.shoe
+        if self.surveillance is not None:
+            self.surveillance.end_shoe(shoe)
         if shoe is not None and shoe.stop_at is not None and shoe.drawn and not shoe.stop_out:
             self._flag(SHOE_UNFINISHED, f"the log ends in the middle of the shoe of line {shoe.line}: "
                        f"{shoe.drawn} cards drawn, the stop card due after {shoe.stop_at}", line=line, actual=None,

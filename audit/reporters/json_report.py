@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from .. import __version__
+from ..escape import undecodable_escaped
 from ..engine.stats import TableStats
 from ..report import Report
 
@@ -34,6 +35,7 @@ def as_dict(report: Report) -> dict[str, Any]:
             for s in report.suppressed
         ],
         "baseline": None if report.baseline is None else {"path": report.baseline, "stale": report.stale},
+        **({} if report.statistics is None else {"statistics": statistics(report)}),
         "rulesets": [
             {
                 "id": r.id,
@@ -61,5 +63,32 @@ def table_summary(report: Report, t: TableStats) -> dict[str, Any]:
     }
 
 
+def statistics(report: Report) -> dict[str, Any]:
+    """The ``statistics`` section (statistics contract, section 2)."""
+    stats = report.statistics
+    return {
+        "alpha": stats.alpha,
+        "groups": [_group(g) for g in stats.groups],
+        "anomalies": [
+            {"scope": a.group.scope, "id": a.group.id, "path": a.group.path, "table": a.group.table,
+             "test": a.group.test, "z": a.group.z, "p": a.group.p, "p_adjusted": a.p_adjusted,
+             "message": a.group.message}
+            for a in stats.anomalies()
+        ],
+    }
+
+
+def _group(g) -> dict[str, Any]:
+    out: dict[str, Any] = {"scope": g.scope, "id": g.id, "path": g.path, "table": g.table, "ruleset": g.ruleset,
+                           "test": g.test, "rounds": g.rounds}
+    if g.test == "result":
+        out.update(handle=money(g.handle), result=money(g.result), expected=money(g.expected), sd=money(g.sd))
+    else:
+        out.update(cards=g.cards, statistic=g.statistic)
+    out.update(z=g.z, p=g.p)
+    return out
+
+
 def render(report: Report) -> str:
-    return json.dumps(as_dict(report), indent=2, ensure_ascii=False) + "\n"
+    """The report as UTF-8 text: a file name's bytes that are not UTF-8 are written ``\\xNN``."""
+    return undecodable_escaped(json.dumps(as_dict(report), indent=2, ensure_ascii=False), "\\\\") + "\n"

@@ -18,6 +18,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..escape import escape_char
 from ..findings import Finding
 from ..report import Report
 from ..rulesets import LoadedRuleset
@@ -26,12 +27,13 @@ from .json_report import table_summary
 FORMAT_RULESET = "del-v1"
 NO_TABLE = "(no table)"
 
-#: characters XML 1.0 cannot carry at all (a log line may hold them): shown as \xNN instead
+#: characters XML 1.0 cannot carry at all (a log line, a file name that is not UTF-8 may hold them):
+#: shown as their escapes instead (\x1b; a file name's undecodable byte \xNN)
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def _xml_safe(text: str) -> str:
-    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return _NOT_XML.sub(lambda m: escape_char(m.group()), text)
 
 
 @dataclass

@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import quote
 
 from .. import __version__
+from ..escape import undecodable_escaped
 from ..findings import Finding
 from ..report import Report
 from ..rulesets import LoadedRuleset, Rule
@@ -31,14 +32,15 @@ _COLUMN = re.compile(r"^column (\d+):")
 
 
 def artifact_uri(path: str) -> str:
-    """A URI reference for a path as the report gives it: relative paths stay relative."""
+    """A URI reference for a path as the report gives it: relative paths stay relative (a byte of
+    the name that is not UTF-8 is percent-encoded as itself)."""
     if path in ("<stdin>", "-"):
         return "stdin"
     if PurePosixPath(path).is_absolute():
         return PurePosixPath(path).as_uri()
     if PureWindowsPath(path).is_absolute():
         return PureWindowsPath(path).as_uri()
-    return quote(path.replace("\\", "/"), safe="/")
+    return quote(path.replace("\\", "/"), safe="/", errors="surrogateescape")
 
 
 def _pascal(check: str) -> str:
@@ -201,4 +203,6 @@ def as_dict(report: Report) -> dict[str, Any]:
 
 
 def render(report: Report) -> str:
-    return json.dumps(as_dict(report), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+    """The report as UTF-8 text: a file name's bytes that are not UTF-8 are written ``\\xNN``."""
+    text = json.dumps(as_dict(report), indent=2, ensure_ascii=False, sort_keys=True)
+    return undecodable_escaped(text, "\\\\") + "\n"

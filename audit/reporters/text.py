@@ -12,14 +12,15 @@ from .. import terminal
 from ..escape import for_terminal
 from ..findings import CATEGORIES, Finding, moment
 from ..report import Report
+from .text_statistics import draw as draw_statistics
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
-_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)]}
 
 
 def safe(text: str) -> str:
-    """Text from a log, made harmless for a terminal: control characters shown escaped, markup escaped."""
-    return escape(text.translate(_CONTROL))
+    """Text from outside (a log, a file name, a ruleset, a baseline), made harmless for a terminal:
+    what does not print (controls, bidi, zero-width) shown escaped, rich's markup escaped."""
+    return escape(for_terminal(text))
 
 
 def _group_key(f: Finding) -> tuple[str, str, int]:
@@ -30,12 +31,17 @@ def render(report: Report) -> str:
     """The report as a file holds it: plain text, lines as long as they are."""
     console = Console(record=True, width=120, file=io.StringIO(), highlight=False, soft_wrap=True)
     _draw(report, console)
+    if report.statistics is not None:
+        draw_statistics(report, console)
     return console.export_text()
 
 
 def show(report: Report) -> None:
     """The report on standard output: in colour on a terminal, the same plain text in a pipe."""
-    _draw(report, terminal.console(highlight=False, soft_wrap=True))
+    console = terminal.console(highlight=False, soft_wrap=True)
+    _draw(report, console)
+    if report.statistics is not None:
+        draw_statistics(report, console)
 
 
 def _draw(report: Report, console: Console) -> None:
@@ -46,13 +52,13 @@ def _draw(report: Report, console: Console) -> None:
     for t in report.table_stats:
         hold = "—" if t.hold is None else f"{t.hold}%"
         who = "house" if t.house_banked else "bank (a player)"
-        console.print(f"  {safe(t.path)} {safe(t.table)} ({t.ruleset}{', ' + safe(t.overlay) if t.overlay else ''}): "
+        console.print(f"  {safe(t.path)} {safe(t.table)} ({safe(t.ruleset)}{', ' + safe(t.overlay) if t.overlay else ''}): "
                       f"{t.rounds} round(s), drop {t.drop:.2f}, {who} result {t.result:.2f}, hold {hold}")
     for i in report.inputs:
         console.print(f"  [dim]{safe(i.path)} sha256 {i.sha256}[/dim]")
     overlays = [r for r in report.rulesets if r.overlay is not None]
     for r in overlays:
-        console.print(f"  house rules: {safe(r.overlay.model.overlay)} over {r.id} ({safe(r.overlay.path.as_posix())})")
+        console.print(f"  house rules: {safe(r.overlay.model.overlay)} over {safe(r.id)} ({safe(r.overlay.path.as_posix())})")
     if report.baseline is not None:
         console.print(f"  baseline {safe(report.baseline)}: {len(report.suppressed)} finding(s) suppressed, "
                       f"{len(report.stale)} stale entr{'y' if len(report.stale) == 1 else 'ies'}")

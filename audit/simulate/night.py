@@ -21,6 +21,7 @@ from typing import Any, Iterator
 from ..games.bataille.simulate import BatailleNight
 from ..games.chemin_de_fer.simulate import CdfNight
 from ..rulesets import Library, LoadedRuleset
+from .anomalies import Anomaly
 from .clock import TZ, to_ms
 from .params import BATAILLE, CHEMIN_DE_FER, default_library, playable
 from .specs import TableSpec, cdf_tables, example_tables, mixed_tables
@@ -79,8 +80,8 @@ def header_lines(casino: str = "Casino-Simulation") -> list[str]:
     return ["#DEL 1", f"#casino {casino}", "#source audit-simulate"]
 
 
-def table_streams(*, tables: list[PlayedTable], seed: int,
-                  start: datetime) -> list[Iterator[tuple[datetime, str, str]]]:
+def table_streams(*, tables: list[PlayedTable], seed: int, start: datetime,
+                  anomaly: Anomaly | None = None) -> list[Iterator[tuple[datetime, str, str]]]:
     """One lazy stream of ``(time, table, line)`` per table, each in time order.
 
     ``heapq.merge`` of them is the night (ties broken by table id); a table's
@@ -93,21 +94,26 @@ def table_streams(*, tables: list[PlayedTable], seed: int,
         rng = random.Random(master.getrandbits(64))
         begin = t0 + timedelta(seconds=7 * i, milliseconds=rng.randint(0, 999))
         night: TableNight = GAMES[played.ruleset.game](played.spec, played.params, rng, begin, i + 1)
+        if anomaly is not None and anomaly.table is None and played.ruleset.game == "bataille":
+            anomaly.table = played.spec.table
+            night.anomaly = anomaly
         streams.append(night.lines())
     return streams
 
 
 def simulate(*, tables: list[TableSpec], seed: int, start: datetime, casino: str = "Casino-Simulation",
-             library: Library | None = None) -> Iterator[str]:
+             library: Library | None = None, anomaly: Anomaly | None = None) -> Iterator[str]:
     """Yield the lines (no line ends) of one rule-abiding night at ``tables``, each played under
-    its ruleset in ``library`` (default: the shipped rulesets, no overlay)."""
+    its ruleset in ``library`` (default: the shipped rulesets, no overlay); ``anomaly``, if any,
+    played at the first bataille table (it says where once the night is played)."""
     played = played_tables(tables, library)
-    return _night(played, seed, start, casino)
+    return _night(played, seed, start, casino, anomaly)
 
 
-def _night(played: list[PlayedTable], seed: int, start: datetime, casino: str) -> Iterator[str]:
+def _night(played: list[PlayedTable], seed: int, start: datetime, casino: str,
+           anomaly: Anomaly | None = None) -> Iterator[str]:
     yield from header_lines(casino)
-    for _, _, line in heapq.merge(*table_streams(tables=played, seed=seed, start=start)):
+    for _, _, line in heapq.merge(*table_streams(tables=played, seed=seed, start=start, anomaly=anomaly)):
         yield line
 
 

@@ -110,16 +110,18 @@ def bataille_params(ruleset: LoadedRuleset) -> BatailleParams:
     bataille = _settings(ruleset, "pay-bataille")
     egalite_war = _on(ruleset, "pay-egalite-war")
     house = _on(ruleset, "house-limits")
+    approx = _on(ruleset, "stopcard-talon-approx")  # the full talon, where the minimum allows a little short
+    min_talon = _settings(ruleset, "stopcard-talon").min_talon
     return BatailleParams(
         ruleset=ruleset.id,
         decks=_settings(ruleset, "shoe-decks").decks,
         start_burns=_settings(ruleset, "burn-start").count,
         resume_burns=resume.count if resume is not None else None,
-        min_talon=_settings(ruleset, "stopcard-talon").min_talon,
+        min_talon=max(min_talon, approx.min_talon) if approx is not None else min_talon,
         max_seats=seats.max_seats if seats is not None else None,
         limit_multiples=tuple(multiples.multiples) if multiples is not None else None,
         procedures=tuple(_settings(ruleset, "shoe-procedure").allowed),
-        cut_may_be_refused=_settings(ruleset, "shoe-cut").pattern == "last-by-player",
+        cut_may_be_refused=_settings(ruleset, "shoe-cut").pattern != "dealer-then-player",
         standing_needs_supervisor=_on(ruleset, "standing-supervisor") is not None,
         standing_allowed=_on(ruleset, "standing-forbidden") is None,
         egalite_offered=offered is None or offered.offered,

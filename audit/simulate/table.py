@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Iterator
 
+from .anomalies import Anomaly
 from .clock import stamp
 from .specs import TableSpec
 
@@ -32,6 +33,8 @@ class TableNight:
     """One table's night, as ``(time, table, line)`` in time order (``lines``)."""
 
     plan: Plan  # drawn by the game's table when it is set up
+    #: an anomaly for the statistics' tests, played at this table (``simulate.anomalies``)
+    anomaly: Anomaly | None = None
 
     def __init__(self, spec: TableSpec, rng: random.Random, start: datetime, number: int):
         self.spec, self.rng, self.t, self.number = spec, rng, start, number
@@ -106,6 +109,8 @@ class TableNight:
         free = [s for s in range(1, self.spec.seats + 1) if s not in self.players]
         seat = self.rng.choice(free)
         self.players[seat] = self.new_player_id()
+        if self.anomaly is not None and self.anomaly.kind == "collusion" and self.anomaly.id is None:
+            self.anomaly.id = self.players[seat]  # the first player seated is the one favoured
         self.emit(f"SEAT {seat} in player={self.players[seat]}", 1, 5)
 
     def leave(self, seat: int) -> None:

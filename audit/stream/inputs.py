@@ -17,6 +17,7 @@ from ..engine.format_checks import SYNTAX
 from ..report import InputSummary
 from ..rulesets import Library
 from .replay import FileReplay
+from .urls import UrlError, expand_url, is_url, open_url, url_size
 
 LOG_SUFFIXES = (".del", ".log", ".del.gz", ".log.gz")
 GZIP_MAGIC = b"\x1f\x8b"
@@ -27,7 +28,8 @@ class InputError(Exception):
 
 
 def expand(paths: list[str]) -> list[str]:
-    """Files as given; folders walked for ``*.del``, ``*.log`` (and ``.gz``); ``-`` is standard input.
+    """Files as given; folders walked for ``*.del``, ``*.log`` (and ``.gz``); ``-`` is standard input;
+    a URL (``s3://``, ``file://``...) read through fsspec, a folder URL walked as a folder.
 
     The list is sorted and without repeats, so the report does not depend on the order of the
     command line (standard input, if given, comes last).
@@ -36,6 +38,12 @@ def expand(paths: list[str]) -> list[str]:
     for raw in paths:
         if raw == "-":
             out.append(raw)
+            continue
+        if is_url(raw):
+            try:
+                out.extend(expand_url(raw, LOG_SUFFIXES))
+            except UrlError as err:
+                raise InputError(str(err)) from None
             continue
         p = Path(raw)
         if p.is_dir():
@@ -53,7 +61,15 @@ def expand(paths: list[str]) -> list[str]:
 
 def input_size(files: list[str]) -> int:
     """Bytes to read, for a progress bar (standard input counts as unknown: 0)."""
-    return sum(Path(f).stat().st_size for f in files if f != "-")
+    return sum(size_of(f) for f in files if f != "-")
+
+
+def size_of(path: str) -> int:
+    """The bytes stored of one file or URL."""
+    try:
+        return url_size(path) if is_url(path) else Path(path).stat().st_size
+    except (OSError, UrlError):
+        return 0  # unreadable: the audit says so when it reads it
 
 
 #: bytes of lines read at once from an uncompressed log (a compressed one is read line by line,
@@ -134,16 +150,23 @@ class _Hashing(io.RawIOBase):
 
 
 def audit_input(library: Library, path: str, part: tuple[int, int] | None = None,
-                tick: Callable[[int], None] | None = None) -> tuple[FileReplay, InputSummary]:
+                tick: Callable[[int], None] | None = None,
+                source: str | None = None) -> tuple[FileReplay, InputSummary]:
     """Stream one input through the replay. A gzip-compressed log (nightly archives) is read as
-    such; its SHA-256 and size are those of the compressed file, the evidence as stored."""
+    such; its SHA-256 and size are those of the compressed file, the evidence as stored.
+
+    ``source``: where to read it if not at ``path``, which the report names (a cluster's worker
+    reads a relative path given to the client at its absolute place)."""
     display = "<stdin>" if path == "-" else path
     replay = FileReplay(library, display, part)
     digest = hashlib.sha256()
+    source = source or path
     try:
-        raw: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")
+        raw: BinaryIO = sys.stdin.buffer if path == "-" else open_url(source) if is_url(source) else open(source, "rb")
     except OSError as err:
         raise InputError(f"{path}: cannot read: {err.strerror or err}") from None
+    except UrlError as err:  # no fsspec, or none of its filesystems reads this scheme
+        raise InputError(str(err)) from None
     hashing = _Hashing(raw, digest if replay.primary else None)  # one part hashes the evidence
     stream = io.BufferedReader(hashing, buffer_size=1 << 16)
     try:

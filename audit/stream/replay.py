@@ -17,6 +17,7 @@ from typing import Callable, Iterable
 from .. import events as ev
 from ..engine.flagger import Flagger, Sink
 from ..engine.format_checks import DEL_VERSION, OUT_OF_CONTEXT, RULESET_UNKNOWN, SYNTAX, TABLE_UNOPENED, TIME_ORDER
+from ..engine.surveillance import Surveillance
 from ..games import GAMES
 from ..engine.stats import TableStats
 from ..engine.table import Table
@@ -270,6 +271,8 @@ class FileReplay:
         stats = self.stats.tables.setdefault(
             e.table, TableStats(self.sink.path, e.table, ruleset.id, e.game, overlay))
         format_rules = self.library.for_table("del-v1", e.table) or self.library.format_rules
+        if self.library.statistics and stats.surveillance is None:  # a table opened again goes on
+            stats.surveillance = Surveillance(e.table, GAMES[e.game].house_banked)
         self.tables[e.table] = Table(e, self._flagger(e.table, format_rules, ruleset), stats, GAMES[e.game])
 
     def finish(self) -> None:

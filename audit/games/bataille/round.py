@@ -10,6 +10,7 @@ itself (choices, the war's cards and burns) is in ``war``, the settlements in
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
@@ -86,6 +87,8 @@ class BatailleRound(War, Settlement, Round):
         self.last_settled_seat: int | None = None
         self._staked: list[int] | None = None
         self.egalite_war_checked: set[int] = set()
+        #: (seat, spot, house's result) of each spot settled, for the statistics
+        self.settlements: list[tuple[int, str, Decimal]] = []
 
     # -- helpers -----------------------------------------------------------------
 
@@ -370,3 +373,5 @@ class BatailleRound(War, Settlement, Round):
                 self.flag(DEAL_FIRST, f"seat {seat} holds a stake but got no card", line=line, actual=None)
         self._finish_war(line)
         self._finish_settlements(line)
+        if self.table.surveillance is not None:
+            self.table.surveillance.add_round(self.table.dealer, self.surveyed_bets())

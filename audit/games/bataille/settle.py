@@ -63,6 +63,11 @@ SETTLE_ONCE = declare("settle-once", NoParams, SCOPE)
 PAY_ORDER = declare("pay-order", PayOrder, SCOPE)
 
 
+#: the statistics' bet kinds, named as ``audit odds`` names the rows
+MAIN_BATAILLE, MAIN_SURRENDER, EGALITE = "main bataille", "main surrender", "egalite"
+EGALITE_WAR_ALONE, EGALITE_WAR_OTHERS = "egalite-war alone at bataille", "egalite-war others at bataille"
+
+
 class Settlement:
     """The settlements of a ``BatailleRound``."""
 
@@ -117,6 +122,7 @@ class Settlement:
             return
         spot.settled_line = e.line
         self.last_settled_seat = e.seat
+        self.settlements.append((e.seat, e.spot, -e.amount if verb == "PAY" else e.amount if verb == "COLLECT" else ZERO))  # type: ignore[union-attr]
 
     apply_pay = apply_collect = apply_push = apply_settle
 
@@ -179,6 +185,35 @@ class Settlement:
         if verb == "collect":
             return PAY_BATAILLE, "COLLECT", stake, reason
         return PAY_BATAILLE, "PUSH", None, reason
+
+    def surveyed_bets(self: BatailleRound) -> list:
+        """The round's settled bets for the statistics: (player, kind, stake, house's result) by owner.
+
+        The main bet's row is the strategy the hand followed at its tie (surrender or bataille),
+        the bataille row when it did not tie; the war stake has no row of its own: its result is
+        the main bet's (the main row's edge is per unit of initial stake, war included)."""
+        out = []
+        hands, seated = self.hands, self.seated
+        for seat, name, result in self.settlements:
+            hand = hands[seat]
+            spot = hand.spots[name]
+            if name == "main":
+                kind = MAIN_SURRENDER if hand.choice == "surrender" else MAIN_BATAILLE
+            elif name == "egalite-war":
+                kind = EGALITE_WAR_ALONE if len(self.warring()) == 1 else EGALITE_WAR_OTHERS
+            else:
+                kind = EGALITE if name == "egalite" else None
+            stakes = spot.stakes
+            if len(stakes) == 1:
+                for owner, (amount, _) in stakes.items():
+                    out.append((owner.id if owner.kind == "standing" else seated.get(int(owner.id)), kind, amount, result))
+                continue
+            total = spot.total
+            for owner, (amount, _) in stakes.items():
+                if amount > ZERO:
+                    who = owner.id if owner.kind == "standing" else seated.get(int(owner.id))
+                    out.append((who, kind, amount, result * amount / total))
+        return out
 
     def _war_outcome(self: BatailleRound, hand: HandState) -> str | None:
         if hand.war_card is None:

@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 
 from ...rulesets import LoadedRuleset
+from ...simulate.anomalies import STACKED, favour, stack
 from ...simulate.money import pick, share
 from ...simulate.params import BatailleParams, Outcome, bataille_params
 from ...simulate.shoe import StopCardShoe
@@ -83,6 +84,7 @@ class BatailleNight(TableNight):
         self.paused_done = False
         self.shoe: StopCardShoe | None = None
         self.plan = self._make_plan()
+        self.shoes = 0
 
     # .. cards
     def draw(self) -> Card:
@@ -150,7 +152,9 @@ class BatailleNight(TableNight):
 
     def _seat_changes(self) -> None:
         if len(self.players) > 1 and self.rng.random() < P_LEAVE:
-            self.leave(self.rng.choice(sorted(self.players)))
+            seat = self.rng.choice(sorted(self.players))
+            if self.anomaly is None or self.players[seat] != self.anomaly.id:  # the favoured player stays
+                self.leave(seat)
         want = P_SIT * (3 if len(self.players) < 2 else 1)
         if len(self.players) < self.spec.seats and self.rng.random() < want:
             self.sit()
@@ -191,6 +195,10 @@ class BatailleNight(TableNight):
     # .. a new shoe
     def _new_shoe(self) -> None:
         self.shoe = StopCardShoe(self.rng, self.p.decks, self.spec.procedure, self.p.min_talon)
+        self.shoes += 1
+        if self.anomaly is not None and self.anomaly.kind == "stacked-shoe" and self.shoes == STACKED:
+            stack(self.shoe.cards)
+            self.anomaly.id = f"{self.spec.table}#{self.shoes}"
         self.emit(f"SHOE new decks={self.p.decks} procedure={self.spec.procedure}", 5, 15)
         self.emit("SHUFFLE", 20, 90)
         if not self.shoe.machine:
@@ -319,7 +327,11 @@ class _Round:
 
     # .. first cards, choices, first settlement
     def _deal_first(self) -> None:
+        t = self.table
+        favoured = t.anomaly.id if t.anomaly is not None and t.anomaly.kind == "collusion" else None
         for seat, hand in sorted(self.hands.items()):
+            if favoured is not None and t.players.get(hand.owner) == favoured:
+                favour(t.shoe.cards, t.shoe.drawn, t.rng, t.anomaly.strength)
             hand.card = self.table.draw()
             self.emit(f"DEAL seat={seat} {hand.card}")
         self.dealer = self.table.draw()

@@ -7,6 +7,7 @@ ruleset's, and the checks these steps raise are declared here.
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import field_validator
@@ -60,6 +61,8 @@ CDF_DRAW_BANKER = declare("cdf-draw-banker", BankerTable, SCOPE)
 CDF_TABLEAU = declare("cdf-tableau", BankerTable, SCOPE)
 CDF_ADVICE = declare("cdf-advice", AdviceOn, SCOPE)
 CDF_POINT = declare("cdf-point", NoParams, SCOPE)
+CDF_POINT_TABLED = declare("cdf-point-tabled", NoParams, SCOPE)
+CDF_CALL_ERROR = declare("cdf-call-error", NoParams, SCOPE)
 
 
 def points(cards: list[Card]) -> int:
@@ -89,16 +92,46 @@ class Drawing:
             return
         if self.abat["ponte"] or self.abat["banker"]:
             self.flag(CDF_DEAL_ORDER, f"a card to the {side} after a natural was shown")
+        elif side == "banker" and self.banker_base:  # his draw after dealing himself too many (art. 30)
+            if len(self.cards["banker"]) > self.banker_base:
+                self.flag(CDF_DEAL_ORDER, "a second card drawn by a banker who dealt himself too many")
+            elif self.calls["banker"] is not True:
+                self.flag(CDF_DEAL_ORDER, "a card to the banker, who did not call for one", expected="CALL banker card")
         elif len(self.cards[side]) >= 3:
             self.flag(CDF_DEAL_ORDER, f"a fourth card to the {side}")
+        elif side == "ponte" and self.calls["banker"] is not None and self.once("ponte-first"):
+            self.flag(CDF_PONTE_FIRST, "the ponte's third card is dealt after the banker has played")
+        elif self.calls[side] is False and side == "ponte":
+            return  # art. 31: the banker may give a card to a ponte who said "non" by mistake
+        elif self.calls[side] is False and points(self.cards["banker"]) == 0:
+            return  # art. 30: a banker on Baccara keeps his right to a card after announcing his point
+        elif self.calls[side] is False:
+            self.flag(CDF_POINT_TABLED, f"the banker draws after standing on {points(self.cards['banker'])}: "
+                      "once his point is announced he may take no card, except on Baccara")
         elif self.calls[side] is not True:
             self.flag(CDF_DEAL_ORDER, f"a third card to the {side}, who did not call for one",
                       expected=f"CALL {side} card")
 
     def apply_deal(self: CdfRound, e: ev.Deal) -> None:
         if e.to in ("ponte", "banker"):
-            self.cards[e.to].append(e.card)
+            cards = self.cards[e.to]
+            cards.append(e.card)
             self.dealt += 1
+            if (e.to == "banker" and len(cards) == 3 and not self.banker_base and self.calls["ponte"] is None
+                    and self.calls["banker"] is None and not self.abat["ponte"]):
+                # art. 30: the banker dealt himself more cards than his due at the deal: his point is
+                # Baccara, and he keeps his right to draw (from the next card on)
+                self.banker_base = 3
+
+    def hand_points(self: CdfRound, side: str) -> int:
+        """A side's point as art. 30 scores it: Baccara for the cards a banker dealt himself too many at
+        the deal, plus his draw; the best three of a ponte dealt four cards."""
+        cards = self.cards[side]
+        if side == "banker":
+            return points(cards[self.banker_base:]) if self.banker_base else points(cards)
+        if len(cards) > 3:
+            return max(points(list(c)) for c in combinations(cards, 3))
+        return points(cards)
 
     def verify_burn(self: CdfRound, e: ev.Burn) -> None:
         """Chemin de fer burns cards only to mend a fault (arts. 11, 14, 15, 26): nothing to check."""
@@ -148,27 +181,36 @@ class Drawing:
             self.calls[e.side] = e.draw
 
     def _ponte_call(self: CdfRound, e: ev.Call) -> None:
-        if self.calls["banker"] is not None:
+        if self.calls["banker"] is not None and self.once("ponte-first"):
             self.flag(CDF_PONTE_FIRST, "the ponte speaks after the banker")
         p = points(self.cards["ponte"][:2])
-        banco = self.ponte_mode in ("solo", "suivi")
+        banco = self.ponte_mode in ("solo", "suivi", "follower")  # their draws are free (arts. 12, 23)
         check, rule = (CDF_DRAW_PONTE, self.rules.draw_ponte) if banco else (CDF_DRAW_PONTE_TABLE, self.rules.draw_ponte_table)
         if rule is None:
             return
         wrong = (e.draw and p in rule.stand_on) or (not e.draw and p in rule.draw_on)
         if wrong:
-            who = "the banco ponte" if banco else "the ponte holding the cards for the table"
+            who = ("the follower" if self.ponte_mode == "follower" else "the banco ponte") if banco else "the ponte holding the cards for the table"
             self.flag(check, f"faux tirage: {who} {'draws' if e.draw else 'stands'} on {p}",
                       expected=f"CALL ponte {'non' if e.draw else 'card'}")
 
     def _banker_call(self: CdfRound, e: ev.Call) -> None:
-        if self.calls["ponte"] is None or (self.calls["ponte"] and len(self.cards["ponte"]) < 3
-                                           and not self.burned_third["ponte"]):
-            self.flag(CDF_PONTE_FIRST, "the banker plays before the ponte has spoken and drawn")
+        if self.calls["banker"] is False:  # he stood: his point is announced (art. 30)
+            if e.draw and points(self.cards["banker"]) != 0:
+                self.flag(CDF_POINT_TABLED, f"the banker asks for a card after standing on "
+                          f"{points(self.cards['banker'])}: once his point is announced he may take no card, "
+                          "except on Baccara")
+            return
+        ponte = self.cards["ponte"]
+        if self.calls["ponte"] is None:  # a ponte who said "carte" and got none was refused it (art. 31)
+            self.flag(CDF_PONTE_FIRST, "the banker plays before the ponte has spoken")
+        elif len(ponte) == 2 and points(ponte) == 0:  # the exception of art. 31: Baccara gets its card
+            self.flag(CDF_CALL_ERROR, "the ponte on Baccara gets no card: the banker may take a ponte at an "
+                      "erroneous word, except on Baccara", expected="DEAL ponte <card>")
         want = self.banker_should()
         if want is None or want == "O" or (want == "T") == e.draw:
             return
-        b = points(self.cards["banker"][:2])
+        b = self.hand_points("banker") if self.banker_base else points(self.cards["banker"][:2])
         third = self._ponte_third()
         col = "NON" if third is None else str(third)
         self.flag(CDF_TABLEAU if self.tableau else CDF_DRAW_BANKER,
@@ -187,7 +229,7 @@ class Drawing:
         rule = (rules.tableau if self.tableau else rules.draw_banker) or rules.draw_banker or rules.tableau
         if rule is None:
             return None
-        b = points(self.cards["banker"][:2])
+        b = 0 if self.banker_base else points(self.cards["banker"][:2])  # Baccara after too many (art. 30)
         if b in rule.always_draw:
             return "T"
         if b in rule.always_stand:
@@ -215,7 +257,7 @@ class Drawing:
         """Advice changes nothing in the coup: the ponte's CALL says what he did."""
 
     def verify_point(self: CdfRound, e: ev.Point) -> None:
-        p, b = points(self.cards["ponte"]), points(self.cards["banker"])
+        p, b = self.hand_points("ponte"), self.hand_points("banker")
         if (e.ponte, e.banker) != (p, b):
             self.flag(CDF_POINT, f"points announced ponte {e.ponte}, banker {e.banker}; the cards make {p} and {b}",
                       expected=f"POINT ponte={p} banker={b}")
@@ -232,8 +274,9 @@ class Drawing:
             return False
         if self.calls["banker"] is None:
             return natural(self.cards["ponte"][:2]) or natural(self.cards["banker"][:2])
-        return not self.calls["banker"] or len(self.cards["banker"]) >= 3 or self.burned_third["banker"]
+        return (not self.calls["banker"] or len(self.cards["banker"]) >= 3 + (self.banker_base > 0)
+                or self.burned_third["banker"])
 
     def outcome(self: CdfRound) -> str:
-        p, b = points(self.cards["ponte"]), points(self.cards["banker"])
+        p, b = self.hand_points("ponte"), self.hand_points("banker")
         return "ponte" if p > b else "banker" if b > p else "tie"

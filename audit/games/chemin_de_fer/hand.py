@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
@@ -35,6 +35,11 @@ class AuctionStep(Params):
 
 class Auction(Params):
     steps: list[AuctionStep] = Field(min_length=1)
+    #: previous-bracket: a bid rises by the step of the bracket the highest bid is in (180 → 260 is
+    #: legal); landing-bracket: a bid lands on the grid of its own bracket (from 180: 200, 300...)
+    grid: Literal["previous-bracket", "landing-bracket"] = "previous-bracket"
+    #: the awardee's first bank is at least the price he bid (the price is the bank he puts up)
+    bank_at_least_price: bool = True
 
 
 CDF_FIRST_HAND = declare("cdf-first-hand", NoParams, SCOPE)
@@ -58,8 +63,19 @@ class BankState:
     associate_of_passed: list[Owner] = field(default_factory=list)
     bids: list[tuple[Owner, Decimal]] = field(default_factory=list)
     award: tuple[Owner, Decimal] | None = None
+    #: who may not bid when an awarded hand refused is auctioned again (art. 9)
+    excluded: tuple[Owner | None, ...] = ()
+    #: the awardee holds the hand and must give the first coup (art. 9)
+    must_deal: bool = False
+    #: the price of the hand just awarded, until its first coup is dealt
+    award_price: Decimal | None = None
+    #: the shoe's first hand was given (art. 4); a pass before the first coup then goes as arts. 7-9 say
+    first_given: bool = False
     prev_banco: Owner | None = None
     prev_sole_staker: Owner | None = None
+    #: the ponte of the last coup's "banco avec la table": first for the next solo banco (art. 21),
+    #: whoever then holds the hand
+    prev_table_banco: Owner | None = None
 
 
 class HandPassing(TableExtension):
@@ -76,6 +92,7 @@ class HandPassing(TableExtension):
 
     def new_shoe(self, shoe: ShoeState) -> None:
         self.bank.coups_in_shoe = 0
+        self.bank.first_given = False
 
     # -- the hand --------------------------------------------------------------------------
 
@@ -84,7 +101,8 @@ class HandPassing(TableExtension):
         who = e.by or Owner.seated(e.seat)
         how = e.how
         coup = self._coup()
-        first_of_shoe = b.coups_in_shoe == 0 and (table.round is None or not table.round.started)  # type: ignore[attr-defined]
+        first_of_shoe = (b.coups_in_shoe == 0 and not b.first_given
+                         and (table.round is None or not table.round.started))  # type: ignore[attr-defined]
         if first_of_shoe:
             lowest = min(table.seated) if table.seated else None
             if how != "first" or e.seat != lowest:
@@ -103,13 +121,17 @@ class HandPassing(TableExtension):
             elif b.last_result == "lost":
                 problem = "the banker goes on (suite) after the bank lost"
         elif how == "taken":
-            if b.passed_by is None and b.last_result != "lost":
+            if b.award is not None and who != b.award[0]:
+                problem = f"{who} takes a hand awarded to {b.award[0]}; only the awardee takes it"
+            elif b.passed_by is None and b.last_result != "lost":
                 problem = f"{who} takes a hand nobody passed and the bank did not lose"
             elif who == b.passed_by or (b.last_result == "lost" and who == b.holder):
                 problem = f"{who} takes back the hand he passed or lost; a passed hand is retaken only au taux"
         elif how == "taux":
             if b.passed_by is None or who != b.passed_by:
                 problem = f"{who} takes the hand au taux, which only the banker who passed it may do"
+            elif b.bids or b.award is not None:
+                problem = f"{who} takes the hand back au taux after the auction began (art. 8: « Toute main qui n'est pas reprise à son taux est mise à prix »)"
         elif how == "auction":
             if b.award is None or b.award[0] != who:
                 problem = f"{who} takes the hand by auction, but it was not awarded to him"
@@ -129,6 +151,10 @@ class HandPassing(TableExtension):
         if changed:
             b.prev_banco = b.prev_sole_staker = None
         b.holder, b.holder_seat = who, e.seat
+        b.first_given = True
+        b.must_deal = e.how == "auction"
+        b.award_price = b.award[1] if e.how == "auction" and b.award is not None and b.award[0] == who else None
+        b.excluded = ()
         b.passed_by = None
         b.associate_of_passed = []
         b.bids, b.award = [], None
@@ -141,6 +167,10 @@ class HandPassing(TableExtension):
     def verify_pass(self, e: ev.Pass) -> None:
         if self.bank.holder is None:
             self.flagger.flag(OUT_OF_CONTEXT, "PASS with no banker", round=self._coup())
+        elif self.bank.must_deal:
+            self.flagger.flag(CDF_HAND_PASSING, f"{self.bank.holder} passes a hand awarded to him before giving its "
+                              "first coup (art. 9: « l'adjudicataire doit donner le premier coup »)",
+                              round=self._coup())
 
     def apply_pass(self, e: ev.Pass) -> None:
         b = self.bank
@@ -149,6 +179,7 @@ class HandPassing(TableExtension):
         b.passed_by = b.holder
         b.associate_of_passed = list(b.associates)
         b.bids, b.award = [], None
+        b.excluded = ()
 
     # -- the auction of a passed hand ---------------------------------------------------------
 
@@ -157,9 +188,14 @@ class HandPassing(TableExtension):
         if b.passed_by is None:
             self.flagger.flag(OUT_OF_CONTEXT, "a bid with no passed hand to auction", round=coup)
         elif rule is not None:
+            again = b.award is not None  # the awardee refused: the hand is auctioned again (art. 9)
             if e.by == b.passed_by or e.by in b.associate_of_passed:
                 self.flagger.flag(CDF_AUCTION, f"{e.by} bids on the hand he (or his banker) passed", round=coup)
-            top = max((amount for _, amount in b.bids), default=None)
+            elif e.by == (b.award[0] if again else None) or e.by in b.excluded:  # type: ignore[index]
+                self.flagger.flag(CDF_AUCTION, f"{e.by} bids again on a hand awarded to him and refused (art. 9: "
+                                  "« ni le dernier adjudicataire ni le précédent détenteur de la main […] n'ont "
+                                  "droit aux enchères »)", round=coup)
+            top = None if again else max((amount for _, amount in b.bids), default=None)
             minimum = self.table.limits.min
             if top is None:
                 if e.amount < minimum:
@@ -167,15 +203,25 @@ class HandPassing(TableExtension):
                                       f"{fmt_amount(minimum)}", round=coup,
                                       expected=f"BID ... amount={fmt_amount(minimum)} (or more)")
             else:
-                step = next(s.step for s in rule.steps if s.below is None or top < s.below)
                 rise = e.amount - top
-                if rise < 0 or rise % step != 0:  # equal bids are allowed (art. 8)
+                if rule.grid == "landing-bracket":
+                    step = next(s.step for s in rule.steps if s.below is None or e.amount < s.below)
+                    off = rise != 0 and e.amount % step != 0
+                else:
+                    step = next(s.step for s in rule.steps if s.below is None or top < s.below)
+                    off = rise % step != 0
+                nxt = (top // step + 1) * step if rule.grid == "landing-bracket" else top + step
+                if rise < 0 or off:  # equal bids are allowed (art. 8)
                     self.flagger.flag(CDF_AUCTION, f"bid {fmt_amount(e.amount)} after {fmt_amount(top)}: bids rise by "
                                       f"steps of {fmt_amount(step)} at that level", round=coup,
-                                      expected=f"BID ... amount={fmt_amount(top + step)} (or more by {fmt_amount(step)})")
+                                      expected=f"BID ... amount={fmt_amount(nxt)} (or more by {fmt_amount(step)})")
 
     def apply_bid(self, e: ev.Bid) -> None:
-        self.bank.bids.append((e.by, e.amount))
+        b = self.bank
+        if b.award is not None:  # a new auction after the awardee's refusal
+            b.excluded = (*b.excluded, b.award[0])
+            b.bids, b.award = [], None
+        b.bids.append((e.by, e.amount))
 
     def _place_from_banker(self, owner: Owner, index: int) -> tuple[int, int]:
         """Equal bids: seated players first, from the banker's right; then standing ones (art. 8)."""
@@ -206,7 +252,8 @@ class HandPassing(TableExtension):
         if not self.flagger.enabled(CDF_CUT_ORDER) or shoe.cut_checked:
             return
         shoe.cut_checked = True
-        order = sorted(self.table.seated, reverse=True)
+        offered = shoe.seated_at_cut if shoe.seated_at_cut is not None else self.table.seated
+        order = sorted(offered, reverse=True)  # the players seated when the cut was offered
         cuts = shoe.all_cuts
         problem = None
         if not cuts or cuts[-1].refused:

@@ -8,7 +8,7 @@ between players in ``hand``. The checks each part raises are declared beside it.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
@@ -17,8 +17,8 @@ from ...engine.checks import NoParams, Params, declare
 from ...engine.format_checks import OUT_OF_CONTEXT
 from ...engine.game import Round
 from ...values import Card, Owner, fmt_amount
-from .drawing import Drawing, points
-from .hand import CDF_FIRST_HAND, CDF_HAND_PASSING
+from .drawing import Drawing
+from .hand import CDF_AUCTION, CDF_FIRST_HAND, CDF_HAND_PASSING
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...engine.table import Table
@@ -30,6 +30,9 @@ CENT = Decimal("0.01")
 
 class MinPlayers(Params):
     min_players: int = Field(gt=0)
+    #: when « ne peut commencer ni continuer » is judged: at the coup's first card (a player who
+    #: leaves before the deal leaves the coup short), or at ROUND begin
+    at: Literal["first-card", "round-begin"] = "first-card"
 
 
 class MinCards(Params):
@@ -39,6 +42,13 @@ class MinCards(Params):
 class BancoRules(Params):
     #: the share of the bank the ponte who calls "banco avec la table" stakes himself
     table_share: Decimal = Field(gt=0, le=1)
+
+
+class LateStake(Params):
+    #: until when the ponte who follows the banco may call it after "rien ne va plus" (art. 23:
+    #: « pourvu qu'elles n'aient pas été prises en main »): until the ponte has taken the cards in hand
+    #: (his first CALL or ABAT), or at any time of the coup
+    follower_until: Literal["cards-taken", "any-time"] = "cards-taken"
 
 
 class Associates(Params):
@@ -54,11 +64,13 @@ CDF_ASSOCIATE = declare("cdf-associate", Associates, SCOPE)
 CDF_BANCO_PRIORITY = declare("cdf-banco-priority", NoParams, SCOPE)
 CDF_BANCO_SUIVI = declare("cdf-banco-suivi", NoParams, SCOPE)
 CDF_CARDS_LARGEST = declare("cdf-cards-largest", NoParams, SCOPE)
-CDF_LATE_STAKE = declare("cdf-late-stake", NoParams, SCOPE)
+CDF_LATE_STAKE = declare("cdf-late-stake", LateStake, SCOPE)
 CDF_CARDS_LEFT = declare("cdf-cards-left", MinCards, SCOPE)
 CDF_SETTLE = declare("cdf-settle", NoParams, SCOPE)
 CDF_PAY_ORDER = declare("cdf-pay-order", NoParams, SCOPE)
 
+#: the statistics' bet kinds: a stake against the bank, from the ponte's side and from the banker's
+PONTE, BANKER = "coup ponte", "coup banker"
 _BANCO_RANK = {"suivi": 0, "solo": 1, "table": 2}
 _SETTLEMENT = {"ponte": "PAY", "banker": "COLLECT", "tie": "PUSH"}
 
@@ -81,7 +93,7 @@ class CdfRound(Drawing, Round):
         self.closed = False
         self.announced = False
         self.ponte: Owner | None = None
-        self.ponte_mode: str | None = None  # solo, suivi, table, or None (largest stake)
+        self.ponte_mode: str | None = None  # solo, suivi, table, follower (art. 12), or None (largest stake)
         self.cards: dict[str, list[Card]] = {"ponte": [], "banker": []}
         self.dealt = 0
         self.abat: dict[str, bool] = {"ponte": False, "banker": False}
@@ -96,9 +108,20 @@ class CdfRound(Drawing, Round):
         self.suite = hand.holder is not None and hand.coups_in_shoe > 0
         self.saw_hand = False
         self.taux = False  # the hand was taken back au taux this coup
+        #: (ponte, his result) of each stake settled, for the statistics
+        self.settlements: list[tuple[Owner, Decimal]] = []
+        #: the banker's cards dealt too many at the deal, scored Baccara (art. 30); 0: none
+        self.banker_base = 0
+        self.void = False  # dealt with too few cards: not valid, its stakes are returned (art. 32)
         rule = self.rules.min_players
-        if rule is not None and len(table.seated) < rule.min_players:
-            self.flag(CDF_MIN_PLAYERS, f"coup {n} starts with {len(table.seated)} seated player(s); "
+        if rule is not None and rule.at == "round-begin":
+            self._check_players()
+
+    def _check_players(self) -> None:
+        rule = self.rules.min_players
+        seated = len(self.table.seated)
+        if rule is not None and seated < rule.min_players:
+            self.flag(CDF_MIN_PLAYERS, f"coup {self.n} is played with {seated} seated player(s); "
                       f"the rules require {rule.min_players}")
 
     def once(self, key: str) -> bool:
@@ -120,6 +143,18 @@ class CdfRound(Drawing, Round):
                 how = "taken back au taux" if self.taux else "after the last coup"
                 self.flag(CDF_BANK_LOWERED, f"bank lowered to {fmt_amount(e.amount)}; the hand holds "
                           f"{fmt_amount(floor)} {how}", expected=f"BANK amount={fmt_amount(floor)} (or more)")
+        auction = self.rules.auction
+        if b.award_price is not None and auction is not None and auction.bank_at_least_price and e.amount < b.award_price:
+            self.flag(CDF_AUCTION, f"bank of {fmt_amount(e.amount)} announced by the awardee, below the price of "
+                      f"{fmt_amount(b.award_price)} he bid for the hand", expected=f"BANK amount={fmt_amount(b.award_price)} (or more)")
+        if self.rules.associate is not None:  # associates announced before the bank (art. 6)
+            for owner, share in self.associates:
+                self._check_share(owner, share, e.amount)
+
+    def _check_share(self, owner: Owner, share: Decimal, bank: Decimal) -> None:
+        if share > bank - share:
+            self.flag(CDF_ASSOCIATE, f"associate {owner}'s share {fmt_amount(share)} exceeds the banker's own "
+                      f"{fmt_amount(bank - share)}")
 
     def apply_bank(self, e: ev.Bank) -> None:
         self.bank = e.amount
@@ -133,9 +168,8 @@ class CdfRound(Drawing, Round):
             elif len(b.associates) + 1 > rule.max_associates:
                 self.flag(CDF_ASSOCIATE, f"{e.by} is associate number {len(b.associates) + 1}; "
                           f"the banker may take {rule.max_associates}")
-            if self.bank is not None and e.amount > self.bank - e.amount:
-                self.flag(CDF_ASSOCIATE, f"associate's share {fmt_amount(e.amount)} exceeds the banker's own "
-                          f"{fmt_amount(self.bank - e.amount)}")
+            if self.bank is not None:
+                self._check_share(e.by, e.amount, self.bank)
 
     def apply_associate(self, e: ev.Associate) -> None:
         self.hand.associates.append(e.by)
@@ -146,6 +180,10 @@ class CdfRound(Drawing, Round):
         follower = e.mode == "suivi" and e.by == b.prev_banco  # art. 23's exception
         if self.closed and not follower:
             self.flag(CDF_LATE_STAKE, f"banco by {e.by} after \"rien ne va plus\"")
+        elif (self.closed and self.rules.late_stake is not None and self.rules.late_stake.follower_until == "cards-taken"
+              and (self.calls["ponte"] is not None or self.abat["ponte"])):
+            self.flag(CDF_LATE_STAKE, f"banco suivi by {e.by} after the cards were taken in hand (art. 23: « pourvu "
+                      "qu'elles n'aient pas été prises en main »)")
         if e.mode == "suivi" and e.by not in (b.prev_banco, b.prev_sole_staker):
             self.flag(CDF_BANCO_SUIVI, f"{e.by} calls banco suivi without having held or alone staked the last coup")
 
@@ -178,9 +216,11 @@ class CdfRound(Drawing, Round):
         return (1, index)
 
     def _banco_first(self) -> tuple[Owner, str]:
-        """The banco with priority (art. 23): suivi, then solo, then avec la table; by place."""
-        _, best, mode = min((((_BANCO_RANK[m], *self._place(o, i)), o, m) for i, (o, m) in enumerate(self.bancos)),
-                            key=lambda r: r[0])
+        """The banco with priority (art. 23): suivi, then solo, then avec la table; by place. Among the
+        solo bancos, the ponte of the last coup's banco avec la table comes first (art. 21)."""
+        table = self.hand.prev_table_banco
+        _, best, mode = min(((((_BANCO_RANK[m] - (m == "solo" and o == table) * 0.5), *self._place(o, i)), o, m)
+                             for i, (o, m) in enumerate(self.bancos)), key=lambda r: r[0])
         return best, mode
 
     def verify_ponte(self, e: ev.Ponte) -> None:
@@ -206,8 +246,8 @@ class CdfRound(Drawing, Round):
         if self.bancos:
             chosen = next((m for o, m in self.bancos if o == e.by), None)
             self.ponte_mode = chosen or self._banco_first()[1]
-        else:
-            self.ponte_mode = None
+        else:  # art. 12: the follower who keeps the cards is free of his draws
+            self.ponte_mode = "follower" if self._follower_keeps_cards(e.by) else None
         self.ponte = e.by
 
     def bank_amount(self) -> Decimal | None:
@@ -262,6 +302,11 @@ class CdfRound(Drawing, Round):
         """At the coup's first card: a banker, the bets closed, a bank, cards enough, stakes covered."""
         self.started = True
         b = self.hand
+        b.must_deal = False
+        b.award_price = None
+        rule = self.rules.min_players
+        if rule is not None and rule.at == "first-card":
+            self._check_players()
         if b.holder is None:
             self.flag(OUT_OF_CONTEXT, "a coup dealt with no banker (HAND)")
         elif not self.saw_hand and b.coups_in_shoe == 0:
@@ -282,6 +327,7 @@ class CdfRound(Drawing, Round):
         if shoe is not None and rule is not None and shoe.size - shoe.drawn < rule.min_cards:
             self.flag(CDF_CARDS_LEFT, f"coup dealt with {shoe.size - shoe.drawn} cards left in the shoe; "
                       f"the rules require {rule.min_cards}")
+            self.void = True
         self._check_cover()
 
     # -- settlement ----------------------------------------------------------------------------
@@ -308,6 +354,11 @@ class CdfRound(Drawing, Round):
             self.flag(CDF_SETTLE, f"{e.by} settled before the coup was decided")
             return
         stake = stakes[e.by]
+        if self.void:
+            if e.verb != "PUSH":
+                self.flag(CDF_SETTLE, f"{e.by}: {e.verb} {fmt_amount(e.amount)} on a coup dealt with too few cards "  # type: ignore[union-attr]
+                          "(art. 32): the coup is not valid and the stake is returned", expected=f"PUSH by={e.by}")
+            return
         result = self.outcome()
         verb = _SETTLEMENT[result]
         amount = getattr(e, "amount", None)
@@ -315,7 +366,7 @@ class CdfRound(Drawing, Round):
             want = f"{verb} by={e.by}" + (f" amount={fmt_amount(stake)}" if verb != "PUSH" else "")
             self.flag(CDF_SETTLE, f"{e.by}: {e.verb}{' ' + fmt_amount(amount) if amount is not None else ''}; "
                       f"the {'ponte wins' if result == 'ponte' else 'banker wins' if result == 'banker' else 'coup is a tie'} "
-                      f"({points(self.cards['ponte'])} to {points(self.cards['banker'])}) on a stake of {fmt_amount(stake)}",
+                      f"({self.hand_points('ponte')} to {self.hand_points('banker')}) on a stake of {fmt_amount(stake)}",
                       expected=want)
 
     verify_pay = verify_collect = verify_push = verify_settle
@@ -333,6 +384,7 @@ class CdfRound(Drawing, Round):
             return
         self.settled[by] = e.line
         self.last_order = self._order_of(by)
+        self.settlements.append((by, e.amount if verb == "PAY" else -e.amount if verb == "COLLECT" else Decimal(0)))  # type: ignore[union-attr]
 
     apply_pay = apply_collect = apply_push = apply_settle
 
@@ -354,11 +406,34 @@ class CdfRound(Drawing, Round):
         stakes = self.in_play()
         total = sum(stakes.values(), Decimal(0))
         self.stats.drop += total
-        result = self.outcome() if self.decided() else "tie"
+        result = self.outcome() if self.decided() and not self.void else "tie"
         b.last_result = {"ponte": "lost", "banker": "won", "tie": "push"}[result]
         b.last_bank = self.bank if self.bank is not None else b.last_bank
         b.last_net = total if result == "banker" else -total if result == "ponte" else Decimal(0)
         b.prev_banco = self.ponte if self.bancos else None
+        b.prev_table_banco = self.ponte if self.bancos and self.ponte_mode == "table" else None
         positive = [o for o, a in self.stakes.items() if a > 0]
         b.prev_sole_staker = positive[0] if not self.bancos and len(positive) == 1 else None
         b.coups_in_shoe += 1
+        if self.table.surveillance is not None:
+            self.table.surveillance.add_round(self.table.dealer, self._surveyed_bets(stakes))
+
+    def _surveyed_bets(self, stakes: dict[Owner, Decimal]) -> list:
+        """The coup's settled stakes for the statistics, from each player's side: the ponte's
+        result, and its opposite for the banker who holds the hand (his associates' shares with it)."""
+        seated = self.table.seated
+        holder = self.hand.holder
+        banker = None if holder is None else self._player(holder, seated)
+        out = []
+        for by, result in self.settlements:
+            stake = stakes.get(by)
+            if stake is None:
+                continue
+            ponte = self._player(by, seated)
+            out.append((None if ponte is None else ("ponte", ponte), PONTE, stake, result))
+            out.append((None if banker is None else ("banker", banker), BANKER, stake, -result))
+        return out
+
+    @staticmethod
+    def _player(owner: Owner, seated: dict[int, str | None]) -> str | None:
+        return owner.id if owner.kind == "standing" else seated.get(int(owner.id))

@@ -126,6 +126,7 @@ class CdfNight(TableNight):
         self.wins = 0                       # coups the bank won in this hand
         self.associate: str | None = None
         self.suivi: str | None = None       # who may call banco suivi on the next coup
+        self.table_banco: str | None = None  # the last coup's banco avec la table: first for a solo banco (art. 21)
         self.coups_in_shoe = 0
         #: (banker point, ponte's third card or None, banker drew) of every coup decided at the table
         self.cells: list[tuple[int, int | None, bool]] = []
@@ -238,6 +239,7 @@ class CdfNight(TableNight):
 
     def _after(self, bank: Decimal, stakes: dict[str, Decimal], verb: str, ponte: str, mode: str | None) -> None:
         self.coups_in_shoe += 1
+        self.table_banco = ponte if mode == "table" else None
         total = sum(stakes.values(), Decimal(0))
         if verb == "PAY":
             self.result = "lost"
@@ -347,7 +349,7 @@ class CdfNight(TableNight):
             callers = rng.sample(seated, 2 if len(seated) > 1 and rng.random() < P_SECOND_BANCO else 1)
             for owner in callers:
                 self.emit(f"BANCO by={owner} mode=solo")
-            caller = min(callers, key=lambda o: self.place(o, []))
+            caller = min(callers, key=lambda o: (o != self.table_banco, self.place(o, [])))
             return caller, "solo", {caller: bank}, []
         if r < P_BANCO + P_BANCO_TABLE and len(seated) > 1:
             caller = rng.choice(seated)

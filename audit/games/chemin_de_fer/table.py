@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .drawing import CDF_ADVICE, CDF_DRAW_BANKER, CDF_DRAW_PONTE, CDF_DRAW_PONTE_TABLE, CDF_TABLEAU
 from .hand import HandPassing
-from .round import CDF_ASSOCIATE, CDF_CARDS_LEFT, CDF_MIN_PLAYERS, CDF_STAKES_BANK
+from .round import CDF_ASSOCIATE, CDF_CARDS_LEFT, CDF_LATE_STAKE, CDF_MIN_PLAYERS, CDF_STAKES_BANK
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...engine.table import Table
@@ -21,6 +21,7 @@ class CdfTable(HandPassing):
         self.associate = s(CDF_ASSOCIATE)
         self.stakes_bank = s(CDF_STAKES_BANK)
         self.cards_left = s(CDF_CARDS_LEFT)
+        self.late_stake = s(CDF_LATE_STAKE)
         self.draw_ponte = s(CDF_DRAW_PONTE)
         self.draw_ponte_table = s(CDF_DRAW_PONTE_TABLE)
         self.draw_banker = s(CDF_DRAW_BANKER)

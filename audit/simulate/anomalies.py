@@ -1,0 +1,51 @@
+"""Anomalies for the tests of the statistics: every round stays legal, only the numbers are improbable.
+
+- ``collusion``: the dealer gives one player (the first seated at the table) the best of the
+  next ``PEEK`` cards of the shoe for his first card, at each of his hands with probability
+  ``strength``; the player never leaves. The shoe's cards are the same, only their order.
+- ``stacked-shoe``: the table's ``STACKED`` shoe comes in clumps: after the shuffle, its cards
+  are sorted by rank in blocks of ``CLUMP``.
+
+The anomaly is played at the first bataille table; ``expected`` says which group the
+statistics should name.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..values import BATAILLE_VALUE
+
+KINDS = ("collusion", "stacked-shoe")
+PEEK = 3
+STACKED = 2
+CLUMP = 26
+
+
+@dataclass
+class Anomaly:
+    kind: str
+    strength: float = 1.0
+    #: filled as the night is played: the table, and the player favoured or the shoe stacked
+    table: str | None = None
+    id: str | None = None
+
+    def expected(self) -> dict:
+        scope = "player" if self.kind == "collusion" else "shoe"
+        return {"anomaly": self.kind, "strength": self.strength, "table": self.table, "scope": scope, "id": self.id}
+
+
+def favour(cards: list, drawn: int, rng: random.Random, strength: float) -> None:
+    """Put the best of the next ``PEEK`` cards next, with probability ``strength``."""
+    if rng.random() >= strength:
+        return
+    ahead = range(drawn, min(drawn + PEEK, len(cards)))
+    best = max(ahead, key=lambda i: BATAILLE_VALUE[cards[i].rank])
+    cards[drawn], cards[best] = cards[best], cards[drawn]
+
+
+def stack(cards: list) -> None:
+    """Sort the shuffled cards by rank in blocks of ``CLUMP``: clumps of equal ranks."""
+    for start in range(0, len(cards), CLUMP):
+        cards[start:start + CLUMP] = sorted(cards[start:start + CLUMP], key=lambda c: BATAILLE_VALUE[c.rank])

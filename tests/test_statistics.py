@@ -1,0 +1,89 @@
+"""The surveillance statistics: the null moments of the card tests, Holm's correction, and the
+anomalies of simulated collusion and stacked shoes found end to end, the same whatever --jobs."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+from audit.statistics import Group, Statistics, cards
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def audit(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=ROOT, capture_output=True, text=True)
+
+
+def test_repeats_null_moments_match_shuffles():
+    """The exact mean and variance of equal-rank neighbours against 4000 shuffles of one deck."""
+    rng = random.Random(7)
+    deck = [r for r in range(13) for _ in range(4)]
+    seen = 30
+    counts = []
+    for _ in range(4000):
+        rng.shuffle(deck)
+        counts.append(sum(deck[i] == deck[i + 1] for i in range(seen - 1)))
+    mean, var = cards.repeats_null(1, seen)
+    sample_mean = sum(counts) / len(counts)
+    sample_var = sum((c - sample_mean) ** 2 for c in counts) / (len(counts) - 1)
+    assert abs(sample_mean - mean) < 4 * math.sqrt(var / len(counts))
+    assert abs(sample_var / var - 1) < 0.1
+
+
+def test_chi_square_tail_is_exact_for_even_degrees():
+    assert math.isclose(cards.chi_square_p(3.0, 2), math.exp(-1.5))
+    assert math.isclose(cards.chi_square_p(21.026, 12), 0.05, rel_tol=1e-3)  # the table's 5 % point
+
+
+def test_holm_steps_down_and_stops():
+    groups = [Group("player", f"P{i}", "x.del", "result", "T", "r", 50, p_exact=p)
+              for i, p in enumerate([1e-6, 4e-4, 0.0004, 0.5])]
+    found = Statistics(alpha=0.001, groups=groups).anomalies()
+    # 4 × 1e-6, then 3 × 4e-4 = 1.2e-3 is not below alpha: the step-down stops there
+    assert [a.group.id for a in found] == ["P0"] and found[0].p_adjusted == 4e-6
+
+
+def _night(tmp_path: Path, kind: str, rulesets: list[str], rounds: int, seed: int) -> tuple[dict, dict]:
+    log, expected = tmp_path / "night.del", tmp_path / "expected.json"
+    chosen = [arg for r in rulesets for arg in ("-r", r)]
+    done = audit("simulate", *chosen, "--tables", str(len(rulesets)), "--rounds", str(rounds),
+                 "--seed", str(seed), "--anomaly", kind, "-o", str(log), "--expected", str(expected))
+    assert done.returncode == 0, done.stderr
+    report = tmp_path / "report.json"
+    done = audit("check", "--statistics", "-f", "json", "-o", str(report), str(log))
+    assert done.returncode == 0, done.stderr  # an anomaly is not a finding, and every round is legal
+    return json.loads(expected.read_text()), json.loads(report.read_text())
+
+
+def test_collusion_names_the_player(tmp_path):
+    expected, report = _night(tmp_path, "collusion", ["fr-bataille-2007", "fr-bataille-2007"], 400, 3)
+    assert report["summary"]["findings"] == {"error": 0, "warning": 0, "info": 0}
+    named = [(a["scope"], a["id"]) for a in report["statistics"]["anomalies"]]
+    assert ("player", expected["id"]) in named
+    anomaly = next(a for a in report["statistics"]["anomalies"] if a["id"] == expected["id"])
+    assert anomaly["table"] == expected["table"] and anomaly["z"] < 0 and "more than expected" in anomaly["message"]
+    log = tmp_path / "night.del"
+    failing = audit("check", "--statistics", "-q", "--fail-on-anomaly", str(log))
+    assert failing.returncode == 1
+    assert audit("check", "--statistics", "-q", "--alpha", "1e-300", "--fail-on-anomaly", str(log)).returncode == 0
+
+
+def test_stacked_shoe_names_the_shoe_the_same_whatever_jobs(tmp_path):
+    expected, report = _night(tmp_path, "stacked-shoe", ["mc-sun-war-2006", "be-ostende-cdf"], 200, 4)
+    named = {(a["scope"], a["id"]) for a in report["statistics"]["anomalies"]}
+    assert ("shoe", expected["id"]) in named and ("table", expected["table"]) in named
+    two = tmp_path / "two.json"
+    assert audit("check", "--statistics", "-j", "2", "-f", "json", "-o", str(two), str(tmp_path / "night.del")).returncode == 0
+    assert json.loads(two.read_text())["statistics"] == report["statistics"]
+
+
+def test_without_the_option_the_report_has_no_statistics(tmp_path):
+    report = tmp_path / "r.json"
+    night = Path(__file__).resolve().parent.parent / "fixtures" / "nights" / "example-night.del"
+    assert audit("check", "-f", "json", "-o", str(report), str(night)).returncode == 0
+    assert "statistics" not in json.loads(report.read_text())
