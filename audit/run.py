@@ -5,6 +5,7 @@ merged into one ``Report``, the same byte for byte whatever the number of proces
 from __future__ import annotations
 
 import multiprocessing
+import signal
 from dataclasses import dataclass
 from typing import Callable, Protocol
 
@@ -49,7 +50,13 @@ _WORKER_LIBRARY: Library | None = None
 
 
 def _init_worker(spec: dict) -> None:
+    """A worker leaves interruption to the main process: a Ctrl-C to the process group is the
+    main process's to handle (it ends the pool), and the pool's end (SIGTERM) ends a worker at
+    once and quietly. A worker that died of the Ctrl-C itself was replaced by the pool while the
+    main process was still unwinding, and the new one could wait on its input for ever."""
     global _WORKER_LIBRARY
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if _WORKER_LIBRARY is None:  # a spawned worker loads the rulesets itself
         statistics = spec.get("statistics", False)
         _WORKER_LIBRARY = Library.load(**{k: v for k, v in spec.items() if k != "statistics"})

@@ -51,7 +51,11 @@ def interrupt(audit: subprocess.Popen, writers: list[int], send) -> tuple[str, s
     finally:
         for writer in writers:
             os.close(writer)
-    return audit.communicate(timeout=120)
+    try:
+        return audit.communicate(timeout=120)
+    except subprocess.TimeoutExpired:  # fail, and leave no audit behind on the machine
+        os.killpg(audit.pid, signal.SIGKILL)
+        raise
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
