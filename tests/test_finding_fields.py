@@ -8,7 +8,10 @@ patterns, not the auditor's, and checks every format's report with ``--jobs 2`` 
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
 from datetime import datetime
 
 import pytest
@@ -198,3 +201,15 @@ def test_a_table_finding_says_what_was_expected(name, said):
     report = run_audit(Library.load(overlays=fx.house), [str(path)])
     mine = [f for f in report.findings if f.rule == name and said in f.message]
     assert mine and all(f.expected for f in mine)
+
+
+def test_an_unknown_ruleset_names_the_known_ones_of_its_game_nearest_first(tmp_path):
+    log = tmp_path / "typo.del"
+    log.write_text("#DEL 1\n2026-11-20T21:00:00+01:00 T1 OPEN game=bataille ruleset=mc-sun-war-2060 seats=7 "
+                   "min=10 max=100\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "audit", "check", "-f", "json", str(log)],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    (finding,) = json.loads(done.stdout)["findings"]
+    assert finding["rule"] == "DEL-RULESET-UNKNOWN"
+    assert finding["message"] == ("no ruleset 'mc-sun-war-2060' is known (the bataille rulesets: "
+                                  "mc-sun-war-2006, fr-bataille-2007); table T1 is not audited")

@@ -9,6 +9,7 @@ cards, not by the log's length) and the findings themselves.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import compress
@@ -261,7 +262,7 @@ class FileReplay:
             return
         ruleset = self.library.for_table(e.ruleset, e.table)
         if ruleset is None or ruleset.game != e.game:
-            why = (f"no ruleset {e.ruleset!r} is known" if ruleset is None
+            why = (self._unknown_ruleset(e.ruleset, e.game) if ruleset is None
                    else f"ruleset {e.ruleset} governs {ruleset.game}, not {e.game}")
             flagger_fmt.flag(RULESET_UNKNOWN, f"{why}; table {e.table} is not audited")
             self.unopened.add(e.table)
@@ -274,6 +275,12 @@ class FileReplay:
         if self.library.statistics and stats.surveillance is None:  # a table opened again goes on
             stats.surveillance = Surveillance(e.table, GAMES[e.game].house_banked)
         self.tables[e.table] = Table(e, self._flagger(e.table, format_rules, ruleset), stats, GAMES[e.game])
+
+    def _unknown_ruleset(self, name: str, game: str) -> str:
+        """An unknown ruleset id, with the known ids of that game, nearest first (a typo is the usual cause)."""
+        known = sorted(r.id for r in self.library.rulesets.values() if r.game == game)
+        near = difflib.get_close_matches(name, known, n=len(known), cutoff=0.0)
+        return f"no ruleset {name!r} is known" + (f" (the {game} rulesets: {', '.join(near)})" if near else "")
 
     def finish(self) -> None:
         sink = self.sink
