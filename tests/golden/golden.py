@@ -91,18 +91,22 @@ def run_case(case: Case, out: Path) -> dict[str, bytes]:
     return got
 
 
+def write_simulated(args: list[str], log: Path) -> None:
+    """``python -m audit.simulate ARGS -o LOG`` (the shipped nights' writer, which takes --night)."""
+    done = subprocess.run([sys.executable, "-m", "audit.simulate", *args, "-o", str(log)],
+                          cwd=ROOT, capture_output=True, timeout=1200)
+    if done.returncode != 0:
+        raise RuntimeError(f"simulate {args}: {done.stderr.decode(errors='replace')}")
+
+
 def simulate(args: list[str]) -> str:
     """SHA-256 of the log the simulator writes for these arguments."""
-    cmd = ["simulate", *args]
     if args[:1] == ["--night"]:
         with tempfile.TemporaryDirectory() as tmp:
             log = Path(tmp) / "night.del"
-            done = subprocess.run([sys.executable, "-m", "audit.simulate", *args, "-o", str(log)],
-                                  cwd=ROOT, capture_output=True, timeout=600)
-            if done.returncode != 0:
-                raise RuntimeError(f"simulate {args}: {done.stderr.decode(errors='replace')}")
+            write_simulated(args, log)
             return hashlib.sha256(log.read_bytes()).hexdigest()
-    done = _audit(*cmd)
+    done = _audit("simulate", *args)
     if done.returncode != 0:
         raise RuntimeError(f"simulate {args}: exit {done.returncode}: {done.stderr.decode(errors='replace')}")
     return hashlib.sha256(done.stdout).hexdigest()
@@ -140,10 +144,7 @@ def bench_digests() -> dict[str, str]:
     """SHA-256 of the benchmark night and of each of its reports."""
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "bench-night.del"
-        done = subprocess.run([sys.executable, "-m", "audit.simulate", *BENCH_NIGHT, "-o", str(log)],
-                              cwd=tmp, capture_output=True, timeout=1200)
-        if done.returncode != 0:
-            raise RuntimeError(f"simulate {BENCH_NIGHT}: {done.stderr.decode(errors='replace')}")
+        write_simulated(BENCH_NIGHT, log)
         got = run_case(Case("bench-night", (str(log),)), Path(tmp))
         digests = {fmt: hashlib.sha256(data.replace(tmp.encode(), b"TMP")).hexdigest() for fmt, data in got.items()}
         digests["log"] = hashlib.sha256(log.read_bytes()).hexdigest()
