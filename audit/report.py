@@ -48,6 +48,12 @@ class Report:
     baseline: str | None = None
     #: the surveillance statistics (``audit.statistics``)
     statistics: Statistics | None = None
+    #: the rule ids a ``--select``/``--ignore`` keeps (``audit.selection``); None: every rule
+    reported_rules: frozenset[str] | None = None
+
+    def reports(self, rule: str) -> bool:
+        """Whether the report speaks of ``rule``: its findings, its SARIF descriptor, its JUnit test cases."""
+        return self.reported_rules is None or rule in self.reported_rules
 
     def findings_by_category(self, path: str, table: str) -> dict[str, int]:
         out: dict[str, int] = {}

@@ -15,7 +15,7 @@ from .fingerprint import fingerprints
 from .report import InputSummary, Report, report_order
 from .rulesets import Library
 from .statistics import build as build_statistics
-from .stream.inputs import audit_input, expand, size_of
+from .stream.inputs import audit_input, expand
 
 #: a unit of work: an input, and the part (k, n) of its tables or None for all of them
 Task = tuple[str, "tuple[int, int] | None"]
@@ -47,14 +47,19 @@ def _audit_part(library: Library, path: str, part: tuple[int, int] | None,
 
 
 _WORKER_LIBRARY: Library | None = None
+#: the bytes the workers have read, shared with the main process for its progress bar (None: no bar)
+_WORKER_READ = None
+#: how often the main process looks at the workers' bytes while it waits for a result, in seconds
+POLL_SECONDS = 0.25
 
 
-def _init_worker(spec: dict) -> None:
+def _init_worker(spec: dict, read=None) -> None:
     """A worker leaves interruption to the main process: a Ctrl-C to the process group is the
     main process's to handle (it ends the pool), and the pool's end (SIGTERM) ends a worker at
     once and quietly. A worker that died of the Ctrl-C itself was replaced by the pool while the
     main process was still unwinding, and the new one could wait on its input for ever."""
-    global _WORKER_LIBRARY
+    global _WORKER_LIBRARY, _WORKER_READ
+    _WORKER_READ = read
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if _WORKER_LIBRARY is None:  # a spawned worker loads the rulesets itself
@@ -65,7 +70,38 @@ def _init_worker(spec: dict) -> None:
 
 def _worker(task: Task) -> PartResult:
     assert _WORKER_LIBRARY is not None
-    return _audit_part(_WORKER_LIBRARY, *task)
+    return _audit_part(_WORKER_LIBRARY, *task, _worker_tick(task))
+
+
+def _worker_tick(task: Task) -> Callable[[int], None] | None:
+    """What a worker tells of the bytes it reads: its share of them, since every part of a split
+    file reads the whole file (``part`` k of n counts 1/n of each chunk)."""
+    read = _WORKER_READ
+    if read is None:
+        return None
+    share = task[1][1] if task[1] else 1
+
+    def tick(n: int) -> None:
+        with read.get_lock():
+            read.value += n // share
+    return tick
+
+
+def _collect(results, count: int, read, progress: Callable[[int], None] | None,
+             poll: float = POLL_SECONDS) -> list[PartResult]:
+    """The pool's ``count`` results in order; while it waits for one, the bytes the workers have
+    read so far go to ``progress`` (so the bar moves while the parts of one file are replayed)."""
+    out: list[PartResult] = []
+    told = 0
+    while len(out) < count:
+        try:
+            out.append(results.next(timeout=poll) if read is not None else next(results))
+        except multiprocessing.TimeoutError:
+            pass
+        if progress is not None and read is not None and (now := read.value) > told:
+            progress(now - told)
+            told = now
+    return out
 
 
 def _tasks(files: list[str], jobs: int) -> list[Task]:
@@ -94,11 +130,10 @@ def run_audit(library: Library, paths: list[str], jobs: int = 1,
         forking = "fork" in multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if forking else "spawn")
         _WORKER_LIBRARY = library if forking else None  # a forked worker has it already: no second load
-        with ctx.Pool(min(jobs, len(tasks)), initializer=_init_worker, initargs=({**library.spec, "statistics": library.statistics},)) as pool:
-            for (path, part), result in zip(tasks, pool.imap(_worker, tasks)):
-                results.append(result)
-                if progress:
-                    progress(size_of(path) // (part[1] if part else 1))
+        read = ctx.Value("q", 0) if progress is not None else None
+        spec = {**library.spec, "statistics": library.statistics}
+        with ctx.Pool(min(jobs, len(tasks)), initializer=_init_worker, initargs=(spec, read)) as pool:
+            results = _collect(pool.imap(_worker, tasks), len(tasks), read, progress)
     else:
         for path, part in tasks:
             results.append(_audit_part(library, path, part, progress))

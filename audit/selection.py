@@ -57,9 +57,11 @@ class Selection:
         return [rule for rule in self.categories if self.keeps(rule)]
 
     def apply(self, report: Report) -> None:
-        """Leave out of the report the findings, suppressed findings and stale entries of the rules not kept."""
+        """Leave out of the report the findings, suppressed findings and stale entries of the rules not
+        kept, and tell the report which rules it speaks of (SARIF's rules, JUnit's test cases)."""
         if not self.active:
             return
+        report.reported_rules = frozenset(self.kept_rules())
         kept = [(f, fp) for f, fp in zip(report.findings, report.fingerprints) if self._keeps_finding(f)]
         report.findings = [f for f, _ in kept]
         report.fingerprints = [fp for _, fp in kept]

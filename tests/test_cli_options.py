@@ -232,3 +232,26 @@ def test_a_selection_keeps_fingerprints_and_leaves_the_baseline_of_other_rules_a
     assert audit("baseline", "create", THREE, "-o", str(narrow), "--ignore", "FR-PAY-MAIN").returncode == 0
     entries = json.loads(narrow.read_text(encoding="utf-8"))["entries"]
     assert [e["rule"] for e in entries] == ["FR-LATE-BET", "FR-BURN-START"]
+
+
+def test_sarif_and_junit_name_only_the_rules_the_selection_keeps(tmp_path):
+    """A rule left out is not reported as run: no SARIF descriptor, no JUnit test case that passes."""
+    import xml.etree.ElementTree as ET
+    sarif, junit = tmp_path / "r.sarif", tmp_path / "r.xml"
+    for args in ((), ("--select", "wrong-payout")):
+        done = audit("check", "-f", "sarif", "-o", str(sarif), "-f", "junit", "-o", str(junit), *args, THREE)
+        assert done.returncode == 1
+        run = json.loads(sarif.read_text(encoding="utf-8"))["runs"][0]
+        described = {r["id"] for r in run["tool"]["driver"]["rules"]}
+        cases = {c.get("name") for c in ET.parse(junit).getroot().iter("testcase")}
+        if not args:
+            assert {"FR-LATE-BET", "FR-PAY-MAIN", "DEL-SYNTAX"} <= described
+            assert {"FR-LATE-BET", "FR-PAY-MAIN", "DEL-SYNTAX"} <= cases
+            continue
+        from audit.rulesets import Library
+        payout = {rule.id for rs in Library.load().rulesets.values() for rule in rs.model.rules
+                  if rule.enabled and rule.category == "wrong-payout"}
+        assert "FR-PAY-MAIN" in payout and described == payout
+        assert "FR-LATE-BET" not in described and "DEL-SYNTAX" not in described
+        assert "FR-PAY-MAIN" in cases and "FR-LATE-BET" not in cases and "DEL-SYNTAX" not in cases
+        assert [r["ruleId"] for r in run["results"]] == ["FR-PAY-MAIN"]

@@ -80,14 +80,14 @@ def _suite(report: Report, path: str, sha256: str | None, lines: int | None,
         if rs is None:
             return
         for rule in rs.model.rules:
-            if rule.enabled:
+            if rule.enabled and report.reports(rule.id):
                 key = (f"{rs.id}.{table}", rule.id)
                 cases.setdefault(key, _Case(*key))
 
     # the checks of the file itself (every line parses, the version is 1) belong to no table
     if fmt is not None:
         for rule in fmt.model.rules:
-            if rule.enabled and rule.category == "syntax":
+            if rule.enabled and rule.category == "syntax" and report.reports(rule.id):
                 key = (f"{fmt.id}.{NO_TABLE}", rule.id)
                 cases.setdefault(key, _Case(*key))
     for t in stats:

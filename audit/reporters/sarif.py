@@ -134,7 +134,7 @@ def as_dict(report: Report) -> dict[str, Any]:
     rule_index: dict[tuple[str, str], int] = {}
     for rs in report.rulesets:
         for rule in rs.model.rules:
-            if rule.enabled:
+            if rule.enabled and report.reports(rule.id):
                 rule_index[(rs.id, rule.id)] = len(rules)
                 rules.append(_rule_descriptor(rs, rule))
     # a finding of a rule not listed (disabled after the fact, say) still gets its descriptor
