@@ -428,3 +428,24 @@ def test_the_sieve_sends_each_line_where_the_line_by_line_reading_does_and_skips
     assert len(set(sifted) | set(declined)) == 16 and set(declined) >= {
         "runs ahead", "falls behind", "other offset", "blank in stamp", "tab in stamp", "not ASCII", "comment",
         "table not dealt", "longer table", "blank line", "leading blank", "shorter stamp"}, declined
+
+
+def test_one_parser_serves_every_input_of_a_thread_and_agrees_across_files():
+    """The parser's caches are kept from one input to the next (a night of many small files): they
+    depend on the text only, so one parser over every fixture in turn gives the grammar's events."""
+    import threading
+    from audit.stream.replay import FileReplay
+    library = Library.load()
+    first, second = FileReplay(library, "a.del"), FileReplay(library, "b.del")
+    assert first.parser is second.parser
+    other: list = []
+    thread = threading.Thread(target=lambda: other.append(FileReplay(library, "c.del").parser))
+    thread.start()
+    thread.join()
+    assert other[0] is not first.parser  # a thread of its own (a cluster worker's threads): a parser of its own
+    fast, checked = LineParser(), 0
+    for path in FIXTURES:
+        for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            assert fast.parse(text, n) == parse_line(text, n), f"{path.name}:{n}"
+            checked += 1
+    assert checked > 10_000

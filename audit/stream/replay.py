@@ -10,6 +10,7 @@ cards, not by the log's length) and the findings themselves.
 from __future__ import annotations
 
 import difflib
+import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import compress
@@ -72,6 +73,24 @@ class InputStats:
                 "syntax": self.syntax, "not_audited": self.not_audited}
 
 
+_PARSERS = threading.local()
+
+
+def shared_parser() -> LineParser:
+    """The thread's line parser, for every input it replays in turn.
+
+    Its caches (an event line's template, a table id checked, a timestamp's shape) depend on
+    the text only, never on the file, and stay bounded: kept from one input to the next, a
+    night of many small files is parsed as fast as one large file (each file would otherwise
+    send its first lines of every kind to the grammar again). One per thread: a thread replays
+    its inputs one after the other, so the parser's per-line fields (``rest``, ``stamp``) are
+    never used by two replays at once (a cluster's worker may run tasks in several threads)."""
+    parser = getattr(_PARSERS, "parser", None)
+    if parser is None:
+        parser = _PARSERS.parser = LineParser()
+    return parser
+
+
 class FileReplay:
     """The replay of one input: its tables, its clock, its findings."""
 
@@ -87,7 +106,7 @@ class FileReplay:
         #: table -> (dealer, shoe ordinal) of a table not open now: what a finding there names
         self.marks: dict[str, tuple[str | None, int | None]] = {}
         self.last_line: str | bytes = ""  # the input's last line read: the end-of-log findings' line
-        self.parser = LineParser()
+        self.parser = shared_parser()
         self.skip_rest = False  # after a #DEL header of another version
         tolerance = self.format_flagger.settings(TIME_ORDER)
         self.clock = LogClock(timedelta(seconds=tolerance.tolerance_seconds if tolerance else 0), self._time_order)
