@@ -383,6 +383,7 @@ def _own_lines_read_line_by_line(library: Library, lines: list[str], assigned: d
     run = FileReplay(library, "x.del", part)
     run.part.tables.update(assigned)
     read: set[int] = set()
+    run.parser = LineParser()  # a parser of its own to spy on: the thread's serves every replay
     run.parser.parse = lambda text, lineno: read.add(lineno)  # type: ignore[method-assign]
     run._feed(lines, range(1, len(lines) + 1), run.part.owns)
     return [n in read for n in range(1, len(lines) + 1)]
