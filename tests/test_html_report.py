@@ -248,3 +248,16 @@ def test_filters_list_each_value_once_in_a_stable_order():
     form = Page(findings_section._filters(report.findings))
     assert form.count("select") == len(findings_section.FILTERS)
     assert form.text.count(shown("finding.rule")) == 1
+
+
+def test_a_big_night_draws_its_card_tests_as_boxes_and_the_shoes_outside_the_band(monkeypatch):
+    from audit.reporters.html import plots
+    report = night_report()
+    points, middles, between = series.card_points(report.statistics)
+    drawn = plots.card_tests(points, middles, between)
+    assert "each shoe (red: an anomaly)" in drawn
+    monkeypatch.setattr(plots, "MAX_CARD_POINTS", 10)
+    boxed = plots.card_tests(points, middles, between)
+    assert f"{len(points) // 2:,} shoes: boxes of the middle 95 %" in boxed
+    outside = sum(abs(p.z) > series.Z95 for p in points)
+    assert boxed.count("<use ") >= outside  # every shoe outside the band still a mark

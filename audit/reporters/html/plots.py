@@ -14,6 +14,7 @@ import math
 import re
 import warnings
 from collections import Counter
+from dataclasses import replace
 from datetime import timedelta
 
 import matplotlib
@@ -23,7 +24,7 @@ from matplotlib.ticker import StrMethodFormatter
 
 from ...escape import for_terminal
 from .markup import Html
-from .series import MAX_MOMENTS, Z95, Band, CardPoint, Course, Moment, categories_of
+from .series import MAX_CARD_POINTS, MAX_MARKED_SHOES, MAX_MOMENTS, Z95, Band, CardPoint, Course, Moment, categories_of
 
 WIDTH = 9.0  # inches: 864 pixels on a screen, scaled down to the page's width in print
 BAND = "#d5dbe1"
@@ -51,7 +52,7 @@ def _svg(fig: Figure, name: str, label: str) -> Html:
     out = io.StringIO()
     with matplotlib.rc_context({**_RC, "svg.hashsalt": f"del-audit-{name}"}), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a glyph the font lacks: the browser draws it with its own fonts
-        fig.savefig(out, format="svg", metadata={"Date": None}, bbox_inches="tight")
+        fig.savefig(out, format="svg", metadata={"Date": None})
     svg = _GROUP_ID.sub("<g>", _METADATA.sub("", _XML_HEAD.sub("", out.getvalue(), count=1), count=1))
     svg = _SIZE.sub(lambda m: f'<svg {m[1]}width="{float(m[2]) * 4 / 3:.0f}" height="{float(m[3]) * 4 / 3:.0f}"',
                     svg, count=1)
@@ -99,7 +100,7 @@ def result_bands(rows: list[Band], total: int, what: str, name: str) -> Html:
         ax.set_xlabel("the house's result (a player's bank: the bank's)")
         shown = f"{len(rows)} of {total}, the most improbable" if total > len(rows) else f"{total}"
         ax.set_title(f"Result against expectation by {what} ({shown})", loc="left")
-        fig.legend(loc="outside lower center", ncols=3, frameon=False)
+        fig.legend(loc="outside lower center", ncols=4, frameon=False)
     return _svg(fig, name, f"result against expectation by {what}")
 
 
@@ -115,7 +116,8 @@ def night_courses(courses: list[Course], total: int) -> Html:
             high = [e + Z95 * s for e, s in zip(c.expected, c.sd)]
             ax.fill_between(c.rounds, low, high, color=BAND, linewidth=0, label="95 % band")
             ax.plot(c.rounds, c.expected, linestyle="--", color="black", linewidth=0.9, label="expected")
-            ax.plot(c.rounds, c.result, marker="o", markersize=2.5, color=ACTUAL, linewidth=1.2, label="actual")
+            ax.plot(c.rounds, c.result, marker="o" if len(c.rounds) <= MAX_MARKED_SHOES + 1 else None, markersize=2.5,
+                    color=ACTUAL, linewidth=1.2, label="actual")
             ax.set_title(_shown(c.label), loc="left")
             _money_axis(ax.yaxis)
             ax.tick_params(labelsize=7)
@@ -170,22 +172,54 @@ def _interval(moments: list[Moment]) -> timedelta:
 
 
 def card_tests(points: list[CardPoint], middles: list[tuple[float, str]], between: list[float]) -> Html:
-    """Each shoe's card tests as z, table after table, against the band a shuffled shoe stays in 95 % of the time."""
-    fig = _figure(2.9)
+    """Each shoe's card tests as z, table after table, against the band a shuffled shoe stays in 95 % of
+    the time; on a big night, a box per table and test, and the shoes outside the band one by one."""
+    fig = _figure(3.1)
     with matplotlib.rc_context(_RC):
         ax = fig.add_subplot()
         ax.axhspan(-Z95, Z95, color=BAND, linewidth=0, label="95 % of shuffled shoes")
-        for test, marker, label in (("ranks", "o", "rank frequencies"), ("order", "^", "cards after one of the same rank")):
-            mine = [p for p in points if p.test == test]
-            if mine:
-                ax.scatter([p.x for p in mine], [p.z for p in mine], marker=marker, s=16, label=label,
-                           facecolors="none", edgecolors=[OUTSIDE if p.anomaly else ACTUAL for p in mine])
+        if len(points) <= MAX_CARD_POINTS:
+            _card_points(ax, points)
+            ticks = middles
+            how = "each shoe"
+        else:
+            between, ticks = _card_boxes(ax, points, middles)
+            how = f"{len(points) // 2:,} shoes: boxes of the middle 95 %, the shoes outside the band one by one"
         for x in between:
             ax.axvline(x, color="#bbbbbb", linewidth=0.6)
         ax.axhline(0, color="#888888", linewidth=0.5)
-        ax.set_xticks([m for m, _ in middles], [_shown(t) for _, t in middles],
-                      rotation=0 if len(middles) <= 8 else 45, ha="center" if len(middles) <= 8 else "right")
-        ax.set_ylabel("z (shoe by shoe)")
-        ax.set_title("Card tests of each shoe, by table (red: an anomaly)", loc="left")
+        many = len(ticks) > 8
+        ax.set_xticks([m for m, _ in ticks], [_shown(t) for _, t in ticks], rotation=45 if many else 0,
+                      ha="right" if many else "center")
+        ax.set_ylabel("z")
+        ax.set_title(f"Card tests by table, {how} (red: an anomaly)", loc="left")
         fig.legend(loc="outside lower center", ncols=3, frameon=False)
     return _svg(fig, "cards", "card tests of each shoe by table")
+
+
+_TESTS = (("ranks", "o", "rank frequencies"), ("order", "^", "cards after one of the same rank"))
+
+
+def _card_points(ax, points: list[CardPoint], label: bool = True) -> None:
+    for test, marker, name in _TESTS:
+        mine = [p for p in points if p.test == test]
+        if mine:
+            ax.scatter([p.x for p in mine], [p.z for p in mine], marker=marker, s=16, label=name if label else None,
+                       facecolors="none", edgecolors=[OUTSIDE if p.anomaly else ACTUAL for p in mine])
+
+
+def _card_boxes(ax, points: list[CardPoint], middles: list[tuple[float, str]]):
+    """Two boxes a table (ranks, then order) at 3 t and 3 t + 1; the shoes outside the band as points there."""
+    outside = []
+    for t in range(len(middles)):
+        for k, (test, marker, name) in enumerate(_TESTS):
+            zs = [p.z for p in points if p.column == t and p.test == test]
+            if not zs:
+                continue
+            ax.boxplot([zs], positions=[3 * t + k], widths=0.7, whis=(2.5, 97.5), showfliers=False,
+                       patch_artist=True, boxprops={"facecolor": "white", "edgecolor": ACTUAL},
+                       medianprops={"color": ACTUAL}, whiskerprops={"color": ACTUAL}, capprops={"color": ACTUAL})
+            outside += [replace(p, x=3 * t + k) for p in points
+                        if p.column == t and p.test == test and (abs(p.z) > Z95 or p.anomaly)]
+    _card_points(ax, outside)
+    return [3 * t - 1 for t in range(1, len(middles))], [(3 * t + 0.5, label) for t, (_, label) in enumerate(middles)]

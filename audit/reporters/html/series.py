@@ -23,6 +23,10 @@ Z95 = 1.959964
 MAX_ROWS = 40
 MAX_COURSES = 24
 MAX_MOMENTS = 2000
+#: most shoes' card tests drawn one by one (beyond: a box per table and test, the shoes outside the band as points)
+MAX_CARD_POINTS = 600
+#: most shoes of a table's course drawn with a mark each
+MAX_MARKED_SHOES = 40
 
 
 @dataclass
@@ -65,6 +69,8 @@ class CardPoint:
     """One shoe's card test: its place on the plot, its table, the test and its z."""
 
     x: int
+    #: the table's place among the tables plotted, from 0
+    column: int
     table: str
     test: str
     z: float
@@ -158,13 +164,13 @@ def card_points(stats: Statistics) -> tuple[list[CardPoint], list[tuple[float, s
     flagged = {id(a.group) for a in stats.anomalies()}
     shoes = [g for g in stats.groups if g.scope == "shoe" and g.test in ("ranks", "order") and g.z is not None]
     points, middles, between, x = [], [], [], 0  # x: the next free place
-    for (path, table), groups in _by_table(shoes).items():
+    for column, ((path, table), groups) in enumerate(_by_table(shoes).items()):
         if points:
             between.append(float(x))  # an empty place between two tables
             x += 1
         places = _places(groups)
         for g in groups:
-            points.append(CardPoint(x + places[_shoe_number(g)], table, g.test, g.z, id(g) in flagged))
+            points.append(CardPoint(x + places[_shoe_number(g)], column, table, g.test, g.z, id(g) in flagged))
         middles.append((x + (len(places) - 1) / 2, table))
         x += len(places)
     return points, middles, between
