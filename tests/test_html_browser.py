@@ -24,7 +24,7 @@ from selenium.webdriver.support import expected_conditions as ready
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from audit.reporters import REPORTERS
-from test_html_report import FIELDS, audit, faulty_night, hostile_report, shown
+from test_html_report import FIELDS, WITH_STATISTICS, audit, faulty_night, hostile_report, shown
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -60,7 +60,7 @@ def night(tmp_path_factory) -> dict:
     folder = tmp_path_factory.mktemp("browser")
     log = faulty_night(folder)
     page = folder / "night.html"
-    done = audit("check", "--statistics", "-f", "html", "-o", str(page), "-f", "json", "-o", str(folder / "night.json"),
+    done = audit("check", *WITH_STATISTICS, "-f", "html", "-o", str(page), "-f", "json", "-o", str(folder / "night.json"),
                  str(log))
     assert done.returncode == 1, done.stderr
     return {"page": page, "url": page.as_uri(), "json": json.loads((folder / "night.json").read_bytes())}

@@ -9,6 +9,7 @@ matplotlib sees them, and its mathematical text is off, so that a ``$`` stays a 
 
 from __future__ import annotations
 
+import html
 import io
 import math
 import re
@@ -56,11 +57,7 @@ def _svg(fig: Figure, name: str, label: str) -> Html:
     svg = _GROUP_ID.sub("<g>", _METADATA.sub("", _XML_HEAD.sub("", out.getvalue(), count=1), count=1))
     svg = _SIZE.sub(lambda m: f'<svg {m[1]}width="{float(m[2]) * 4 / 3:.0f}" height="{float(m[3]) * 4 / 3:.0f}"',
                     svg, count=1)
-    return Html(svg.replace("<svg ", f'<svg role="img" aria-label="{_attr(label)}" ', 1).strip())
-
-
-def _attr(label: str) -> str:
-    return label.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+    return Html(svg.replace("<svg ", f'<svg role="img" aria-label="{html.escape(label)}" ', 1).strip())
 
 
 def _figure(height: float) -> Figure:
