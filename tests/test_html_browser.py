@@ -207,3 +207,18 @@ def test_hostile_text_is_shown_as_text_and_runs_nothing(browser, tmp_path):
     text = browser.execute_script("return document.body.textContent")
     assert [name for name in FIELDS if shown(name) not in text] == []
     assert requests(browser) == [page.as_uri()]
+
+
+def test_a_night_without_finding_loads_clean(browser, tmp_path):
+    """The README's example night as the README's first command audits it: no finding, so no
+    filter; the script still sorts."""
+    page = tmp_path / "example.html"
+    done = audit("check", "-o", str(page), "fixtures/nights/example-night.del")
+    assert done.returncode == 0, done.stderr
+    load(browser, page.as_uri())
+    assert browser.get_log("browser") == [] and requests(browser) == [page.as_uri()]
+    assert browser.find_element(By.ID, "count-findings").text == "0"
+    assert browser.find_elements(By.ID, "filters") == []
+    heading = browser.find_element(By.CSS_SELECTOR, "table.summaries thead th")
+    heading.click()
+    WebDriverWait(browser, WAIT).until(lambda _: heading.get_attribute("aria-sort") == "ascending")
