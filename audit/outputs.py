@@ -62,6 +62,9 @@ def choose_outputs(formats: list[str], paths: list[Path], cfg: Config) -> list[O
         where = "--format"
     if sum(1 for o in outputs if o.path is None) > 1:
         raise OutputError(f"{where}: only one report can go to standard output: give an output for the others")
+    for o in outputs:
+        if (why := o.reporter.missing()) is not None:
+            raise OutputError(f"{where}: {why}")
     return outputs
 
 

@@ -153,7 +153,7 @@ def test_a_bad_output_fails_before_the_audit(tmp_path):
         "a-file/r.json": "--output a-file/r.json: no such folder",
         "folder.json": "--output folder.json: is a folder",
         "r.pdf": "--output r.pdf: no report format has its extension: give a --format for it "
-                 "(text (.txt), json (.json), sarif (.sarif), junit (.xml), github (.txt), gitlab (.json))",
+                 "(text (.txt), json (.json), sarif (.sarif), junit (.xml), github (.txt), gitlab (.json), html (.html))",
     }
     for output, message in cases.items():
         done = audit("check", "-o", output, "wait.del", cwd=tmp_path, timeout=60)

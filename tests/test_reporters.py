@@ -44,7 +44,7 @@ def test_a_registered_format_is_a_choice_of_the_command_line_and_its_help(tmp_pa
     shown = toy_audit(tmp_path, "check", "--format", "toy", str(THREE))
     assert shown.stdout == out.read_text(encoding="utf-8")
     helped = toy_audit(tmp_path, "check", "--help")
-    assert "text, json, sarif, junit, github, gitlab or toy" in helped.stdout and "one rule id per finding (.toy)" in helped.stdout
+    assert "text, json, sarif, junit, github, gitlab, html or toy" in helped.stdout and "one rule id per finding (.toy)" in helped.stdout
 
 
 def test_a_registered_format_is_a_name_the_configuration_accepts(tmp_path):
@@ -56,18 +56,18 @@ def test_a_registered_format_is_a_name_the_configuration_accepts(tmp_path):
 
 def test_a_format_nobody_registered_is_refused_by_the_command_line_and_the_configuration(tmp_path):
     done = toy_audit(tmp_path, "check", "--format", "toy", str(THREE), register_toy=False)
-    assert done.returncode == 2 and "'toy' is not one of 'text', 'json', 'sarif', 'junit', 'github', 'gitlab'" in done.stderr
+    assert done.returncode == 2 and "'toy' is not one of 'text', 'json', 'sarif', 'junit', 'github', 'gitlab', 'html'" in done.stderr
     (tmp_path / "audit.toml").write_text('reports = [{format = "toy"}]\n', encoding="utf-8")
     done = toy_audit(tmp_path, "check", str(THREE), register_toy=False)
     assert done.returncode == 2
     assert done.stderr == (f"audit: {tmp_path / 'audit.toml'}: reports.0.format: "
-                           "Input should be 'text', 'json', 'sarif', 'junit', 'github' or 'gitlab'\n")
+                           "Input should be 'text', 'json', 'sarif', 'junit', 'github', 'gitlab' or 'html'\n")
 
 
 def test_the_shipped_formats_in_the_order_the_help_gives_them():
     assert [(r.name, r.extension) for r in REPORTERS.values()] == [
         ("text", "txt"), ("json", "json"), ("sarif", "sarif"), ("junit", "xml"),
-        ("github", "txt"), ("gitlab", "json")]
+        ("github", "txt"), ("gitlab", "json"), ("html", "html")]
     assert [name for name, r in REPORTERS.items() if r.show is not None] == ["text"]
 
 

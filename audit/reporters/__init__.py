@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import import_module
+from importlib.util import find_spec
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
@@ -33,6 +34,17 @@ class Reporter:
     #: draws the report on standard output for a person (colours on a terminal); without it the
     #: rendered text is written there as it is, for a program (and no progress bar is drawn meanwhile)
     show: Callable[[Report], None] | None = None
+    #: modules the format imports beyond the auditor's own dependencies, and the extra that installs them
+    needs: tuple[str, ...] = ()
+    extra: str | None = None
+
+    def missing(self) -> str | None:
+        """Why this format cannot be written here (a module it needs is not installed), or None."""
+        absent = [module for module in self.needs if find_spec(module) is None]
+        if not absent:
+            return None
+        return (f"the {self.name} format needs {', '.join(absent)}, which is not installed: "
+                f"pip install 'del-audit[{self.extra}]'")
 
 
 #: format name -> reporter, in the order the help lists them
@@ -70,3 +82,5 @@ register(Reporter("github", "txt", "GitHub Actions workflow commands: annotation
                   _module_function("github")))
 register(Reporter("gitlab", "json", "GitLab Code Quality JSON, for merge requests and the pipeline's Code Quality tab",
                   _module_function("gitlab")))
+register(Reporter("html", "html", "one self-contained HTML page with plots, for the compliance officer (the html extra)",
+                  _module_function("html"), needs=("matplotlib",), extra="html"))

@@ -1,0 +1,152 @@
+"""The findings, grouped by file, table and round, with their filters and tallies.
+
+Without scripts the page is complete: every finding is a row of one table, grouped by a
+header row per table and round. The filters are in the page but hidden until the script
+shows them; each row carries the values they match (``data-severity``, ``data-category``,
+``data-rule``, ``data-table``, ``data-dealer``), written as the row shows them.
+"""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from ...findings import CATEGORIES, SEVERITIES, Finding
+from ...report import Report
+from ..text import stale_entry
+from .markup import Html, el, join, row, table, text, void
+
+NO_TABLE = "(no table)"
+NO_DEALER = "(no dealer)"
+#: the filters: the row's attribute and the label
+FILTERS = (("severity", "severity"), ("category", "category"), ("rule", "rule"), ("table", "table"),
+           ("dealer", "dealer"))
+_COLUMNS = ("where", "time", "dealer", "severity", "rule", "what", "regulation")
+
+
+def _group_key(f: Finding) -> tuple[str, str, int]:
+    return (f.path, f.table or "", -1 if f.round is None else f.round)
+
+
+def _values(f: Finding) -> dict[str, str]:
+    return {"severity": f.severity, "category": f.category, "rule": f.rule, "table": f.table or NO_TABLE,
+            "dealer": f.dealer or NO_DEALER}
+
+
+def section(report: Report, timeline: Html) -> Html:
+    total = len(report.findings)
+    if not report.findings:
+        body = el("p", "No finding: every round of every table kept the rules audited.", class_="clean")
+    else:
+        body = join([_filters(report.findings), timeline, _findings_table(report), _tallies(report)])
+    return el("section", el("h2", "Findings (", el("span", total, id="findings-total"), ")"), body,
+              _suppressed(report), id="findings")
+
+
+def _filters(findings: list[Finding]) -> Html:
+    controls = []
+    for key, label in FILTERS:
+        seen = {_values(f)[key] for f in findings}
+        if key == "severity":
+            order = [s for s in SEVERITIES if s in seen]
+        elif key == "category":
+            order = [c for c in CATEGORIES if c in seen]
+        else:
+            order = sorted(seen, key=lambda v: (v.startswith("("), v))
+        options = [el("option", "all", value="")] + [el("option", v, value=v) for v in order]
+        controls.append(el("label", label, " ", el("select", *options, data_key=key, name=key)))
+    controls.append(el("button", "show all", type="button", id="filters-reset"))
+    controls.append(el("output", f"{len(findings)} of {len(findings)} findings shown", id="findings-shown",
+                       aria_live="polite"))
+    return el("form", *controls, id="filters", class_="filters", hidden=True, aria_label="filter the findings")
+
+
+def _findings_table(report: Report) -> Html:
+    regulations = {r.id: r.model.regulation.short or r.model.title for r in report.rulesets}
+    ordered = sorted(report.findings, key=lambda f: (*_group_key(f), f.line, f.rule))
+    groups = []
+    for (path, table_id, rnd), items in groupby(ordered, key=_group_key):
+        items = list(items)
+        where = [el("code", path), " — ", f"table {table_id}" if table_id else NO_TABLE]
+        if rnd >= 0:
+            where.append(f", round {rnd}")
+        shoes = sorted({f.shoe for f in items if f.shoe is not None})
+        if shoes:
+            where.append(f", shoe {', '.join(map(str, shoes))}")
+        head = el("tr", el("th", *where, colspan=len(_COLUMNS), scope="rowgroup"), class_="group-head")
+        groups.append(el("tbody", head, join(_finding_row(f, regulations) for f in items), class_="group"))
+    cols = el("colgroup", *(void("col", class_=f"c-{c}") for c in _COLUMNS))
+    head = el("thead", el("tr", *(el("th", c, scope="col") for c in _COLUMNS)))
+    return el("table", el("caption", "Findings by file, table and round"), cols, head, join(groups),
+              id="findings-table", class_="findings")
+
+
+def _finding_row(f: Finding, regulations: dict[str, str]) -> Html:
+    what = [el("p", f.message)]
+    if f.expected or f.actual:
+        what.append(el("dl", el("dt", "expected"), el("dd", el("code", f.expected or "—")),
+                       el("dt", "actual"), el("dd", el("code", f.actual or "—")), class_="ea"))
+    regulation = regulations.get(f.ruleset)
+    cited = join([el("span", regulation, class_="reg") if regulation else "", " ", el("q", f.citation)])
+    data = {f"data_{k}": v for k, v in _values(f).items()}
+    return el("tr",
+              el("td", el("code", f"{f.path}:{f.line}")), el("td", _time(f.time), class_="time"),
+              el("td", f.dealer or "—"), el("td", el("span", f.severity, class_=f"badge sev-{f.severity}")),
+              el("td", el("code", f.rule), void("br"), el("span", f.category, class_="cat")),
+              el("td", *what), el("td", cited, class_="cite"),
+              class_=f"finding sev-{f.severity}", **data)
+
+
+def _time(stamp: str | None) -> Html:
+    """A stamp as written, that may break after its date and before its offset."""
+    if stamp is None:
+        return Html("—")
+    date, sep, rest = stamp.partition("T")
+    cut = max(rest.rfind("+"), rest.rfind("-"))
+    if not sep or cut <= 0:
+        return text(stamp)
+    return join([date, "T", void("wbr"), rest[:cut], void("wbr"), rest[cut:]])
+
+
+def _tallies(report: Report) -> Html:
+    """Findings counted by rule, by category and by dealer (with the rounds each dealt)."""
+    by_rule: dict[tuple[str, str], int] = {}
+    by_category: dict[str, int] = {}
+    for f in report.findings:
+        by_rule[(f.rule, f.category)] = by_rule.get((f.rule, f.category), 0) + 1
+        by_category[f.category] = by_category.get(f.category, 0) + 1
+    rules = table(["rule", "category", "findings"],
+                  (row(el("code", r), c, n, numeric=(2,)) for (r, c), n in
+                   sorted(by_rule.items(), key=lambda item: (-item[1], item[0]))),
+                  caption="By rule", sortable=True, numeric=(2,))
+    categories = table(["category", "findings"],
+                       (row(c, by_category[c], numeric=(1,)) for c in
+                        sorted(by_category, key=lambda c: (-by_category[c], CATEGORIES.index(c)))),
+                       caption="By category", sortable=True, numeric=(1,))
+    rounds: dict[str | None, int] = {}
+    for t in report.table_stats:
+        for dealer, n in t.dealer_rounds.items():
+            rounds[dealer] = rounds.get(dealer, 0) + n
+    found: dict[str | None, int] = {}
+    for f in report.findings:
+        if f.table is not None:
+            found[f.dealer] = found.get(f.dealer, 0) + 1
+    dealers = sorted(set(rounds) | set(found), key=lambda d: (d is None, d or ""))
+    by_dealer = table(["dealer", "rounds dealt", "findings"],
+                      (row(NO_DEALER if d is None else d, f"{rounds.get(d, 0):,}", found.get(d, 0), numeric=(1, 2))
+                       for d in dealers),
+                      caption="By dealer", sortable=True, numeric=(1, 2))
+    return el("div", rules, categories, by_dealer, class_="tallies")
+
+
+def _suppressed(report: Report) -> Html:
+    """What the baseline accepted (not failing the night, kept as evidence) and its stale entries."""
+    parts = []
+    if report.suppressed:
+        rows = (row(el("code", f"{s.finding.path}:{s.finding.line}"), el("code", s.finding.rule), s.finding.message,
+                    s.justification) for s in report.suppressed)
+        parts.append(table(["where", "rule", "what", "justification"], rows,
+                           caption=f"Suppressed by the baseline ({len(report.suppressed)})", class_="suppressed"))
+    if report.stale:
+        parts.append(el("h3", "Stale baseline entries (they match no finding any more)"))
+        parts.append(el("ul", *(el("li", stale_entry(e)) for e in report.stale)))
+    return join(parts)
