@@ -189,6 +189,8 @@ class Drawing:
         if rule is None:
             return
         wrong = (e.draw and p in rule.stand_on) or (not e.draw and p in rule.draw_on)
+        if wrong and self.ponte_mode == "follower":
+            self.follower_faux = True  # art. 12: the others who staked on his hand are settled by the tableau
         if wrong:
             who = ("the follower" if self.ponte_mode == "follower" else "the banco ponte") if banco else "the ponte holding the cards for the table"
             self.flag(check, f"faux tirage: {who} {'draws' if e.draw else 'stands'} on {p}",
@@ -225,20 +227,44 @@ class Drawing:
 
     def banker_should(self: CdfRound) -> str | None:
         """The banker's tableau cell now: T (draw), R (stand), O (free); None when no table applies."""
+        b = 0 if self.banker_base else points(self.cards["banker"][:2])  # Baccara after too many (art. 30)
+        return self._cell(b, self._ponte_third())
+
+    def _cell(self: CdfRound, b: int, third: int | None) -> str | None:
         rules = self.rules
         rule = (rules.tableau if self.tableau else rules.draw_banker) or rules.draw_banker or rules.tableau
         if rule is None:
             return None
-        b = 0 if self.banker_base else points(self.cards["banker"][:2])  # Baccara after too many (art. 30)
         if b in rule.always_draw:
             return "T"
         if b in rule.always_stand:
             return "R"
         row = rule.rows.get(b)
-        if row is None:
+        return None if row is None else row[10 if third is None else third]
+
+    def tableau_points(self: CdfRound) -> tuple[int, int] | None:
+        """Art. 12: the points of the coup as the tableau would have played it after the follower's
+        faux tirage (his draw by the ponte's rule, the banker's by the tableau, the cards in the order
+        they left the shoe); None where the log cannot tell: a card that never left the shoe, a cell
+        « à volonté », a dealing error or a card burned."""
+        ponte, banker, rule = self.cards["ponte"], self.cards["banker"], self.rules.draw_ponte
+        if (rule is None or self.banker_base or len(ponte) > 3 or len(banker) > 3
+                or self.burned_third["ponte"] or self.burned_third["banker"]):
             return None
-        third = self._ponte_third()
-        return row[10 if third is None else third]
+        drawn = ponte[2:] + banker[2:]  # the ponte speaks and draws first
+        p_cards, b_cards = ponte[:2], banker[:2]
+        if points(p_cards) in rule.draw_on:
+            if not drawn:
+                return None
+            p_cards = p_cards + [drawn.pop(0)]
+        cell = self._cell(points(b_cards), p_cards[2].baccara_points if len(p_cards) == 3 else None)
+        if cell == "T":
+            if not drawn:
+                return None
+            b_cards = b_cards + [drawn.pop(0)]
+        elif cell != "R":
+            return None
+        return points(p_cards), points(b_cards)
 
     def verify_tableau(self: CdfRound, e: ev.Tableau) -> None:
         """Asking for the tableau is the banker's right (art. 11): he must then follow it."""

@@ -18,8 +18,8 @@ from ... import events as ev
 from ...engine.checks import NoParams, Params, declare
 from ...engine.flagger import CURRENT
 from ...engine.format_checks import OUT_OF_CONTEXT
-from ...engine.game import TableExtension
 from ...values import Owner, fmt_amount
+from .places import Places
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...engine.shoe import ShoeState
@@ -78,13 +78,14 @@ class BankState:
     prev_table_banco: Owner | None = None
 
 
-class HandPassing(TableExtension):
+class HandPassing(Places):
     """The hand and its passing, the auction, the cut of a new shoe."""
 
     def __init__(self, table: Table):
         super().__init__(table)
         self.bank = BankState()
         self.auction = self.flagger.settings(CDF_AUCTION)
+        self._init_places()
 
     def _coup(self) -> int | None:
         rnd = self.table.round
@@ -93,6 +94,7 @@ class HandPassing(TableExtension):
     def new_shoe(self, shoe: ShoeState) -> None:
         self.bank.coups_in_shoe = 0
         self.bank.first_given = False
+        self.new_taille()
 
     # -- the hand --------------------------------------------------------------------------
 
@@ -110,6 +112,9 @@ class HandPassing(TableExtension):
                                   f"it belongs to the first seated player at the employee's right (seat {lowest})",
                                   round=coup, expected=f"HAND seat={lowest} how=first")
             return
+        if how == "next":
+            self.verify_next(e, coup)
+        self.verify_salute(e, coup)
         problem = None
         if how == "first":
             problem = "how=first is only for the first coup of a shoe"
@@ -142,11 +147,12 @@ class HandPassing(TableExtension):
         b = self.bank
         who = e.by or Owner.seated(e.seat)
         previous = b.holder
+        self.hand_passes(b.holder_seat, e)
         rightful_taux = e.how == "taux" and b.passed_by == who
         changed = who != b.holder
-        if e.how != "taux" and (changed or e.how in ("taken", "auction", "first")):
+        if e.how != "taux" and (changed or e.how in ("taken", "auction", "first", "next")):
             b.last_bank, b.last_net = None, Decimal(0)
-        if changed or e.how in ("taken", "taux", "auction", "first"):
+        if changed or e.how in ("taken", "taux", "auction", "first", "next"):
             b.associates = []
         if changed:
             b.prev_banco = b.prev_sole_staker = None

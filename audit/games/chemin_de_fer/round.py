@@ -113,6 +113,7 @@ class CdfRound(Drawing, Round):
         #: the banker's cards dealt too many at the deal, scored Baccara (art. 30); 0: none
         self.banker_base = 0
         self.void = False  # dealt with too few cards: not valid, its stakes are returned (art. 32)
+        self.follower_faux = False  # the follower drew against the table (art. 12)
         rule = self.rules.min_players
         if rule is not None and rule.at == "round-begin":
             self._check_players()
@@ -348,7 +349,8 @@ class CdfRound(Drawing, Round):
         if e.by in self.settled:
             self.flag(CDF_SETTLE, f"{e.by} settled twice (first at line {self.settled[e.by]})")
             return
-        if self.last_order is not None and self._order_of(e.by) < self.last_order:
+        penalised = self.rules.penalised  # art. 8: « ramassés les premiers et payés les derniers »
+        if self.last_order is not None and self._order_of(e.by) < self.last_order and e.by not in penalised:
             self.flag(CDF_PAY_ORDER, f"{e.by} settled after a place further from the banker's right")
         if not self.decided():
             self.flag(CDF_SETTLE, f"{e.by} settled before the coup was decided")
@@ -359,15 +361,24 @@ class CdfRound(Drawing, Round):
                 self.flag(CDF_SETTLE, f"{e.by}: {e.verb} {fmt_amount(e.amount)} on a coup dealt with too few cards "  # type: ignore[union-attr]
                           "(art. 32): the coup is not valid and the stake is returned", expected=f"PUSH by={e.by}")
             return
-        result = self.outcome()
-        verb = _SETTLEMENT[result]
         amount = getattr(e, "amount", None)
+        p, b = self.hand_points("ponte"), self.hand_points("banker")
+        how = ""
+        if self.follower_faux and e.by != self.ponte:  # art. 12: « le tableau sera appliqué » for the others
+            tableau = self.tableau_points()
+            if tableau is None:  # the log cannot tell the tableau's coup: only the amount is judged
+                if amount is not None and amount != stake:
+                    self.flag(CDF_SETTLE, f"{e.by}: {e.verb} {fmt_amount(amount)} on a stake of {fmt_amount(stake)}",
+                              expected=f"{e.verb} by={e.by} amount={fmt_amount(stake)}")
+                return
+            (p, b), how = tableau, " as the tableau plays it after the follower's faux tirage (art. 12)"
+        result = "ponte" if p > b else "banker" if b > p else "tie"
+        verb = _SETTLEMENT[result]
         if e.verb != verb or (verb != "PUSH" and amount != stake):
             want = f"{verb} by={e.by}" + (f" amount={fmt_amount(stake)}" if verb != "PUSH" else "")
             self.flag(CDF_SETTLE, f"{e.by}: {e.verb}{' ' + fmt_amount(amount) if amount is not None else ''}; "
                       f"the {'ponte wins' if result == 'ponte' else 'banker wins' if result == 'banker' else 'coup is a tie'} "
-                      f"({self.hand_points('ponte')} to {self.hand_points('banker')}) on a stake of {fmt_amount(stake)}",
-                      expected=want)
+                      f"({p} to {b}){how} on a stake of {fmt_amount(stake)}", expected=want)
 
     verify_pay = verify_collect = verify_push = verify_settle
 
@@ -383,7 +394,8 @@ class CdfRound(Drawing, Round):
         if by is None or by in self.settled or not self._in_play_holds(by):
             return
         self.settled[by] = e.line
-        self.last_order = self._order_of(by)
+        if by not in self.rules.penalised:  # his place in the order is the art. 8 penalty's
+            self.last_order = self._order_of(by)
         self.settlements.append((by, e.amount if verb == "PAY" else -e.amount if verb == "COLLECT" else Decimal(0)))  # type: ignore[union-attr]
 
     apply_pay = apply_collect = apply_push = apply_settle
@@ -409,7 +421,10 @@ class CdfRound(Drawing, Round):
         result = self.outcome() if self.decided() and not self.void else "tie"
         b.last_result = {"ponte": "lost", "banker": "won", "tie": "push"}[result]
         b.last_bank = self.bank if self.bank is not None else b.last_bank
-        b.last_net = total if result == "banker" else -total if result == "ponte" else Decimal(0)
+        if self.follower_faux:  # the stakes were settled on two coups (art. 12): what the log moved
+            b.last_net = -sum((r for _, r in self.settlements), Decimal(0))
+        else:
+            b.last_net = total if result == "banker" else -total if result == "ponte" else Decimal(0)
         b.prev_banco = self.ponte if self.bancos else None
         b.prev_table_banco = self.ponte if self.bancos and self.ponte_mode == "table" else None
         positive = [o for o, a in self.stakes.items() if a > 0]
