@@ -45,9 +45,11 @@ class Places(SeatMoves):
         return (seat - start - 1) % self.table.seats
 
     def _passing(self) -> bool:
-        """A passed hand is looking for its banker: passed, or lost, and no HAND since."""
-        b = self.bank
-        return b.holder is not None and (b.passed_by is not None or b.last_result == "lost")
+        """A passed hand is looking for its banker: passed, or lost in this taille, and no HAND since."""
+        b, rnd = self.bank, self.table.round
+        if b.holder is None or (rnd is not None and rnd.saw_hand):  # type: ignore[attr-defined]
+            return False
+        return b.passed_by is not None or (b.last_result == "lost" and b.coups_in_shoe > 0)
 
     def new_taille(self) -> None:
         self.salute.clear()
