@@ -78,7 +78,8 @@ class Drawing:
 
     def verify_deal(self: CdfRound, e: ev.Deal) -> None:
         if e.to not in ("ponte", "banker"):
-            self.flag(OUT_OF_CONTEXT, f"DEAL {e.to} is a bataille event", expected="DEAL ponte <card> or DEAL banker <card>")
+            self.flag(OUT_OF_CONTEXT, f"DEAL {e.to} is a bataille event",
+                      expected="DEAL ponte <card> or DEAL banker <card>")
             return
         if not self.started:
             self._first_card()
@@ -91,23 +92,27 @@ class Drawing:
                           "ponte, banker, ponte, banker", expected=f"DEAL {want} <card>")
             return
         if self.abat["ponte"] or self.abat["banker"]:
-            self.flag(CDF_DEAL_ORDER, f"a card to the {side} after a natural was shown", expected="no card after ABAT: the natural decides the coup")
+            self.flag(CDF_DEAL_ORDER, f"a card to the {side} after a natural was shown",
+                      expected="no card after ABAT: the natural decides the coup")
         elif side == "banker" and self.banker_base:  # his draw after dealing himself too many (art. 30)
             if len(self.cards["banker"]) > self.banker_base:
-                self.flag(CDF_DEAL_ORDER, "a second card drawn by a banker who dealt himself too many", expected="no further DEAL banker")
+                self.flag(CDF_DEAL_ORDER, "a second card drawn by a banker who dealt himself too many",
+                          expected="no further DEAL banker")
             elif self.calls["banker"] is not True:
                 self.flag(CDF_DEAL_ORDER, "a card to the banker, who did not call for one", expected="CALL banker card")
         elif len(self.cards[side]) >= 3:
             self.flag(CDF_DEAL_ORDER, f"a fourth card to the {side}", expected=f"no fourth card to the {side}")
         elif side == "ponte" and self.calls["banker"] is not None and self.once("ponte-first"):
-            self.flag(CDF_PONTE_FIRST, "the ponte's third card is dealt after the banker has played", expected="DEAL ponte <card> before CALL banker")
+            self.flag(CDF_PONTE_FIRST, "the ponte's third card is dealt after the banker has played",
+                      expected="DEAL ponte <card> before CALL banker")
         elif self.calls[side] is False and side == "ponte":
             return  # art. 31: the banker may give a card to a ponte who said "non" by mistake
         elif self.calls[side] is False and points(self.cards["banker"]) == 0:
             return  # art. 30: a banker on Baccara keeps his right to a card after announcing his point
         elif self.calls[side] is False:
             self.flag(CDF_POINT_TABLED, f"the banker draws after standing on {points(self.cards['banker'])}: "
-                      "once his point is announced he may take no card, except on Baccara", expected="no card after CALL banker non, except on Baccara")
+                      "once his point is announced he may take no card, except on Baccara",
+                      expected="no card after CALL banker non, except on Baccara")
         elif self.calls[side] is not True:
             self.flag(CDF_DEAL_ORDER, f"a third card to the {side}, who did not call for one",
                       expected=f"CALL {side} card")
@@ -150,7 +155,8 @@ class Drawing:
         hand = self.cards[e.side]
         if not natural(hand):
             self.flag(CDF_NATURAL, f"the {e.side} shows {e.point} with {' '.join(map(str, hand)) or 'no card'}: "
-                      "only a natural (8 or 9 on two cards) is shown", expected=f"ABAT {e.side} only with 8 or 9 on two cards")
+                      "only a natural (8 or 9 on two cards) is shown",
+                      expected=f"ABAT {e.side} only with 8 or 9 on two cards")
         elif points(hand) != e.point:
             self.flag(CDF_POINT, f"the {e.side} shows {e.point}; the cards make {points(hand)}",
                       expected=f"ABAT {e.side} {points(hand)}")
@@ -168,7 +174,8 @@ class Drawing:
 
     def verify_call(self: CdfRound, e: ev.Call) -> None:
         if not self._may_call():
-            self.flag(OUT_OF_CONTEXT, f"CALL {e.side} when no third card can be asked", expected="CALL after the four cards, with no natural shown")
+            self.flag(OUT_OF_CONTEXT, f"CALL {e.side} when no third card can be asked",
+                      expected="CALL after the four cards, with no natural shown")
             return
         self._natural_not_shown(e.side)
         if e.side == "ponte":
@@ -205,7 +212,8 @@ class Drawing:
             return
         ponte = self.cards["ponte"]
         if self.calls["ponte"] is None:  # a ponte who said "carte" and got none was refused it (art. 31)
-            self.flag(CDF_PONTE_FIRST, "the banker plays before the ponte has spoken", expected="CALL ponte card or CALL ponte non before CALL banker")
+            self.flag(CDF_PONTE_FIRST, "the banker plays before the ponte has spoken",
+                      expected="CALL ponte card or CALL ponte non before CALL banker")
         elif len(ponte) == 2 and points(ponte) == 0:  # the exception of art. 31: Baccara gets its card
             self.flag(CDF_CALL_ERROR, "the ponte on Baccara gets no card: the banker may take a ponte at an "
                       "erroneous word, except on Baccara", expected="DEAL ponte <card>")

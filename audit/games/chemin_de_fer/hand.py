@@ -178,7 +178,8 @@ class HandPassing(Places):
 
     def verify_pass(self, e: ev.Pass) -> None:
         if self.bank.holder is None:
-            self.flagger.flag(OUT_OF_CONTEXT, "PASS with no banker", round=self._coup(), expected="HAND seat=N before PASS")
+            self.flagger.flag(OUT_OF_CONTEXT, "PASS with no banker", round=self._coup(),
+                              expected="HAND seat=N before PASS")
         elif self.bank.must_deal:
             self.flagger.flag(CDF_HAND_PASSING, f"{self.bank.holder} passes a hand awarded to him before giving its "
                               "first coup (art. 9: « l'adjudicataire doit donner le premier coup »)",
@@ -198,11 +199,13 @@ class HandPassing(Places):
     def verify_bid(self, e: ev.Bid) -> None:
         b, rule, coup = self.bank, self.auction, self._coup()
         if b.passed_by is None:
-            self.flagger.flag(OUT_OF_CONTEXT, "a bid with no passed hand to auction", round=coup, expected="PASS before BID")
+            self.flagger.flag(OUT_OF_CONTEXT, "a bid with no passed hand to auction", round=coup,
+                              expected="PASS before BID")
         elif rule is not None:
             again = b.award is not None  # the awardee refused: the hand is auctioned again (art. 9)
             if e.by == b.passed_by or e.by in b.associate_of_passed:
-                self.flagger.flag(CDF_AUCTION, f"{e.by} bids on the hand he (or his banker) passed", round=coup, expected="no BID by the banker who passed or his associate")
+                self.flagger.flag(CDF_AUCTION, f"{e.by} bids on the hand he (or his banker) passed", round=coup,
+                                  expected="no BID by the banker who passed or his associate")
             elif e.by == (b.award[0] if again else None) or e.by in b.excluded:  # type: ignore[index]
                 self.flagger.flag(CDF_AUCTION, f"{e.by} bids again on a hand awarded to him and refused (art. 9: "
                                   "« ni le dernier adjudicataire ni le précédent détenteur de la main […] n'ont "

@@ -82,7 +82,9 @@ class Places(SeatMoves):
 
     def _closer(self, e: ev.Move) -> bool:
         start = self.bank.holder_seat
-        return start is not None and e.seat != start and self._places_before(e.to_seat, start) < self._places_before(e.seat, start)
+        if start is None or e.seat == start:
+            return False
+        return self._places_before(e.to_seat, start) < self._places_before(e.seat, start)
 
     # -- the hand moves: called by HandPassing --------------------------------------------------
 
@@ -92,12 +94,12 @@ class Places(SeatMoves):
                 and e.how not in ("suite", "taux", "auction", "first"):
             self.flagger.flag(CDF_SALUTE, f"seat {e.seat} takes the hand the first time it reaches him after moving "
                               "closer to the shoe during the taille; he must salute it (let it pass) once",
-                              round=coup, expected="the hand passes seat {0} once, then HAND seat={0}".format(e.seat))
+                              round=coup, expected=f"the hand passes seat {e.seat} once, then HAND seat={e.seat}")
 
     def hand_passes(self, start: int | None, e: ev.Hand) -> None:
         """The hand went from the banker at ``start`` to seat ``e.seat``: the salutes it discharges."""
-        if not self.salute or start is None or e.how in ("suite", "taux", "auction", "first"):
-            return
+        if not self.salute or start is None or e.seat == start or e.how in ("suite", "taux", "auction", "first"):
+            return  # the hand stays, goes back, or is bought: it passes in front of no one
         reached = self._places_before(e.seat, start)
         for seat in [s for s in self.salute if self._places_before(s, start) <= reached]:
             del self.salute[seat]

@@ -123,7 +123,8 @@ class CdfRound(Drawing, Round):
         seated = len(self.table.seated)
         if rule is not None and seated < rule.min_players:
             self.flag(CDF_MIN_PLAYERS, f"coup {self.n} is played with {seated} seated player(s); "
-                      f"the rules require {rule.min_players}", expected=f"at least {rule.min_players} players seated (SEAT N in) for the coup")
+                      f"the rules require {rule.min_players}",
+                      expected=f"at least {rule.min_players} players seated (SEAT N in) for the coup")
 
     def once(self, key: str) -> bool:
         if key in self.flagged:
@@ -147,7 +148,8 @@ class CdfRound(Drawing, Round):
         auction = self.rules.auction
         if b.award_price is not None and auction is not None and auction.bank_at_least_price and e.amount < b.award_price:
             self.flag(CDF_AUCTION, f"bank of {fmt_amount(e.amount)} announced by the awardee, below the price of "
-                      f"{fmt_amount(b.award_price)} he bid for the hand", expected=f"BANK amount={fmt_amount(b.award_price)} (or more)")
+                      f"{fmt_amount(b.award_price)} he bid for the hand",
+                      expected=f"BANK amount={fmt_amount(b.award_price)} (or more)")
         if self.rules.associate is not None:  # associates announced before the bank (art. 6)
             for owner, share in self.associates:
                 self._check_share(owner, share, e.amount)
@@ -155,7 +157,8 @@ class CdfRound(Drawing, Round):
     def _check_share(self, owner: Owner, share: Decimal, bank: Decimal) -> None:
         if share > bank - share:
             self.flag(CDF_ASSOCIATE, f"associate {owner}'s share {fmt_amount(share)} exceeds the banker's own "
-                      f"{fmt_amount(bank - share)}", expected=f"ASSOCIATE by={owner} amount={fmt_amount(bank / 2)} (at most)")
+                      f"{fmt_amount(bank - share)}",
+                      expected=f"ASSOCIATE by={owner} amount={fmt_amount(bank / 2)} (at most)")
 
     def apply_bank(self, e: ev.Bank) -> None:
         self.bank = e.amount
@@ -165,10 +168,12 @@ class CdfRound(Drawing, Round):
         rule = self.rules.associate
         if rule is not None:
             if self.suite:
-                self.flag(CDF_ASSOCIATE, f"{e.by} joins as associate of a hand already in play", expected="ASSOCIATE only when the hand is taken, before its first coup")
+                self.flag(CDF_ASSOCIATE, f"{e.by} joins as associate of a hand already in play",
+                          expected="ASSOCIATE only when the hand is taken, before its first coup")
             elif len(b.associates) + 1 > rule.max_associates:
                 self.flag(CDF_ASSOCIATE, f"{e.by} is associate number {len(b.associates) + 1}; "
-                          f"the banker may take {rule.max_associates}", expected=f"at most {rule.max_associates} ASSOCIATE for a hand")
+                          f"the banker may take {rule.max_associates}",
+                          expected=f"at most {rule.max_associates} ASSOCIATE for a hand")
             if self.bank is not None:
                 self._check_share(e.by, e.amount, self.bank)
 
@@ -184,9 +189,11 @@ class CdfRound(Drawing, Round):
         elif (self.closed and self.rules.late_stake is not None and self.rules.late_stake.follower_until == "cards-taken"
               and (self.calls["ponte"] is not None or self.abat["ponte"])):
             self.flag(CDF_LATE_STAKE, f"banco suivi by {e.by} after the cards were taken in hand (art. 23: « pourvu "
-                      "qu'elles n'aient pas été prises en main »)", expected="BANCO mode=suivi before the ponte's CALL or ABAT")
+                      "qu'elles n'aient pas été prises en main »)",
+                      expected="BANCO mode=suivi before the ponte's CALL or ABAT")
         if e.mode == "suivi" and e.by not in (b.prev_banco, b.prev_sole_staker):
-            self.flag(CDF_BANCO_SUIVI, f"{e.by} calls banco suivi without having held or alone staked the last coup", expected=f"BANCO by={e.by} mode=solo")
+            self.flag(CDF_BANCO_SUIVI, f"{e.by} calls banco suivi without having held or alone staked the last coup",
+                      expected=f"BANCO by={e.by} mode=solo")
 
     def apply_banco(self, e: ev.Banco) -> None:
         self.bancos.append((e.by, e.mode))
@@ -309,7 +316,8 @@ class CdfRound(Drawing, Round):
         if rule is not None and rule.at == "first-card":
             self._check_players()
         if b.holder is None:
-            self.flag(OUT_OF_CONTEXT, "a coup dealt with no banker (HAND)", expected="HAND seat=N before the first DEAL")
+            self.flag(OUT_OF_CONTEXT, "a coup dealt with no banker (HAND)",
+                      expected="HAND seat=N before the first DEAL")
         elif not self.saw_hand and b.coups_in_shoe == 0:
             lowest = min(self.table.seated) if self.table.seated else None
             self.flag(CDF_FIRST_HAND, f"the first coup of the shoe is dealt by the last shoe's banker ({b.holder}); "
@@ -327,7 +335,8 @@ class CdfRound(Drawing, Round):
         rule = self.rules.cards_left
         if shoe is not None and rule is not None and shoe.size - shoe.drawn < rule.min_cards:
             self.flag(CDF_CARDS_LEFT, f"coup dealt with {shoe.size - shoe.drawn} cards left in the shoe; "
-                      f"the rules require {rule.min_cards}", expected=f"SHOE new: at least {rule.min_cards} cards left for a coup")
+                      f"the rules require {rule.min_cards}",
+                      expected=f"SHOE new: at least {rule.min_cards} cards left for a coup")
             self.void = True
         self._check_cover()
 
@@ -347,13 +356,16 @@ class CdfRound(Drawing, Round):
             self.flag(CDF_SETTLE, f"{e.verb} for {e.by}, who has no stake in play", expected=f"no {e.verb} for {e.by}")
             return
         if e.by in self.settled:
-            self.flag(CDF_SETTLE, f"{e.by} settled twice (first at line {self.settled[e.by]})", expected=f"one settlement of {e.by} (line {self.settled[e.by]})")
+            self.flag(CDF_SETTLE, f"{e.by} settled twice (first at line {self.settled[e.by]})",
+                      expected=f"one settlement of {e.by} (line {self.settled[e.by]})")
             return
         penalised = self.rules.penalised  # art. 8: « ramassés les premiers et payés les derniers »
         if self.last_order is not None and self._order_of(e.by) < self.last_order and e.by not in penalised:
-            self.flag(CDF_PAY_ORDER, f"{e.by} settled after a place further from the banker's right", expected="settlements in the order of the places from the banker's right")
+            self.flag(CDF_PAY_ORDER, f"{e.by} settled after a place further from the banker's right",
+                      expected="settlements in the order of the places from the banker's right")
         if not self.decided():
-            self.flag(CDF_SETTLE, f"{e.by} settled before the coup was decided", expected=f"{e.verb} by={e.by} once the coup is decided")
+            self.flag(CDF_SETTLE, f"{e.by} settled before the coup was decided",
+                      expected=f"{e.verb} by={e.by} once the coup is decided")
             return
         stake = stakes[e.by]
         if self.void:
@@ -409,7 +421,8 @@ class CdfRound(Drawing, Round):
             for owner in sorted(self.in_play(), key=str):
                 if owner not in self.settled:
                     self.flag(CDF_SETTLE, f"{owner}'s stake of {fmt_amount(self.in_play()[owner])} was never settled",
-                              line=line, actual=None, expected=f"PAY, COLLECT or PUSH by={owner} before ROUND {self.n} end")
+                              line=line, actual=None,
+                              expected=f"PAY, COLLECT or PUSH by={owner} before ROUND {self.n} end")
         self._record()
 
     def _record(self) -> None:
