@@ -89,9 +89,10 @@ class Places(SeatMoves):
     # -- the hand moves: called by HandPassing --------------------------------------------------
 
     def verify_salute(self, e: ev.Hand, coup: int | None) -> None:
-        """The player who moved closer to the shoe takes the hand the first time it reaches him."""
+        """The player who moved closer to the shoe takes the hand the first time it reaches him. Not a
+        hand no one bid for (how=next): art. 8 obliges the next player to take it."""
         if e.seat in self.salute and self.table.seated.get(e.seat, ...) == self.salute[e.seat] \
-                and e.how not in ("suite", "taux", "auction", "first"):
+                and e.how not in ("suite", "taux", "auction", "first", "next"):
             self.flagger.flag(CDF_SALUTE, f"seat {e.seat} takes the hand the first time it reaches him after moving "
                               "closer to the shoe during the taille; he must salute it (let it pass) once",
                               round=coup, expected=f"the hand passes seat {e.seat} once, then HAND seat={e.seat}")
