@@ -80,6 +80,15 @@ class Seat(_Event):
 
 
 @event
+class Move(_Event):
+    """``MOVE seat=N to=M``: the player at seat N changes place to seat M (an extension of DEL v1)."""
+
+    verb: Literal["MOVE"] = "MOVE"
+    seat: int
+    to_seat: int
+
+
+@event
 class Announce(_Event):
     verb: Literal["ANNOUNCE"] = "ANNOUNCE"
     what: Literal["last-shoe", "last-rounds"]
@@ -226,7 +235,7 @@ class Hand(_Event):
     verb: Literal["HAND"] = "HAND"
     seat: int
     by: Owner | None = None
-    how: Literal["first", "suite", "taken", "taux", "auction"] | None = None
+    how: Literal["first", "suite", "taken", "taux", "auction", "next"] | None = None
 
 
 @event

@@ -49,6 +49,7 @@ FIELDS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "BY_KV": ("by", lambda t: Owner.parse(_after_eq(t))),
     "TALON_KV": ("talon", lambda t: int(_after_eq(t))),
     "SEAT_KV": ("seat", lambda t: int(_after_eq(t))),
+    "TO_KV": ("to_seat", lambda t: int(_after_eq(t))),
     "SPOT_KV": ("spot", _after_eq),
     "HOW_KV": ("how", _after_eq),
     "MODE_KV": ("mode", _after_eq),
@@ -76,7 +77,7 @@ _WORDS: dict[str, tuple[str, Any] | None] = {
 
 #: how an argument is written, for messages
 SPELLING = {
-    "seat": "seat=N", "spot": "spot=S", "amount": "amount=AMOUNT", "by": "by=OWNER",
+    "seat": "seat=N", "to_seat": "to=N", "spot": "spot=S", "amount": "amount=AMOUNT", "by": "by=OWNER",
     "game": "game=G", "ruleset": "ruleset=R", "seats": "seats=N", "min": "min=AMOUNT",
     "max": "max=AMOUNT", "egalite_min": "egalite-min=AMOUNT", "egalite_max": "egalite-max=AMOUNT",
     "decks": "decks=N", "procedure": "procedure=P", "id": "id=ID", "n": "n=N",
@@ -92,7 +93,7 @@ def _limit(name: str, value: int, low: int, high: int, column: int) -> None:
 
 def check_range(name: str, value: Any, column: int) -> None:
     """The ranges the grammar cannot say (seats, seat numbers, round numbers, decks)."""
-    if name == "seat":
+    if name == "seat" or name == "to_seat":
         _limit("seat", value, 1, 99, column)
     elif name == "by" and isinstance(value, Owner) and value.kind == "seat":
         _limit("seat", int(value.id), 1, 99, column)

@@ -34,9 +34,9 @@ _KV_VALUES = {
     "N_KV": "a positive number", "DECKS_KV": "a number of decks",
     "PROCEDURE_KV": "sabot, shuffler or shuffler-dealer",
     "CUT_BY_KV": _VALUE_HELP["CUT_BY"], "BY_SEAT_KV": "seat:N", "BY_KV": _VALUE_HELP["OWNER"],
-    "TALON_KV": "a number of cards", "SEAT_KV": _VALUE_HELP["SEAT"],
+    "TALON_KV": "a number of cards", "SEAT_KV": _VALUE_HELP["SEAT"], "TO_KV": _VALUE_HELP["SEAT"],
     "SPOT_KV": "main, egalite, war or egalite-war",
-    "HOW_KV": "first, suite, taken, taux or auction", "MODE_KV": "solo, table or suivi",
+    "HOW_KV": "first, suite, taken, taux, auction or next", "MODE_KV": "solo, table or suivi",
     "PONTE_POINT_KV": "a point from 0 to 9", "BANKER_POINT_KV": "a point from 0 to 9",
 }
 _BARE_VALUES = {

@@ -112,35 +112,42 @@ class BatailleRound(War, Settlement, Round):
         seat, spot = e.seat, e.spot
         owner = e.by or SEATED[seat]
         if e.amount <= ZERO:
-            self.flag(BET_LIMITS, f"a bet of {fmt_amount(e.amount)} on seat {seat} {spot}")
+            self.flag(BET_LIMITS, f"a bet of {fmt_amount(e.amount)} on seat {seat} {spot}",
+                      expected=f"BET seat={seat} spot={spot} amount=<more than 0>")
         if seat > self.seats:
-            self.flag(SEAT_RANGE, f"bet on seat {seat}; the table has {self.seats} places")
+            self.flag(SEAT_RANGE, f"bet on seat {seat}; the table has {self.seats} places",
+                      expected=f"BET seat=N with N from 1 to {self.seats}")
         if spot not in WAR_SPOTS:
             if e.by is not None or seat not in self.seated:  # a seated player's own bet needs no more
                 self._verify_owner(seat, owner, e.approved)
         if spot in EGALITE_SPOTS:
             offered = self.rules.egalite_offered
             if offered is not None and not offered.offered:
-                self.flag(EGALITE_OFFERED, "an égalité bet at a table whose house rules do not offer it")
+                self.flag(EGALITE_OFFERED, "an égalité bet at a table whose house rules do not offer it",
+                          expected="no égalité bet: the house does not offer it")
         if self.phase != "betting":
             self._verify_late(seat, spot, "BET")
         elif spot in WAR_SPOTS:
-            self.flag(OUT_OF_CONTEXT, f"a {spot} bet before any card is dealt")
+            self.flag(OUT_OF_CONTEXT, f"a {spot} bet before any card is dealt",
+                      expected=f"BET seat={seat} spot={spot} after CHOICE seat={seat} war")
         if spot == "egalite":
             rule = self.rules.egalite_needs_stake
             if rule is not None and rule.order == "after" and self.hand(seat).spot("main").held(owner) <= 0:
                 self.flag(EGALITE_NEEDS_STAKE,
-                          f"égalité bet on seat {seat} by {owner} before any initial stake of theirs")
+                          f"égalité bet on seat {seat} by {owner} before any initial stake of theirs",
+                          expected=f"BET seat={seat} spot=main by={owner} before the égalité bet")
 
     def _verify_owner(self, seat: int, owner: Owner, approved: bool) -> None:
         occupied = seat in self.seated
         owner_seat = int(owner.id) if owner.kind == "seat" else None
         if owner_seat is not None and owner_seat != seat and owner_seat not in self.seated:
-            self.flag(OUT_OF_CONTEXT, f"by={owner}: nobody sits at seat {owner_seat}")
+            self.flag(OUT_OF_CONTEXT, f"by={owner}: nobody sits at seat {owner_seat}",
+                      expected="by= naming a seated player")
         if not occupied:
             if owner.kind == "standing":
                 self.flag(VACANT_SEAT_APPROVAL,
-                          f"standing player {owner.id} bets on vacant seat {seat}: a standing player bets only on a seated player's hand")
+                          f"standing player {owner.id} bets on vacant seat {seat}: a standing player bets only on a seated player's hand",
+                          expected="a standing player bets on an occupied seat only")
             elif owner_seat == seat:
                 self.flag(VACANT_SEAT_APPROVAL, f"bet on vacant seat {seat} with no seated player named as its owner",
                           expected=f"BET seat={seat} ... by=seat:M approved")
@@ -149,7 +156,8 @@ class BatailleRound(War, Settlement, Round):
                           expected=f"BET seat={seat} ... by={owner} approved")
             return
         if owner.kind == "standing":
-            self.flag(STANDING_FORBIDDEN, f"standing player {owner.id} bets on seat {seat}; the house rules forbid it")
+            self.flag(STANDING_FORBIDDEN, f"standing player {owner.id} bets on seat {seat}; the house rules forbid it",
+                      expected="no bet by a standing player")
             if not self.table.supervisor:
                 self.flag(STANDING_SUPERVISOR,
                           f"standing player {owner.id} bets on seat {seat} with no table supervisor present",
@@ -187,7 +195,8 @@ class BatailleRound(War, Settlement, Round):
         have = held.spots[e.spot].held(owner) if held and e.spot in held.spots else ZERO
         if e.amount > have:
             self.flag(OUT_OF_CONTEXT, f"{owner} withdraws {fmt_amount(e.amount)} from seat {e.seat} {e.spot}, "
-                        f"which holds {fmt_amount(have)} of theirs")
+                        f"which holds {fmt_amount(have)} of theirs",
+                        expected=f"WITHDRAW seat={e.seat} spot={e.spot} amount={fmt_amount(have)} (at most)")
 
     def apply_withdraw(self, e: ev.Withdraw) -> None:
         self.stats.drop -= e.amount
@@ -198,7 +207,7 @@ class BatailleRound(War, Settlement, Round):
 
     def verify_nomorebets(self, e: ev.NoMoreBets) -> None:
         if self.phase != "betting" and not self.closed_by_deal:
-            self.flag(OUT_OF_CONTEXT, "\"rien ne va plus\" announced twice")
+            self.flag(OUT_OF_CONTEXT, "\"rien ne va plus\" announced twice", expected="one NOMOREBETS per round")
         self.closed_by_deal = False
 
     def apply_nomorebets(self, e: ev.NoMoreBets) -> None:
@@ -236,7 +245,7 @@ class BatailleRound(War, Settlement, Round):
                 needs = self.rules.egalite_needs_stake
                 if needs is not None and needs.order == "anytime" and hand.stake("main") <= 0:
                     self.flag(EGALITE_NEEDS_STAKE, f"égalité bet on seat {seat}, which holds no initial stake",
-                              line=eg.last_line)
+                              line=eg.last_line, expected=f"BET seat={seat} spot=main with the égalité bet")
         self._check_house_boxes(players, boxes)
 
     def _check_egalite(self, seat: int, name: str, spot: Spot) -> None:
@@ -245,10 +254,12 @@ class BatailleRound(War, Settlement, Round):
         for owner, (amount, line) in spot.stakes.items():
             if ZERO < amount < eg_min:
                 self.flag(EGALITE_LIMITS, f"seat {seat} {name}: {owner} stakes {fmt_amount(amount)}, below the "
-                          f"égalité minimum {fmt_amount(eg_min)}", line=line)
+                          f"égalité minimum {fmt_amount(eg_min)}", line=line,
+                          expected=f"an égalité stake of at least {fmt_amount(eg_min)}")
         if spot.total > lim.eg_max:
             self.flag(EGALITE_LIMITS, f"seat {seat} {name}: {fmt_amount(spot.total)} staked, above the égalité "
-                      f"maximum {fmt_amount(lim.eg_max)}", line=spot.last_line)
+                      f"maximum {fmt_amount(lim.eg_max)}", line=spot.last_line,
+                      expected=f"at most {fmt_amount(lim.eg_max)} on the égalité")
 
     def _check_house_boxes(self, players: set[int], boxes: dict[Owner, int]) -> None:
         if self.rules.lone_player_two_boxes and len(self.seated) == 1:
@@ -256,13 +267,14 @@ class BatailleRound(War, Settlement, Round):
             count = boxes.get(owner, 0)
             if 0 < count < 2:
                 self.flag(LONE_PLAYER_TWO_BOXES, f"the only player ({owner}) plays {count} box; the house requires two",
-                          line=self.closed_bets_line)
+                          line=self.closed_bets_line, expected=f"two boxes played by {owner}")
         cap = self.rules.boxes_per_player
         if cap is not None and len(players) > 1:
             for owner, count in boxes.items():
                 if count > cap.max_boxes:
                     self.flag(BOXES_PER_PLAYER, f"{owner} plays {count} boxes while others play; "
-                              f"the house allows {cap.max_boxes}", line=self.closed_bets_line)
+                              f"the house allows {cap.max_boxes}", line=self.closed_bets_line,
+                              expected=f"at most {cap.max_boxes} boxes for {owner}")
 
     # -- cards -----------------------------------------------------------------------
 
@@ -270,7 +282,8 @@ class BatailleRound(War, Settlement, Round):
         if self.phase == "dealing" and e.to == "seat" and e.seat == self._next_first():
             return  # the usual card: the next staked seat's, in order
         if e.to in ("ponte", "banker"):
-            self.flag(OUT_OF_CONTEXT, f"DEAL {e.to} is a chemin de fer event")
+            self.flag(OUT_OF_CONTEXT, f"DEAL {e.to} is a chemin de fer event",
+                      expected="DEAL seat=N <card> or DEAL dealer <card>")
             return
         if self.phase == "betting":
             self.cards_before_close("a card dealt before \"rien ne va plus\"")
@@ -286,7 +299,8 @@ class BatailleRound(War, Settlement, Round):
         elif self.phase == "dealing":
             self._verify_first_deal(e)
         else:
-            self.flag(DEAL_FIRST, "a card too many: the round's cards are all dealt")
+            self.flag(DEAL_FIRST, "a card too many: the round's cards are all dealt",
+                      expected="no further DEAL in the round")
 
     def _verify_first_deal(self, e: ev.Deal) -> None:
         order = self.staked_seats()
@@ -354,7 +368,8 @@ class BatailleRound(War, Settlement, Round):
         if self.phase != "bataille":
             where = {"betting": "while bets are placed", "dealing": "during the first deal",
                      "choices": "with no bataille to deal"}[self.phase]
-            self.flag(BURN_UNEXPECTED, f"a card burned where the rules require none ({where})")
+            self.flag(BURN_UNEXPECTED, f"a card burned where the rules require none ({where})",
+                      expected="no BURN there")
 
     def apply_burn(self, e: ev.Burn) -> None:
         if self.phase == "bataille":
@@ -370,7 +385,8 @@ class BatailleRound(War, Settlement, Round):
         hands = self.hands
         for seat in self.staked_seats():
             if hands[seat].card is None:
-                self.flag(DEAL_FIRST, f"seat {seat} holds a stake but got no card", line=line, actual=None)
+                self.flag(DEAL_FIRST, f"seat {seat} holds a stake but got no card", line=line, actual=None,
+                          expected=f"DEAL seat={seat} <card>")
         self._finish_war(line)
         self._finish_settlements(line)
         if self.table.surveillance is not None:

@@ -73,15 +73,17 @@ class Settlement:
 
     def verify_settle(self: BatailleRound, e: ev.Pay | ev.Collect | ev.Push) -> None:
         if e.seat is None or e.spot is None:
-            self.flag(OUT_OF_CONTEXT, f"{e.verb} by= is a chemin de fer settlement")
+            self.flag(OUT_OF_CONTEXT, f"{e.verb} by= is a chemin de fer settlement", expected=f"{e.verb} seat=N spot=S")
             return
         hand = self.hands.get(e.seat)
         spot = hand.spots.get(e.spot) if hand else None
         if spot is None or spot.total <= 0:
-            self.flag(SETTLE_ONCE, f"seat {e.seat} {e.spot} settled, but nothing is staked there")
+            self.flag(SETTLE_ONCE, f"seat {e.seat} {e.spot} settled, but nothing is staked there",
+                      expected=f"no {e.verb} on an empty spot")
             return
         if spot.settled_line:
-            self.flag(SETTLE_ONCE, f"seat {e.seat} {e.spot} settled twice (first at line {spot.settled_line})")
+            self.flag(SETTLE_ONCE, f"seat {e.seat} {e.spot} settled twice (first at line {spot.settled_line})",
+                      expected=f"one settlement of seat {e.seat} {e.spot} (line {spot.settled_line})")
             return
         self._verify_order(e.seat)
         expected = self._expected(hand, e.spot)
@@ -103,7 +105,8 @@ class Settlement:
         last = self.last_settled_seat
         if last is not None and ((rule.order == "descending" and seat > last) or (rule.order == "ascending" and seat < last)):
             way = "right to left (descending seats)" if rule.order == "descending" else "ascending seats"
-            self.flag(PAY_ORDER, f"seat {seat} settled after seat {last}: settlements go {way}")
+            self.flag(PAY_ORDER, f"seat {seat} settled after seat {last}: settlements go {way}",
+                      expected=f"seat {seat} settled before seat {last}")
 
     verify_pay = verify_collect = verify_push = verify_settle
 
@@ -134,7 +137,8 @@ class Settlement:
         if hand.card is None and hand.stake("main") <= 0:
             return SETTLE_ONCE, "PUSH", None, ("the hand holds no initial stake and got no card: the bet is returned" if why else "")
         if hand.card is None or self.dealer_card is None:
-            self.flag(SETTLE_ONCE, f"seat {hand.seat} {spot} settled before its card and the dealer's were dealt")
+            self.flag(SETTLE_ONCE, f"seat {hand.seat} {spot} settled before its card and the dealer's were dealt",
+                      expected=f"DEAL seat={hand.seat} and DEAL dealer before the settlement")
             return None
         first = compare(hand.card, self.dealer_card)
         if spot == "egalite":
@@ -158,11 +162,13 @@ class Settlement:
             share = (stake * rule.fraction).quantize(CENT, rounding=_ROUNDING[rule.rounding])
             return SURRENDER, "COLLECT", share, (f"surrender: the house keeps {rule.fraction} of {fmt_amount(stake)}" if why else "")
         if first != "equal" or hand.choice != "war":
-            self.flag(SETTLE_ONCE, f"seat {hand.seat} {spot} settled, but the hand is tied and no bataille decides it")
+            self.flag(SETTLE_ONCE, f"seat {hand.seat} {spot} settled, but the hand is tied and no bataille decides it",
+                      expected=f"CHOICE seat={hand.seat} war and its bataille before the settlement")
             return None
         outcome = self._war_outcome(hand)
         if outcome is None:
-            self.flag(SETTLE_ONCE, f"seat {hand.seat} {spot} settled before the bataille decided it")
+            self.flag(SETTLE_ONCE, f"seat {hand.seat} {spot} settled before the bataille decided it",
+                      expected=f"the bataille cards of seat {hand.seat} and the dealer before the settlement")
             return None
         if spot == "egalite-war":
             odds = self.rules.pay_egalite_war
@@ -230,7 +236,8 @@ class Settlement:
             for name, spot in hand.spots.items():
                 if spot.total > ZERO and not spot.settled_line:
                     self.flag(SETTLE_ONCE, f"seat {seat} {name} ({fmt_amount(spot.total)}) was never settled",
-                              line=line, actual=None)
+                              line=line, actual=None,
+                              expected=f"PAY, COLLECT or PUSH seat={seat} spot={name} before ROUND {self.n} end")
 
 
 def _said(verb: str, amount: Decimal | None, rule: bool = False) -> str:

@@ -41,14 +41,17 @@ class War:
     def verify_choice(self: BatailleRound, e: ev.Choice) -> None:
         hand = self.hands.get(e.seat)
         if hand is None or hand.card is None or self.dealer_card is None:
-            self.flag(BATAILLE_CHOICE, f"seat {e.seat} chooses {e.choice} before its card and the dealer's are out")
+            self.flag(BATAILLE_CHOICE, f"seat {e.seat} chooses {e.choice} before its card and the dealer's are out",
+                      expected=f"DEAL seat={e.seat} and DEAL dealer before CHOICE seat={e.seat}")
             return
         if compare(hand.card, self.dealer_card) != "equal":
-            self.flag(BATAILLE_CHOICE, f"seat {e.seat} chooses {e.choice}, but {hand.card} does not tie the dealer's {self.dealer_card}")
+            self.flag(BATAILLE_CHOICE, f"seat {e.seat} chooses {e.choice}, but {hand.card} does not tie the dealer's {self.dealer_card}",
+                      expected=f"no CHOICE for seat {e.seat}: only a hand level with the dealer chooses")
         elif hand.choice is not None:
-            self.flag(BATAILLE_CHOICE, f"seat {e.seat} chooses twice")
+            self.flag(BATAILLE_CHOICE, f"seat {e.seat} chooses twice", expected=f"one CHOICE for seat {e.seat}")
         elif self.phase == "bataille":
-            self.flag(BATAILLE_CHOICE, f"seat {e.seat} chooses after the bataille began")
+            self.flag(BATAILLE_CHOICE, f"seat {e.seat} chooses after the bataille began",
+                      expected=f"CHOICE seat={e.seat} before the bataille's first card")
 
     def apply_choice(self: BatailleRound, e: ev.Choice) -> None:
         hand = self.hands.get(e.seat)
@@ -109,12 +112,14 @@ class War:
 
     def _verify_war_deal(self: BatailleRound, e: ev.Deal) -> None:
         if not self.war_queue:
-            self.flag(DEAL_BATAILLE, "a card too many: the bataille's cards are all dealt")
+            self.flag(DEAL_BATAILLE, "a card too many: the bataille's cards are all dealt",
+                      expected="no further DEAL in the bataille")
             return
         target = self.war_queue[0]
         who = "the dealer" if e.to == "dealer" else f"seat {e.seat}"
         if e.to == "dealer" and self._lone_ace():
-            self.flag(BATAILLE_ACE, "the only player at bataille received an Ace: the dealer's card is not needed")
+            self.flag(BATAILLE_ACE, "the only player at bataille received an Ace: the dealer's card is not needed",
+                      expected="no DEAL dealer: the lone player's Ace wins the bataille")
         want = "dealer" if target is None else f"seat={target}"
         key = None if e.to == "dealer" else e.seat
         if key not in self.war_queue:
@@ -136,7 +141,8 @@ class War:
                       expected=f"BURN (×{need}) before {card}")
         elif got > need:
             self.flag(BURN_BATAILLE_EXTRA, f"{got} cards burned before the next bataille card ({card}); "
-                      f"the rules burn {need}", line=self.burn_lines[need])
+                      f"the rules burn {need}", line=self.burn_lines[need],
+                      expected=f"BURN (×{need}) before the bataille card")
 
     def _apply_war_deal(self: BatailleRound, e: ev.Deal) -> None:
         key = None if e.to == "dealer" else e.seat
@@ -157,12 +163,14 @@ class War:
         for seat in self._tied_seats():
             hand = self.hands[seat]
             if hand.choice is None:
-                self.flag(BATAILLE_CHOICE, f"seat {seat} tied the dealer and never chose", line=line, actual=None)
+                self.flag(BATAILLE_CHOICE, f"seat {seat} tied the dealer and never chose", line=line, actual=None,
+                          expected=f"CHOICE seat={seat} war or CHOICE seat={seat} surrender")
             elif hand.choice == "war" and hand.war_card is None:
-                self.flag(DEAL_BATAILLE, f"seat {seat} went to bataille but got no bataille card", line=line, actual=None)
+                self.flag(DEAL_BATAILLE, f"seat {seat} went to bataille but got no bataille card", line=line, actual=None,
+                          expected=f"DEAL seat={seat} <card> (its bataille card)")
         if self.phase == "bataille" and self.war_queue == [None] and not self._lone_ace():
             self.flag(DEAL_BATAILLE, "the dealer took no bataille card", line=line, actual=None,
                       expected="DEAL dealer <card>")
         if self.burn_lines:
             self.flag(BURN_BATAILLE_EXTRA, f"{len(self.burn_lines)} card(s) burned after the bataille's last card",
-                      line=self.burn_lines[0])
+                      line=self.burn_lines[0], expected="no BURN after the bataille's last card")

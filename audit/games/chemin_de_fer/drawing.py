@@ -78,7 +78,8 @@ class Drawing:
 
     def verify_deal(self: CdfRound, e: ev.Deal) -> None:
         if e.to not in ("ponte", "banker"):
-            self.flag(OUT_OF_CONTEXT, f"DEAL {e.to} is a bataille event")
+            self.flag(OUT_OF_CONTEXT, f"DEAL {e.to} is a bataille event",
+                      expected="DEAL ponte <card> or DEAL banker <card>")
             return
         if not self.started:
             self._first_card()
@@ -91,23 +92,27 @@ class Drawing:
                           "ponte, banker, ponte, banker", expected=f"DEAL {want} <card>")
             return
         if self.abat["ponte"] or self.abat["banker"]:
-            self.flag(CDF_DEAL_ORDER, f"a card to the {side} after a natural was shown")
+            self.flag(CDF_DEAL_ORDER, f"a card to the {side} after a natural was shown",
+                      expected="no card after ABAT: the natural decides the coup")
         elif side == "banker" and self.banker_base:  # his draw after dealing himself too many (art. 30)
             if len(self.cards["banker"]) > self.banker_base:
-                self.flag(CDF_DEAL_ORDER, "a second card drawn by a banker who dealt himself too many")
+                self.flag(CDF_DEAL_ORDER, "a second card drawn by a banker who dealt himself too many",
+                          expected="no further DEAL banker")
             elif self.calls["banker"] is not True:
                 self.flag(CDF_DEAL_ORDER, "a card to the banker, who did not call for one", expected="CALL banker card")
         elif len(self.cards[side]) >= 3:
-            self.flag(CDF_DEAL_ORDER, f"a fourth card to the {side}")
+            self.flag(CDF_DEAL_ORDER, f"a fourth card to the {side}", expected=f"no fourth card to the {side}")
         elif side == "ponte" and self.calls["banker"] is not None and self.once("ponte-first"):
-            self.flag(CDF_PONTE_FIRST, "the ponte's third card is dealt after the banker has played")
+            self.flag(CDF_PONTE_FIRST, "the ponte's third card is dealt after the banker has played",
+                      expected="DEAL ponte <card> before CALL banker")
         elif self.calls[side] is False and side == "ponte":
             return  # art. 31: the banker may give a card to a ponte who said "non" by mistake
         elif self.calls[side] is False and points(self.cards["banker"]) == 0:
             return  # art. 30: a banker on Baccara keeps his right to a card after announcing his point
         elif self.calls[side] is False:
             self.flag(CDF_POINT_TABLED, f"the banker draws after standing on {points(self.cards['banker'])}: "
-                      "once his point is announced he may take no card, except on Baccara")
+                      "once his point is announced he may take no card, except on Baccara",
+                      expected="no card after CALL banker non, except on Baccara")
         elif self.calls[side] is not True:
             self.flag(CDF_DEAL_ORDER, f"a third card to the {side}, who did not call for one",
                       expected=f"CALL {side} card")
@@ -150,7 +155,8 @@ class Drawing:
         hand = self.cards[e.side]
         if not natural(hand):
             self.flag(CDF_NATURAL, f"the {e.side} shows {e.point} with {' '.join(map(str, hand)) or 'no card'}: "
-                      "only a natural (8 or 9 on two cards) is shown")
+                      "only a natural (8 or 9 on two cards) is shown",
+                      expected=f"ABAT {e.side} only with 8 or 9 on two cards")
         elif points(hand) != e.point:
             self.flag(CDF_POINT, f"the {e.side} shows {e.point}; the cards make {points(hand)}",
                       expected=f"ABAT {e.side} {points(hand)}")
@@ -168,7 +174,8 @@ class Drawing:
 
     def verify_call(self: CdfRound, e: ev.Call) -> None:
         if not self._may_call():
-            self.flag(OUT_OF_CONTEXT, f"CALL {e.side} when no third card can be asked")
+            self.flag(OUT_OF_CONTEXT, f"CALL {e.side} when no third card can be asked",
+                      expected="CALL after the four cards, with no natural shown")
             return
         self._natural_not_shown(e.side)
         if e.side == "ponte":
@@ -182,13 +189,15 @@ class Drawing:
 
     def _ponte_call(self: CdfRound, e: ev.Call) -> None:
         if self.calls["banker"] is not None and self.once("ponte-first"):
-            self.flag(CDF_PONTE_FIRST, "the ponte speaks after the banker")
+            self.flag(CDF_PONTE_FIRST, "the ponte speaks after the banker", expected="CALL ponte before CALL banker")
         p = points(self.cards["ponte"][:2])
         banco = self.ponte_mode in ("solo", "suivi", "follower")  # their draws are free (arts. 12, 23)
         check, rule = (CDF_DRAW_PONTE, self.rules.draw_ponte) if banco else (CDF_DRAW_PONTE_TABLE, self.rules.draw_ponte_table)
         if rule is None:
             return
         wrong = (e.draw and p in rule.stand_on) or (not e.draw and p in rule.draw_on)
+        if wrong and self.ponte_mode == "follower":
+            self.follower_faux = True  # art. 12: the others who staked on his hand are settled by the tableau
         if wrong:
             who = ("the follower" if self.ponte_mode == "follower" else "the banco ponte") if banco else "the ponte holding the cards for the table"
             self.flag(check, f"faux tirage: {who} {'draws' if e.draw else 'stands'} on {p}",
@@ -199,11 +208,12 @@ class Drawing:
             if e.draw and points(self.cards["banker"]) != 0:
                 self.flag(CDF_POINT_TABLED, f"the banker asks for a card after standing on "
                           f"{points(self.cards['banker'])}: once his point is announced he may take no card, "
-                          "except on Baccara")
+                          "except on Baccara", expected="no CALL banker card after CALL banker non, except on Baccara")
             return
         ponte = self.cards["ponte"]
         if self.calls["ponte"] is None:  # a ponte who said "carte" and got none was refused it (art. 31)
-            self.flag(CDF_PONTE_FIRST, "the banker plays before the ponte has spoken")
+            self.flag(CDF_PONTE_FIRST, "the banker plays before the ponte has spoken",
+                      expected="CALL ponte card or CALL ponte non before CALL banker")
         elif len(ponte) == 2 and points(ponte) == 0:  # the exception of art. 31: Baccara gets its card
             self.flag(CDF_CALL_ERROR, "the ponte on Baccara gets no card: the banker may take a ponte at an "
                       "erroneous word, except on Baccara", expected="DEAL ponte <card>")
@@ -225,20 +235,44 @@ class Drawing:
 
     def banker_should(self: CdfRound) -> str | None:
         """The banker's tableau cell now: T (draw), R (stand), O (free); None when no table applies."""
+        b = 0 if self.banker_base else points(self.cards["banker"][:2])  # Baccara after too many (art. 30)
+        return self._cell(b, self._ponte_third())
+
+    def _cell(self: CdfRound, b: int, third: int | None) -> str | None:
         rules = self.rules
         rule = (rules.tableau if self.tableau else rules.draw_banker) or rules.draw_banker or rules.tableau
         if rule is None:
             return None
-        b = 0 if self.banker_base else points(self.cards["banker"][:2])  # Baccara after too many (art. 30)
         if b in rule.always_draw:
             return "T"
         if b in rule.always_stand:
             return "R"
         row = rule.rows.get(b)
-        if row is None:
+        return None if row is None else row[10 if third is None else third]
+
+    def tableau_points(self: CdfRound) -> tuple[int, int] | None:
+        """Art. 12: the points of the coup as the tableau would have played it after the follower's
+        faux tirage (his draw by the ponte's rule, the banker's by the tableau, the cards in the order
+        they left the shoe); None where the log cannot tell: a card that never left the shoe, a cell
+        « à volonté », a dealing error or a card burned."""
+        ponte, banker, rule = self.cards["ponte"], self.cards["banker"], self.rules.draw_ponte
+        if (rule is None or self.banker_base or len(ponte) > 3 or len(banker) > 3
+                or self.burned_third["ponte"] or self.burned_third["banker"]):
             return None
-        third = self._ponte_third()
-        return row[10 if third is None else third]
+        drawn = ponte[2:] + banker[2:]  # the ponte speaks and draws first
+        p_cards, b_cards = ponte[:2], banker[:2]
+        if points(p_cards) in rule.draw_on:
+            if not drawn:
+                return None
+            p_cards = p_cards + [drawn.pop(0)]
+        cell = self._cell(points(b_cards), p_cards[2].baccara_points if len(p_cards) == 3 else None)
+        if cell == "T":
+            if not drawn:
+                return None
+            b_cards = b_cards + [drawn.pop(0)]
+        elif cell != "R":
+            return None
+        return points(p_cards), points(b_cards)
 
     def verify_tableau(self: CdfRound, e: ev.Tableau) -> None:
         """Asking for the tableau is the banker's right (art. 11): he must then follow it."""

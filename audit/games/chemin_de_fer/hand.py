@@ -18,8 +18,8 @@ from ... import events as ev
 from ...engine.checks import NoParams, Params, declare
 from ...engine.flagger import CURRENT
 from ...engine.format_checks import OUT_OF_CONTEXT
-from ...engine.game import TableExtension
 from ...values import Owner, fmt_amount
+from .places import Places
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...engine.shoe import ShoeState
@@ -78,13 +78,14 @@ class BankState:
     prev_table_banco: Owner | None = None
 
 
-class HandPassing(TableExtension):
+class HandPassing(Places):
     """The hand and its passing, the auction, the cut of a new shoe."""
 
     def __init__(self, table: Table):
         super().__init__(table)
         self.bank = BankState()
         self.auction = self.flagger.settings(CDF_AUCTION)
+        self._init_places()
 
     def _coup(self) -> int | None:
         rnd = self.table.round
@@ -93,6 +94,7 @@ class HandPassing(TableExtension):
     def new_shoe(self, shoe: ShoeState) -> None:
         self.bank.coups_in_shoe = 0
         self.bank.first_given = False
+        self.new_taille()
 
     # -- the hand --------------------------------------------------------------------------
 
@@ -110,43 +112,53 @@ class HandPassing(TableExtension):
                                   f"it belongs to the first seated player at the employee's right (seat {lowest})",
                                   round=coup, expected=f"HAND seat={lowest} how=first")
             return
-        problem = None
+        if how == "next":
+            self.verify_next(e, coup)
+        self.verify_salute(e, coup)
+        problem = expected = None
         if how == "first":
-            problem = "how=first is only for the first coup of a shoe"
+            problem, expected = "how=first is only for the first coup of a shoe", f"HAND seat={e.seat} how=suite, taken, taux or auction"
         elif how == "suite":
             if who != b.holder:
-                problem = f"{who} goes on (suite) with a hand held by {b.holder}"
+                problem, expected = f"{who} goes on (suite) with a hand held by {b.holder}", f"HAND seat={e.seat} how=taken"
             elif b.passed_by is not None:
-                problem = "the banker goes on (suite) after passing the hand"
+                problem, expected = "the banker goes on (suite) after passing the hand", f"HAND by={who} how=taux"
             elif b.last_result == "lost":
-                problem = "the banker goes on (suite) after the bank lost"
+                problem, expected = "the banker goes on (suite) after the bank lost", "HAND seat=N how=taken by another player"
         elif how == "taken":
             if b.award is not None and who != b.award[0]:
                 problem = f"{who} takes a hand awarded to {b.award[0]}; only the awardee takes it"
+                expected = f"HAND by={b.award[0]} how=auction"
             elif b.passed_by is None and b.last_result != "lost":
                 problem = f"{who} takes a hand nobody passed and the bank did not lose"
+                expected = f"HAND seat={b.holder_seat} how=suite"
             elif who == b.passed_by or (b.last_result == "lost" and who == b.holder):
                 problem = f"{who} takes back the hand he passed or lost; a passed hand is retaken only au taux"
+                expected = f"HAND by={who} how=taux" if who == b.passed_by else "HAND seat=N how=taken by another player"
         elif how == "taux":
             if b.passed_by is None or who != b.passed_by:
                 problem = f"{who} takes the hand au taux, which only the banker who passed it may do"
+                expected = f"HAND seat={e.seat} how=taken"
             elif b.bids or b.award is not None:
                 problem = f"{who} takes the hand back au taux after the auction began (art. 8: « Toute main qui n'est pas reprise à son taux est mise à prix »)"
+                expected = f"HAND by={b.award[0]} how=auction" if b.award is not None else "AWARD by=<highest bidder>, then HAND how=auction"
         elif how == "auction":
             if b.award is None or b.award[0] != who:
                 problem = f"{who} takes the hand by auction, but it was not awarded to him"
+                expected = f"HAND by={b.award[0]} how=auction" if b.award is not None else "AWARD by=OWNER before HAND how=auction"
         if problem:
-            self.flagger.flag(CDF_HAND_PASSING, problem, round=coup)
+            self.flagger.flag(CDF_HAND_PASSING, problem, round=coup, expected=expected)
 
     def apply_hand(self, e: ev.Hand) -> None:
         b = self.bank
         who = e.by or Owner.seated(e.seat)
         previous = b.holder
+        self.hand_passes(b.holder_seat, e)
         rightful_taux = e.how == "taux" and b.passed_by == who
         changed = who != b.holder
-        if e.how != "taux" and (changed or e.how in ("taken", "auction", "first")):
+        if e.how != "taux" and (changed or e.how in ("taken", "auction", "first", "next")):
             b.last_bank, b.last_net = None, Decimal(0)
-        if changed or e.how in ("taken", "taux", "auction", "first"):
+        if changed or e.how in ("taken", "taux", "auction", "first", "next"):
             b.associates = []
         if changed:
             b.prev_banco = b.prev_sole_staker = None
@@ -166,11 +178,12 @@ class HandPassing(TableExtension):
 
     def verify_pass(self, e: ev.Pass) -> None:
         if self.bank.holder is None:
-            self.flagger.flag(OUT_OF_CONTEXT, "PASS with no banker", round=self._coup())
+            self.flagger.flag(OUT_OF_CONTEXT, "PASS with no banker", round=self._coup(),
+                              expected="HAND seat=N before PASS")
         elif self.bank.must_deal:
             self.flagger.flag(CDF_HAND_PASSING, f"{self.bank.holder} passes a hand awarded to him before giving its "
                               "first coup (art. 9: « l'adjudicataire doit donner le premier coup »)",
-                              round=self._coup())
+                              round=self._coup(), expected="the awardee's first coup dealt before PASS")
 
     def apply_pass(self, e: ev.Pass) -> None:
         b = self.bank
@@ -186,15 +199,17 @@ class HandPassing(TableExtension):
     def verify_bid(self, e: ev.Bid) -> None:
         b, rule, coup = self.bank, self.auction, self._coup()
         if b.passed_by is None:
-            self.flagger.flag(OUT_OF_CONTEXT, "a bid with no passed hand to auction", round=coup)
+            self.flagger.flag(OUT_OF_CONTEXT, "a bid with no passed hand to auction", round=coup,
+                              expected="PASS before BID")
         elif rule is not None:
             again = b.award is not None  # the awardee refused: the hand is auctioned again (art. 9)
             if e.by == b.passed_by or e.by in b.associate_of_passed:
-                self.flagger.flag(CDF_AUCTION, f"{e.by} bids on the hand he (or his banker) passed", round=coup)
+                self.flagger.flag(CDF_AUCTION, f"{e.by} bids on the hand he (or his banker) passed", round=coup,
+                                  expected="no BID by the banker who passed or his associate")
             elif e.by == (b.award[0] if again else None) or e.by in b.excluded:  # type: ignore[index]
                 self.flagger.flag(CDF_AUCTION, f"{e.by} bids again on a hand awarded to him and refused (art. 9: "
                                   "« ni le dernier adjudicataire ni le précédent détenteur de la main […] n'ont "
-                                  "droit aux enchères »)", round=coup)
+                                  "droit aux enchères »)", round=coup, expected=f"no BID by {e.by}")
             top = None if again else max((amount for _, amount in b.bids), default=None)
             minimum = self.table.limits.min
             if top is None:
@@ -240,7 +255,7 @@ class HandPassing(TableExtension):
                                   f"{top_owner}'s {fmt_amount(top_amount)}", round=coup,
                                   expected=f"AWARD by={top_owner} amount={fmt_amount(top_amount)}")
         else:
-            self.flagger.flag(CDF_AUCTION, "a hand awarded with no bid", round=coup)
+            self.flagger.flag(CDF_AUCTION, "a hand awarded with no bid", round=coup, expected="BID before AWARD")
 
     def apply_award(self, e: ev.Award) -> None:
         self.bank.award = (e.by, e.amount)

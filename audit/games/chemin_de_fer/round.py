@@ -113,6 +113,7 @@ class CdfRound(Drawing, Round):
         #: the banker's cards dealt too many at the deal, scored Baccara (art. 30); 0: none
         self.banker_base = 0
         self.void = False  # dealt with too few cards: not valid, its stakes are returned (art. 32)
+        self.follower_faux = False  # the follower drew against the table (art. 12)
         rule = self.rules.min_players
         if rule is not None and rule.at == "round-begin":
             self._check_players()
@@ -122,7 +123,8 @@ class CdfRound(Drawing, Round):
         seated = len(self.table.seated)
         if rule is not None and seated < rule.min_players:
             self.flag(CDF_MIN_PLAYERS, f"coup {self.n} is played with {seated} seated player(s); "
-                      f"the rules require {rule.min_players}")
+                      f"the rules require {rule.min_players}",
+                      expected=f"at least {rule.min_players} players seated (SEAT N in) for the coup")
 
     def once(self, key: str) -> bool:
         if key in self.flagged:
@@ -146,7 +148,8 @@ class CdfRound(Drawing, Round):
         auction = self.rules.auction
         if b.award_price is not None and auction is not None and auction.bank_at_least_price and e.amount < b.award_price:
             self.flag(CDF_AUCTION, f"bank of {fmt_amount(e.amount)} announced by the awardee, below the price of "
-                      f"{fmt_amount(b.award_price)} he bid for the hand", expected=f"BANK amount={fmt_amount(b.award_price)} (or more)")
+                      f"{fmt_amount(b.award_price)} he bid for the hand",
+                      expected=f"BANK amount={fmt_amount(b.award_price)} (or more)")
         if self.rules.associate is not None:  # associates announced before the bank (art. 6)
             for owner, share in self.associates:
                 self._check_share(owner, share, e.amount)
@@ -154,7 +157,8 @@ class CdfRound(Drawing, Round):
     def _check_share(self, owner: Owner, share: Decimal, bank: Decimal) -> None:
         if share > bank - share:
             self.flag(CDF_ASSOCIATE, f"associate {owner}'s share {fmt_amount(share)} exceeds the banker's own "
-                      f"{fmt_amount(bank - share)}")
+                      f"{fmt_amount(bank - share)}",
+                      expected=f"ASSOCIATE by={owner} amount={fmt_amount(bank / 2)} (at most)")
 
     def apply_bank(self, e: ev.Bank) -> None:
         self.bank = e.amount
@@ -164,10 +168,12 @@ class CdfRound(Drawing, Round):
         rule = self.rules.associate
         if rule is not None:
             if self.suite:
-                self.flag(CDF_ASSOCIATE, f"{e.by} joins as associate of a hand already in play")
+                self.flag(CDF_ASSOCIATE, f"{e.by} joins as associate of a hand already in play",
+                          expected="ASSOCIATE only when the hand is taken, before its first coup")
             elif len(b.associates) + 1 > rule.max_associates:
                 self.flag(CDF_ASSOCIATE, f"{e.by} is associate number {len(b.associates) + 1}; "
-                          f"the banker may take {rule.max_associates}")
+                          f"the banker may take {rule.max_associates}",
+                          expected=f"at most {rule.max_associates} ASSOCIATE for a hand")
             if self.bank is not None:
                 self._check_share(e.by, e.amount, self.bank)
 
@@ -179,20 +185,22 @@ class CdfRound(Drawing, Round):
         b = self.hand
         follower = e.mode == "suivi" and e.by == b.prev_banco  # art. 23's exception
         if self.closed and not follower:
-            self.flag(CDF_LATE_STAKE, f"banco by {e.by} after \"rien ne va plus\"")
+            self.flag(CDF_LATE_STAKE, f"banco by {e.by} after \"rien ne va plus\"", expected="BANCO before NOMOREBETS")
         elif (self.closed and self.rules.late_stake is not None and self.rules.late_stake.follower_until == "cards-taken"
               and (self.calls["ponte"] is not None or self.abat["ponte"])):
             self.flag(CDF_LATE_STAKE, f"banco suivi by {e.by} after the cards were taken in hand (art. 23: « pourvu "
-                      "qu'elles n'aient pas été prises en main »)")
+                      "qu'elles n'aient pas été prises en main »)",
+                      expected="BANCO mode=suivi before the ponte's CALL or ABAT")
         if e.mode == "suivi" and e.by not in (b.prev_banco, b.prev_sole_staker):
-            self.flag(CDF_BANCO_SUIVI, f"{e.by} calls banco suivi without having held or alone staked the last coup")
+            self.flag(CDF_BANCO_SUIVI, f"{e.by} calls banco suivi without having held or alone staked the last coup",
+                      expected=f"BANCO by={e.by} mode=solo")
 
     def apply_banco(self, e: ev.Banco) -> None:
         self.bancos.append((e.by, e.mode))
 
     def verify_stake(self, e: ev.Stake) -> None:
         if self.closed:
-            self.flag(CDF_LATE_STAKE, f"stake by {e.by} after \"rien ne va plus\"")
+            self.flag(CDF_LATE_STAKE, f"stake by {e.by} after \"rien ne va plus\"", expected="STAKE before NOMOREBETS")
 
     def apply_stake(self, e: ev.Stake) -> None:
         if e.by not in self.stakes:
@@ -201,7 +209,7 @@ class CdfRound(Drawing, Round):
 
     def verify_nomorebets(self, e: ev.NoMoreBets) -> None:
         if self.announced:
-            self.flag(OUT_OF_CONTEXT, "\"rien ne va plus\" announced twice")
+            self.flag(OUT_OF_CONTEXT, "\"rien ne va plus\" announced twice", expected="one NOMOREBETS per coup")
 
     def apply_nomorebets(self, e: ev.NoMoreBets) -> None:
         self.closed = self.announced = True
@@ -308,7 +316,8 @@ class CdfRound(Drawing, Round):
         if rule is not None and rule.at == "first-card":
             self._check_players()
         if b.holder is None:
-            self.flag(OUT_OF_CONTEXT, "a coup dealt with no banker (HAND)")
+            self.flag(OUT_OF_CONTEXT, "a coup dealt with no banker (HAND)",
+                      expected="HAND seat=N before the first DEAL")
         elif not self.saw_hand and b.coups_in_shoe == 0:
             lowest = min(self.table.seated) if self.table.seated else None
             self.flag(CDF_FIRST_HAND, f"the first coup of the shoe is dealt by the last shoe's banker ({b.holder}); "
@@ -326,7 +335,8 @@ class CdfRound(Drawing, Round):
         rule = self.rules.cards_left
         if shoe is not None and rule is not None and shoe.size - shoe.drawn < rule.min_cards:
             self.flag(CDF_CARDS_LEFT, f"coup dealt with {shoe.size - shoe.drawn} cards left in the shoe; "
-                      f"the rules require {rule.min_cards}")
+                      f"the rules require {rule.min_cards}",
+                      expected=f"SHOE new: at least {rule.min_cards} cards left for a coup")
             self.void = True
         self._check_cover()
 
@@ -339,19 +349,23 @@ class CdfRound(Drawing, Round):
 
     def verify_settle(self, e: ev.Pay | ev.Collect | ev.Push) -> None:
         if e.by is None:
-            self.flag(OUT_OF_CONTEXT, f"{e.verb} seat= spot= is a bataille settlement")
+            self.flag(OUT_OF_CONTEXT, f"{e.verb} seat= spot= is a bataille settlement", expected=f"{e.verb} by=OWNER")
             return
         stakes = self.in_play()
         if e.by not in stakes:
-            self.flag(CDF_SETTLE, f"{e.verb} for {e.by}, who has no stake in play")
+            self.flag(CDF_SETTLE, f"{e.verb} for {e.by}, who has no stake in play", expected=f"no {e.verb} for {e.by}")
             return
         if e.by in self.settled:
-            self.flag(CDF_SETTLE, f"{e.by} settled twice (first at line {self.settled[e.by]})")
+            self.flag(CDF_SETTLE, f"{e.by} settled twice (first at line {self.settled[e.by]})",
+                      expected=f"one settlement of {e.by} (line {self.settled[e.by]})")
             return
-        if self.last_order is not None and self._order_of(e.by) < self.last_order:
-            self.flag(CDF_PAY_ORDER, f"{e.by} settled after a place further from the banker's right")
+        penalised = self.rules.penalised  # art. 8: « ramassés les premiers et payés les derniers »
+        if self.last_order is not None and self._order_of(e.by) < self.last_order and e.by not in penalised:
+            self.flag(CDF_PAY_ORDER, f"{e.by} settled after a place further from the banker's right",
+                      expected="settlements in the order of the places from the banker's right")
         if not self.decided():
-            self.flag(CDF_SETTLE, f"{e.by} settled before the coup was decided")
+            self.flag(CDF_SETTLE, f"{e.by} settled before the coup was decided",
+                      expected=f"{e.verb} by={e.by} once the coup is decided")
             return
         stake = stakes[e.by]
         if self.void:
@@ -359,15 +373,24 @@ class CdfRound(Drawing, Round):
                 self.flag(CDF_SETTLE, f"{e.by}: {e.verb} {fmt_amount(e.amount)} on a coup dealt with too few cards "  # type: ignore[union-attr]
                           "(art. 32): the coup is not valid and the stake is returned", expected=f"PUSH by={e.by}")
             return
-        result = self.outcome()
-        verb = _SETTLEMENT[result]
         amount = getattr(e, "amount", None)
+        p, b = self.hand_points("ponte"), self.hand_points("banker")
+        how = ""
+        if self.follower_faux and e.by != self.ponte:  # art. 12: « le tableau sera appliqué » for the others
+            tableau = self.tableau_points()
+            if tableau is None:  # the log cannot tell the tableau's coup: only the amount is judged
+                if amount is not None and amount != stake:
+                    self.flag(CDF_SETTLE, f"{e.by}: {e.verb} {fmt_amount(amount)} on a stake of {fmt_amount(stake)}",
+                              expected=f"{e.verb} by={e.by} amount={fmt_amount(stake)}")
+                return
+            (p, b), how = tableau, " as the tableau plays it after the follower's faux tirage (art. 12)"
+        result = "ponte" if p > b else "banker" if b > p else "tie"
+        verb = _SETTLEMENT[result]
         if e.verb != verb or (verb != "PUSH" and amount != stake):
             want = f"{verb} by={e.by}" + (f" amount={fmt_amount(stake)}" if verb != "PUSH" else "")
             self.flag(CDF_SETTLE, f"{e.by}: {e.verb}{' ' + fmt_amount(amount) if amount is not None else ''}; "
                       f"the {'ponte wins' if result == 'ponte' else 'banker wins' if result == 'banker' else 'coup is a tie'} "
-                      f"({self.hand_points('ponte')} to {self.hand_points('banker')}) on a stake of {fmt_amount(stake)}",
-                      expected=want)
+                      f"({p} to {b}){how} on a stake of {fmt_amount(stake)}", expected=want)
 
     verify_pay = verify_collect = verify_push = verify_settle
 
@@ -383,7 +406,8 @@ class CdfRound(Drawing, Round):
         if by is None or by in self.settled or not self._in_play_holds(by):
             return
         self.settled[by] = e.line
-        self.last_order = self._order_of(by)
+        if by not in self.rules.penalised:  # his place in the order is the art. 8 penalty's
+            self.last_order = self._order_of(by)
         self.settlements.append((by, e.amount if verb == "PAY" else -e.amount if verb == "COLLECT" else Decimal(0)))  # type: ignore[union-attr]
 
     apply_pay = apply_collect = apply_push = apply_settle
@@ -397,7 +421,8 @@ class CdfRound(Drawing, Round):
             for owner in sorted(self.in_play(), key=str):
                 if owner not in self.settled:
                     self.flag(CDF_SETTLE, f"{owner}'s stake of {fmt_amount(self.in_play()[owner])} was never settled",
-                              line=line, actual=None)
+                              line=line, actual=None,
+                              expected=f"PAY, COLLECT or PUSH by={owner} before ROUND {self.n} end")
         self._record()
 
     def _record(self) -> None:
@@ -409,7 +434,10 @@ class CdfRound(Drawing, Round):
         result = self.outcome() if self.decided() and not self.void else "tie"
         b.last_result = {"ponte": "lost", "banker": "won", "tie": "push"}[result]
         b.last_bank = self.bank if self.bank is not None else b.last_bank
-        b.last_net = total if result == "banker" else -total if result == "ponte" else Decimal(0)
+        if self.follower_faux:  # the stakes were settled on two coups (art. 12): what the log moved
+            b.last_net = -sum((r for _, r in self.settlements), Decimal(0))
+        else:
+            b.last_net = total if result == "banker" else -total if result == "ponte" else Decimal(0)
         b.prev_banco = self.ponte if self.bancos else None
         b.prev_table_banco = self.ponte if self.bancos and self.ponte_mode == "table" else None
         positive = [o for o, a in self.stakes.items() if a > 0]
