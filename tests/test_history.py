@@ -23,8 +23,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-
-sqlalchemy = pytest.importorskip("sqlalchemy")
+import sqlalchemy
 
 from audit import simulate as sim  # noqa: E402
 from audit.history import views  # noqa: E402
@@ -123,7 +122,7 @@ def server():
     try:
         yield Server(port)
     finally:
-        subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "fast", "-w", "stop"],
+        subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"],
                        capture_output=True, timeout=120)
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -337,17 +336,23 @@ def test_a_recording_that_fails_leaves_nothing(store_url, base_reports, monkeypa
     assert calls and all(rows == [] for rows in _dump(store_url).values())
 
 
-def test_two_jobs_recording_at_once_both_land(store_url, tmp_path):
-    nights = [ROOT / "fixtures" / "acceptance" / "three-breaches.del", ROOT / "fixtures" / "nights" / "example-night.del"]
-    jobs = [subprocess.Popen([sys.executable, "-m", "audit", "check", "-q", "--store", store_url, str(n)],
+def test_two_jobs_recording_at_once_both_land(server, tmp_path):
+    """Two nightly jobs at once on a new store, of each kind (all four processes run together)."""
+    three = (ROOT / "fixtures" / "acceptance" / "three-breaches.del").read_text(encoding="utf-8")
+    nights = [tmp_path / "one.del", tmp_path / "two.del"]
+    nights[0].write_text(three, encoding="utf-8")
+    nights[1].write_text(three + "# the same night, another file\n", encoding="utf-8")
+    stores = [str(tmp_path / "history.sqlite"), server.url(server.new_database())]
+    jobs = [subprocess.Popen([sys.executable, "-m", "audit", "check", "-q", "--store", store, str(n)],
                              cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            for n in nights]
+            for store in stores for n in nights]
     for job in jobs:
         _, err = job.communicate(timeout=300)
-        assert job.returncode in (0, 1), err
-    shown = audit("history", "nights", "--store", store_url, "--format", "json", cwd=tmp_path)
-    assert shown.returncode == 0, shown.stderr
-    assert sorted(Path(n["path"]).name for n in json.loads(shown.stdout)) == sorted(n.name for n in nights)
+        assert job.returncode == 1, err  # the three breaches, recorded
+    for store in stores:
+        shown = cli("history", "nights", "--store", store, "--format", "json")
+        assert shown.returncode == 0, shown.stderr
+        assert sorted(Path(n["path"]).name for n in json.loads(shown.stdout)) == ["one.del", "two.del"]
 
 
 def test_a_store_of_an_unknown_schema_version_is_refused(store_url, tmp_path):
@@ -362,6 +367,12 @@ def test_a_store_of_an_unknown_schema_version_is_refused(store_url, tmp_path):
         assert done.returncode == 2, done.stderr
         assert "schema version '0099' is unknown to this audit" in done.stderr and "Traceback" not in done.stderr
         assert PASSWORD not in done.stderr and QUOTED not in done.stderr
+
+
+def test_the_newest_version_is_the_head_of_the_migrations_shipped():
+    from audit.history import migrate
+    assert migrate._scripts().get_current_head() == migrate.HEAD
+    assert migrate.MIGRATIONS.is_relative_to(Path(migrate.__file__).parent)  # inside the package: in the wheel
 
 
 def test_the_migrations_make_the_schema_the_program_reads(store_url):

@@ -66,6 +66,8 @@ def record(recorder, report, quiet: bool) -> None:
         outcome = recorder.record(report)
     except StoreError as err:
         _die(str(err))
+    finally:
+        recorder.store.dispose()  # SQLite: the last connection closed folds the write-ahead log into the file
     if not quiet:
         sys.stderr.write(for_terminal(outcome.summary(recorder.store).rstrip("\n")) + "\n")
 

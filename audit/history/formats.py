@@ -11,10 +11,15 @@ import json
 from datetime import date
 from decimal import Decimal
 
+from typing import TYPE_CHECKING
+
 from ..escape import for_terminal
-from .views import HUNDREDTH, View
+
+if TYPE_CHECKING:
+    from .views import View
 
 FORMATS = ("text", "json", "csv")
+HUNDREDTH = Decimal("0.01")
 
 
 def _value(v):
