@@ -133,8 +133,7 @@ def tables(store: StoreOpt = None, config: ConfigOpt = None, format: FormatOpt =
 @history_app.command()
 def compare(store: StoreOpt = None, config: ConfigOpt = None, format: FormatOpt = HistoryFormat("text"),
             period: PeriodOpt = Period("month"), until: ToOpt = None) -> None:
-    """Each table's hold this period (to --to, default the latest gaming day) against the same
-    period of the previous year, flagged outside a 95 % interval (docs/history.md)."""
+    """Each table's hold this period against the same days a year earlier, flagged outside a 95 % interval."""
     from .compare import compare as view
     _, last = _days(None, until)
     _show(store, config, format, lambda conn: view(conn, period.value, last))
