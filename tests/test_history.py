@@ -312,6 +312,18 @@ def test_recording_a_night_again_changes_nothing(store_url, base_reports):
     assert len(before["audit_input"]) == 1 and before["audit_finding"]
 
 
+def test_a_night_without_statistics_is_recorded_without_them(tmp_path, base_reports):
+    url = str(tmp_path / "h.sqlite")
+    bare = dataclasses.replace(night_as(base_reports[1], "a.del"), statistics=None)
+    recorder = Recorder.open(url, None, [], "06:00")
+    assert recorder.record(bare, {"a.del": "2026-11-20T21:00:00+01:00"}).recorded == ["a.del"]
+    recorder.store.dispose()
+    rows = _dump(url)
+    assert rows["audit_stat_group"] == [] and rows["audit_finding"] and rows["audit_dealer_night"]
+    shown = json.loads(cli("history", "dealers", "--store", url, "-f", "json").stdout)
+    assert shown and all(r["handle"] is None and r["result"] is None for r in shown)
+
+
 def test_a_recording_that_fails_leaves_nothing(store_url, base_reports, monkeypatch):
     from audit.history import recording
     recorder = Recorder.open(store_url, None, [], "06:00")
