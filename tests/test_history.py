@@ -367,6 +367,28 @@ def test_two_jobs_recording_at_once_both_land(server, tmp_path):
         assert sorted(Path(n["path"]).name for n in json.loads(shown.stdout)) == ["one.del", "two.del"]
 
 
+def test_a_view_read_meanwhile_does_not_hold_up_a_recording(tmp_path, base_reports, monkeypatch):
+    import time
+
+    url = str(tmp_path / "h.sqlite")
+    recorder = Recorder.open(url, None, [], "06:00")
+    recorder.record(night_as(base_reports[0], "a.del"), {"a.del": "2026-11-20T21:00:00+01:00"})
+    took, nights = [], views.nights
+
+    def nights_while_recording(conn, since, until):
+        shown = nights(conn, since, until)  # the reader's snapshot is taken
+        start = time.monotonic()
+        recorder.record(night_as(base_reports[1], "b.del"), {"b.del": "2026-11-21T21:00:00+01:00"})
+        took.append(time.monotonic() - start)
+        return shown
+    monkeypatch.setattr(views, "nights", nights_while_recording)
+    shown = cli("history", "nights", "--store", url, "-f", "json")
+    recorder.store.dispose()
+    assert shown.returncode == 0 and [n["path"] for n in json.loads(shown.stdout)] == ["a.del"]
+    assert took and took[0] < 5  # not the busy timeout's wait
+    assert len(_dump(url)["audit_input"]) == 2
+
+
 def test_a_store_of_an_unknown_schema_version_is_refused(store_url, tmp_path):
     night = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
     assert cli("check", "-q", "--store", store_url, str(night)).returncode == 1

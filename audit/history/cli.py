@@ -17,7 +17,7 @@ from ..escape import for_terminal
 from ..outputs import OutputError, write_standard_output
 from .formats import FORMATS
 from .periods import PERIODS, parse_day
-from .store import StoreError, parse
+from .store import READING, StoreError, parse
 
 history_app = typer.Typer(no_args_is_help=True, help="The nights recorded by audit check --store: "
                           "per night, table, dealer and rule, and this year against the last.")
@@ -90,9 +90,10 @@ def _show(store: str | None, config: Path | None, fmt: HistoryFormat, view: Call
         if where.file is not None and not where.file.is_file():
             raise StoreError(f"store {where.shown}: no such file (nothing recorded yet)")
         try:
-            with where.engine.begin() as conn:
+            with where.engine.begin() as conn:  # the schema checked (or migrated) under the writers' lock
                 prepare(where, conn, create=False)
-                content = render(view(conn), fmt.value)
+            with where.engine.connect().execution_options(**{READING: True}) as conn, conn.begin():
+                content = render(view(conn), fmt.value)  # a reader: a job recording meanwhile is not held up
         except SQLAlchemyError as err:
             raise where.error("cannot read", err) from None
         finally:

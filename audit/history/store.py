@@ -17,6 +17,8 @@ BUSY_SECONDS = 60
 #: how long to wait for a PostgreSQL server to answer (seconds)
 CONNECT_SECONDS = 10
 MASK = "***"
+#: the execution option of a connection that only reads (SQLite: it takes no write lock)
+READING = "history_reading"
 
 
 class StoreError(Exception):
@@ -124,7 +126,7 @@ def _engine(store: Store):
 
         @event.listens_for(engine, "begin")
         def _begin(conn):  # the write lock at once: no deadlock between two jobs that read then write
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            conn.exec_driver_sql("BEGIN" if conn.get_execution_options().get(READING) else "BEGIN IMMEDIATE")
 
         return engine
     try:
