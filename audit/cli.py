@@ -23,6 +23,7 @@ from . import interrupt, terminal
 from .cluster import Cluster, ClusterError
 from .escape import for_terminal, lines_for_terminal
 from .findings import DEFAULT_FAIL_ON, SEVERITIES, any_at_or_above
+from .history import cli as history
 from .outputs import (Output, OutputError, check_files, check_outputs, choose_outputs, progress_bar_fits,
                       run_sources, write_file, write_reports, write_standard_output)
 from .report import Report
@@ -41,6 +42,7 @@ app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Audit Dealer Event Logs against the regulation that governs each table.")
 baseline_app = typer.Typer(no_args_is_help=True, help="Accept the findings of a night, to fail only on new ones.")
 app.add_typer(baseline_app, name="baseline")
+app.add_typer(history.history_app, name="history")
 
 
 def _in_words(items: tuple[str, ...]) -> str:
@@ -192,6 +194,7 @@ def check(
     statistics: Annotated[bool, typer.Option("--statistics", help="Add the surveillance statistics (docs/statistics.md): each table's, dealer's, player's and shoe's result against its exact expectation, and the card tests.")] = False,
     alpha: Annotated[float, typer.Option("--alpha", min=0.0, max=1.0, help="Error rate of the statistics' anomalies, corrected for the number of groups tested (Holm).")] = DEFAULT_ALPHA,
     fail_on_anomaly: Annotated[bool, typer.Option("--fail-on-anomaly", help="Exit with status 1 when the statistics find an anomaly (they never do otherwise).")] = False,
+    store: Annotated[Optional[str], typer.Option("--store", help="Record the run in this history store: a SQLite file, sqlite:///FILE or postgresql://USER@HOST/DB (docs/history.md).")] = None,
 ) -> None:
     """Audit logs and report every breach."""
     if quiet and verbose:
@@ -204,11 +207,12 @@ def check(
         outputs = choose_outputs([f.value for f in format or []], output or [], cfg)
     with narrator.timed("rulesets loaded"):
         library = _library(cfg, house, rulesets)
-    library.statistics = statistics
     narrator.library(library)
     selection = _selection(library, cfg, select, ignore)
     narrator.selection(selection)
     files = _expand(paths)
+    recorder = history.open_recorder(store, cfg, files)  # before a log is read: exit 2 if unusable
+    library.statistics = statistics or recorder is not None  # the store keeps them
     base_path = baseline or cfg.baseline()
     with _exit_2_on(OutputError):  # before a log is read
         check_outputs(outputs, run_sources(files, library, cfg.path, base_path))
@@ -218,11 +222,15 @@ def check(
                         cluster=cluster or cfg.settings.cluster)
     if report.statistics is not None:
         report.statistics.alpha = alpha
+    if recorder is not None:
+        recorder.keep_statistics(report, shown=statistics)
     if base_path is not None:
         with _exit_2_on(baseline_file.BaselineError):
             baseline_file.apply(report, baseline_file.load(base_path), base_path.as_posix())
     selection.apply(report)
     _write_reports(outputs, report, quiet, narrator)
+    if recorder is not None:
+        history.record(recorder, report, quiet)
     floor = (fail_on.value if fail_on else None) or cfg.settings.fail_on or DEFAULT_FAIL_ON
     anomalous = fail_on_anomaly and report.statistics is not None and bool(report.statistics.anomalies())
     raise typer.Exit(1 if any_at_or_above(report.findings, floor) or anomalous else 0)

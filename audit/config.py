@@ -49,6 +49,10 @@ class Settings(_Strict):
     ignore: list[str] = Field(default_factory=list)
     #: a Dask scheduler's address or local[:N], as --cluster
     cluster: str | None = None
+    #: the history store audit check records into, as --store (docs/history.md)
+    store: str | None = None
+    #: when a gaming day begins, local time as the log writes it (docs/history.md)
+    gaming_day_start: str = Field(default="06:00", alias="gaming-day-start", pattern=r"^([01]\d|2[0-3]):[0-5]\d$")
 
 
 class Config:

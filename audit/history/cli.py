@@ -1,0 +1,158 @@
+"""``audit history``: the views of the recorded nights (docs/history.md), and the few hooks
+``audit check --store`` calls. SQLAlchemy is imported only when a store is used, so the rest
+of the command line starts as fast as before."""
+
+from __future__ import annotations
+
+import sys
+from datetime import date
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Callable, NoReturn, Optional
+
+import typer
+
+from .. import config as config_file
+from ..escape import for_terminal
+from ..outputs import OutputError, write_standard_output
+from .formats import FORMATS
+from .periods import PERIODS, parse_day
+from .store import READING, StoreError, parse
+
+history_app = typer.Typer(no_args_is_help=True, help="The nights recorded by audit check --store: "
+                          "per night, table, dealer and rule, and this year against the last.")
+
+HistoryFormat = Enum("HistoryFormat", [(f, f) for f in FORMATS], type=str)  # type: ignore[misc]
+Period = Enum("Period", [(p, p) for p in PERIODS], type=str)  # type: ignore[misc]
+
+StoreOpt = Annotated[Optional[str], typer.Option("--store", help="The store: a SQLite file, sqlite:///FILE or postgresql://USER@HOST/DB (default: the configuration's store).")]
+ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Configuration file (default: the nearest audit.toml, or pyproject.toml with a tool.audit table).")]
+FormatOpt = Annotated[HistoryFormat, typer.Option("--format", "-f", help="text, json (an array of objects) or csv.")]
+PeriodOpt = Annotated[Period, typer.Option("--period", help="Group the gaming days by day, month or year.")]
+FromOpt = Annotated[Optional[str], typer.Option("--from", help="First gaming day, YYYY-MM-DD.")]
+ToOpt = Annotated[Optional[str], typer.Option("--to", help="Last gaming day, YYYY-MM-DD.")]
+
+
+def _die(message: str) -> NoReturn:
+    sys.stderr.write(f"audit: {for_terminal(message)}\n")
+    raise typer.Exit(2)
+
+
+def store_setting(store: str | None, cfg: config_file.Config) -> tuple[str, Path | None] | None:
+    """The store named on the command line (relative to here) or in the configuration (relative
+    to its file), None if neither names one."""
+    if store:
+        return store, None
+    if cfg.settings.store:
+        return cfg.settings.store, cfg.path.parent if cfg.path else None
+    return None
+
+
+def open_recorder(store: str | None, cfg: config_file.Config, files: list[str]):
+    """``audit check``'s recorder, its store ready (None: no store); exit 2 if it cannot be used."""
+    chosen = store_setting(store, cfg)
+    if chosen is None:
+        return None
+    from .recording import Recorder
+    try:
+        return Recorder.open(*chosen, files, cfg.settings.gaming_day_start)
+    except StoreError as err:
+        _die(str(err))
+
+
+def record(recorder, report, quiet: bool) -> None:
+    """Record the run; a line on standard error says what was recorded (not with --quiet)."""
+    try:
+        outcome = recorder.record(report)
+    except StoreError as err:
+        _die(str(err))
+    finally:
+        recorder.store.dispose()  # SQLite: the last connection closed folds the write-ahead log into the file
+    if not quiet:
+        sys.stderr.write(for_terminal(outcome.summary(recorder.store).rstrip("\n")) + "\n")
+
+
+def _show(store: str | None, config: Path | None, fmt: HistoryFormat, view: Callable) -> None:
+    """Open the store named, make its schema current (or refuse it), print ``view(conn)``."""
+    try:
+        cfg = config_file.load(config) if config else config_file.discover()
+    except config_file.ConfigError as err:
+        _die(str(err))
+    chosen = store_setting(store, cfg)
+    if chosen is None:
+        _die("no store: give --store, or set store in the configuration")
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .formats import render
+    from .migrate import prepare
+    try:
+        where = parse(*chosen)
+        if where.file is not None and not where.file.is_file():
+            raise StoreError(f"store {where.shown}: no such file (nothing recorded yet)")
+        try:
+            with where.engine.begin() as conn:  # the schema checked (or migrated) under the writers' lock
+                prepare(where, conn, create=False)
+            with where.engine.connect().execution_options(**{READING: True}) as conn, conn.begin():
+                content = render(view(conn), fmt.value)  # a reader: a job recording meanwhile is not held up
+        except SQLAlchemyError as err:
+            raise where.error("cannot read", err) from None
+        finally:
+            where.dispose()
+    except StoreError as err:
+        _die(str(err))
+    try:
+        write_standard_output(content)
+    except OutputError as err:
+        _die(str(err))
+
+
+def _days(since: str | None, until: str | None) -> tuple[date | None, date | None]:
+    try:
+        return (parse_day(since, "--from") if since else None, parse_day(until, "--to") if until else None)
+    except ValueError as err:
+        _die(str(err))
+
+
+@history_app.command()
+def nights(store: StoreOpt = None, config: ConfigOpt = None, format: FormatOpt = HistoryFormat("text"),
+           since: FromOpt = None, until: ToOpt = None) -> None:
+    """The recorded inputs: path, SHA-256, gaming day, tables, rounds, findings."""
+    from .views import nights as view
+    first, last = _days(since, until)
+    _show(store, config, format, lambda conn: view(conn, first, last))
+
+
+@history_app.command()
+def tables(store: StoreOpt = None, config: ConfigOpt = None, format: FormatOpt = HistoryFormat("text"),
+           period: PeriodOpt = Period("month"), since: FromOpt = None, until: ToOpt = None) -> None:
+    """Drop, result and hold per table and per game, by day, month or year."""
+    from .views import tables as view
+    first, last = _days(since, until)
+    _show(store, config, format, lambda conn: view(conn, period.value, first, last))
+
+
+@history_app.command()
+def compare(store: StoreOpt = None, config: ConfigOpt = None, format: FormatOpt = HistoryFormat("text"),
+            period: PeriodOpt = Period("month"), until: ToOpt = None) -> None:
+    """Each table's hold this period against the same days a year earlier, flagged outside a 95 % interval."""
+    from .compare import compare as view
+    _, last = _days(None, until)
+    _show(store, config, format, lambda conn: view(conn, period.value, last))
+
+
+@history_app.command()
+def dealers(store: StoreOpt = None, config: ConfigOpt = None, format: FormatOpt = HistoryFormat("text"),
+            period: PeriodOpt = Period("month"), since: FromOpt = None, until: ToOpt = None) -> None:
+    """Findings per 100 rounds per dealer, by day, month or year."""
+    from .views import dealers as view
+    first, last = _days(since, until)
+    _show(store, config, format, lambda conn: view(conn, period.value, first, last))
+
+
+@history_app.command()
+def rules(store: StoreOpt = None, config: ConfigOpt = None, format: FormatOpt = HistoryFormat("text"),
+          period: PeriodOpt = Period("month"), since: FromOpt = None, until: ToOpt = None) -> None:
+    """Each rule's findings by period, their trend and the tables where they repeat."""
+    from .views import rules as view
+    first, last = _days(since, until)
+    _show(store, config, format, lambda conn: view(conn, period.value, first, last))

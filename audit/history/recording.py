@@ -1,0 +1,159 @@
+"""Recording a run in the store: every input of the report, all or nothing, each input once.
+
+An input is known by its SHA-256: recorded again (the same night audited twice, or under
+another name) it is left as it was. Everything a run records is written in one transaction,
+so a run that fails or is interrupted while recording leaves the store as it found it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, time, timezone
+from decimal import Decimal
+from pathlib import Path
+
+from .. import __version__
+from . import schema
+from .gaming_day import GamingDayError, day_start, first_stamp, of_stamp
+from .migrate import prepare
+from .store import Store, StoreError, parse
+
+
+@dataclass
+class Outcome:
+    """What a recording did: the paths recorded, and those already in the store."""
+
+    recorded: list[str] = field(default_factory=list)
+    known: list[str] = field(default_factory=list)
+
+    def summary(self, store: Store) -> str:
+        return (f"audit: {len(self.recorded)} input(s) recorded in {store.shown}"
+                f"{f', {len(self.known)} already there' if self.known else ''}\n")
+
+
+class Recorder:
+    """The store a run records into, opened (and its schema made current) before the audit, so
+    that an unusable store stops the run before a log is read."""
+
+    def __init__(self, store: Store, start: time):
+        self.store = store
+        self.start = start
+        #: the statistics measured for the store, kept when the reports were not to show them
+        self.statistics = None
+
+    @classmethod
+    def open(cls, value: str, base: Path | None, files: list[str], gaming_day_start: str) -> Recorder:
+        if "-" in files:
+            raise StoreError("standard input cannot be recorded in a store (its gaming day is read from "
+                             "the file after the audit): name the log's file")
+        try:
+            start = day_start(gaming_day_start)
+        except GamingDayError as err:
+            raise StoreError(str(err)) from None
+        recorder = cls(parse(value, base), start)
+        recorder.prepare()
+        return recorder
+
+    def prepare(self) -> None:
+        """Create the store, or migrate it, or refuse it."""
+        from sqlalchemy.exc import SQLAlchemyError
+        try:
+            with self.store.engine.begin() as conn:
+                prepare(self.store, conn, create=True)
+        except SQLAlchemyError as err:
+            raise self.store.error("cannot open", err) from None
+        except OSError as err:
+            raise StoreError(self.store.mask(f"store {self.store.shown}: cannot open: {err.strerror or err}")) from None
+
+    def keep_statistics(self, report, shown: bool) -> None:
+        """Take the report's statistics for the store; the reports show them only if asked."""
+        self.statistics = report.statistics
+        if not shown:
+            report.statistics = None
+
+    def record(self, report, stamps: dict[str, str | None] | None = None) -> Outcome:
+        """Record every input of ``report`` (its first event times read again from the files,
+        unless ``stamps`` gives them by path)."""
+        from sqlalchemy.exc import SQLAlchemyError
+        if stamps is None:
+            stamps = {inp.path: first_stamp(inp.path) for inp in report.inputs}
+        statistics = self.statistics if self.statistics is not None else report.statistics
+        try:
+            with self.store.engine.begin() as conn:
+                prepare(self.store, conn, create=True)
+                return record(conn, self.store, report, statistics, stamps, self.start)
+        except SQLAlchemyError as err:
+            raise self.store.error("cannot record", err) from None
+
+
+def _insert(store: Store, table):
+    if store.is_sqlite:
+        from sqlalchemy.dialects.sqlite import insert
+    else:
+        from sqlalchemy.dialects.postgresql import insert
+    return insert(table)
+
+
+def record(conn, store: Store, report, statistics, stamps: dict[str, str | None], start: time) -> Outcome:
+    """Every input of ``report`` in ``conn``'s transaction; an input whose SHA-256 the store
+    holds is skipped (ON CONFLICT DO NOTHING: a concurrent job recording it too waits, then skips)."""
+    out = Outcome()
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    anomalies = {id(a.group): a.p_adjusted for a in statistics.anomalies()} if statistics is not None else {}
+    for inp in report.inputs:
+        tables = [t for t in report.table_stats if t.path == inp.path]
+        found = [(f, fp, False) for f, fp in zip(report.findings, report.fingerprints) if f.path == inp.path]
+        found += [(s.finding, s.fingerprint, True) for s in report.suppressed if s.finding.path == inp.path]
+        stamp = stamps.get(inp.path)
+        row = {
+            "sha256": inp.sha256, "path": inp.path, "size": inp.size, "lines": inp.lines,
+            "events": inp.accounting.get("events", 0), "first_event": stamp,
+            "gaming_day": of_stamp(stamp, start) if stamp is not None else None,
+            "tables": len(tables), "rounds": sum(t.rounds for t in tables),
+            "findings": sum(1 for f in found if not f[2]), "suppressed": sum(1 for f in found if f[2]),
+            "alpha": statistics.alpha if statistics is not None else None,
+            "audit_version": __version__, "recorded_at": now,
+        }
+        ins = _insert(store, schema.inputs).values(**row).on_conflict_do_nothing(index_elements=["sha256"])
+        input_id = conn.execute(ins.returning(schema.inputs.c.id)).scalar()
+        if input_id is None:
+            out.known.append(inp.path)
+            continue
+        _many(conn, schema.tables, [_table_row(input_id, t) for t in tables])
+        _many(conn, schema.dealers, [{"input_id": input_id, "table_id": t.table, "dealer": dealer, "rounds": n}
+                                     for t in tables for dealer, n in sorted(t.dealer_rounds.items(),
+                                                                             key=lambda kv: kv[0] or "")])
+        _many(conn, schema.findings, [_finding_row(input_id, *f) for f in found])
+        if statistics is not None:
+            _many(conn, schema.groups, [_group_row(input_id, g, anomalies.get(id(g)))
+                                        for g in statistics.groups if g.path == inp.path])
+        out.recorded.append(inp.path)
+    return out
+
+
+def _many(conn, table, rows: list[dict]) -> None:
+    if rows:
+        conn.execute(table.insert(), rows)
+
+
+def money(value: Decimal | None) -> str | None:
+    return None if value is None else format(value, "f")
+
+
+def _table_row(input_id: int, t) -> dict:
+    return {"input_id": input_id, "table_id": t.table, "game": t.game, "ruleset": t.ruleset, "overlay": t.overlay,
+            "house_banked": t.house_banked, "rounds": t.rounds, "drop_amount": money(t.drop),
+            "paid": money(t.paid), "collected": money(t.collected)}
+
+
+def _finding_row(input_id: int, f, fingerprint: str, suppressed: bool) -> dict:
+    return {"input_id": input_id, "rule": f.rule, "category": f.category, "severity": f.severity, "line": f.line,
+            "table_id": f.table, "round": f.round, "time": f.time, "dealer": f.dealer, "shoe": f.shoe,
+            "fingerprint": fingerprint, "message": f.message, "suppressed": suppressed}
+
+
+def _group_row(input_id: int, g, p_adjusted: float | None) -> dict:
+    return {"input_id": input_id, "scope": g.scope, "ident": g.id, "test": g.test, "table_id": g.table,
+            "ruleset": g.ruleset, "rounds": g.rounds, "handle": money(g.handle), "result": money(g.result),
+            "expected": money(g.expected), "sd": money(g.sd), "cards": g.cards, "statistic": g.statistic,
+            "z": g.z, "p": g.p, "p_adjusted": p_adjusted, "message": g.message}

@@ -1,0 +1,137 @@
+"""Where the history is kept: a store named by a path or a URL, opened safely for a nightly job.
+
+``audit-history.sqlite`` or ``sqlite:///…`` is an embedded SQLite file; ``postgresql://…`` a
+PostgreSQL database a team shares (driver psycopg, the ``postgres`` extra). A SQLite store is
+opened in WAL mode with a busy timeout, and every transaction begins IMMEDIATE: two jobs that
+write at once wait for each other instead of failing. A password never reaches a message: the
+store is shown with it masked, and any error text is cleaned of it too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import quote, quote_plus
+
+#: how long a SQLite writer waits for another to finish (seconds)
+BUSY_SECONDS = 60
+#: how long to wait for a PostgreSQL server to answer (seconds)
+CONNECT_SECONDS = 10
+MASK = "***"
+#: the execution option of a connection that only reads (SQLite: it takes no write lock)
+READING = "history_reading"
+
+
+class StoreError(Exception):
+    """A store that cannot be used: unreachable, not a store, of an unknown schema. Exit status 2."""
+
+
+class Store:
+    """A store's URL, how to show it, and its engine (made on first use)."""
+
+    def __init__(self, url, shown: str):
+        self.url = url
+        self.shown = shown
+        self._engine = None
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.url.get_backend_name() == "sqlite"
+
+    @property
+    def file(self) -> Path | None:
+        """The SQLite file (None: in memory, or not SQLite)."""
+        if not self.is_sqlite or self.url.database in (None, "", ":memory:"):
+            return None
+        return Path(self.url.database)
+
+    def mask(self, text: str) -> str:
+        """``text`` without the store's password, in any spelling a driver may quote it."""
+        secret = self.url.password
+        if secret:
+            for spelling in {str(secret), quote(str(secret), safe=""), quote_plus(str(secret))}:
+                text = text.replace(spelling, MASK)
+        return text
+
+    def error(self, what: str, err: BaseException) -> StoreError:
+        """A ``StoreError`` naming the store (masked) and the driver's first line of complaint."""
+        orig = getattr(err, "orig", None) or err
+        detail = str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
+        return StoreError(self.mask(f"store {self.shown}: {what}: {detail}"))
+
+    @property
+    def engine(self):
+        if self._engine is None:
+            self._engine = _engine(self)
+        return self._engine
+
+    def dispose(self) -> None:
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+
+
+def parse(value: str, base: Path | None = None) -> Store:
+    """The store named by ``value``: a URL (``sqlite:///…``, ``postgresql://…``) or a file path
+    for SQLite, relative to ``base`` (the configuration's folder) when given and not absolute."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    if "://" not in value:
+        path = Path(value)
+        if base is not None and not path.is_absolute():
+            path = base / path
+        url = make_url("sqlite://").set(database=str(path))
+        return Store(url, str(path))
+    try:
+        url = make_url(value)
+    except (ArgumentError, ValueError):
+        raise StoreError(f"store {_hide_userinfo(value)}: not a store URL "
+                         "(a file path, sqlite:///FILE or postgresql://USER@HOST/DATABASE)") from None
+    backend, _, driver = url.drivername.partition("+")
+    if backend in ("postgresql", "postgres"):
+        if driver not in ("", "psycopg"):
+            raise StoreError(f"store {url.render_as_string(hide_password=True)}: only the psycopg driver is "
+                             "supported (postgresql:// or postgresql+psycopg://)")
+        url = url.set(drivername="postgresql+psycopg")
+    elif backend != "sqlite" or driver not in ("", "pysqlite"):
+        raise StoreError(f"store {url.render_as_string(hide_password=True)}: unknown kind of store "
+                         "(a file path, sqlite:///FILE or postgresql://USER@HOST/DATABASE)")
+    shown = url.set(drivername=url.drivername.replace("+psycopg", "")).render_as_string(hide_password=True)
+    return Store(url, shown)
+
+
+def _hide_userinfo(value: str) -> str:
+    """``scheme://user:***@host…``: a URL as given, its password masked."""
+    scheme, sep, rest = value.partition("://")
+    userinfo, at, host = rest.rpartition("@")
+    if not at or ":" not in userinfo:
+        return value
+    return f"{scheme}{sep}{userinfo.split(':', 1)[0]}:{MASK}@{host}"
+
+
+def _engine(store: Store):
+    from sqlalchemy import create_engine, event
+
+    if store.is_sqlite:
+        engine = create_engine(store.url, connect_args={"timeout": BUSY_SECONDS})
+
+        @event.listens_for(engine, "connect")
+        def _connect(dbapi, record):  # the driver's own transaction handling off: ours below
+            dbapi.isolation_level = None
+            cursor = dbapi.cursor()
+            cursor.execute(f"PRAGMA busy_timeout = {BUSY_SECONDS * 1000}")
+            cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute("PRAGMA foreign_keys = ON")
+            cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin(conn):  # the write lock at once: no deadlock between two jobs that read then write
+            conn.exec_driver_sql("BEGIN" if conn.get_execution_options().get(READING) else "BEGIN IMMEDIATE")
+
+        return engine
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        raise StoreError(f"store {store.shown}: a PostgreSQL store needs the psycopg driver: "
+                         "pip install 'del-audit[postgres]'") from None
+    return create_engine(store.url, connect_args={"connect_timeout": CONNECT_SECONDS})

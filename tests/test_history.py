@@ -1,0 +1,522 @@
+"""The history store (docs/history.md): the same tests on SQLite and on a real PostgreSQL server.
+
+The server is made by the tests in a temporary folder (initdb, pg_ctl; as the postgres user when
+run as root, which PostgreSQL refuses), reached over TCP with a password, and stopped at the end.
+A year of nights is recorded from a few small audited nights, each recorded under its own
+name, digest and gaming day, so that the test stays fast.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import glob
+import hashlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+import sqlalchemy
+
+from audit import simulate as sim  # noqa: E402
+from audit.history import views  # noqa: E402
+from audit.history.compare import compare  # noqa: E402
+from audit.history.formats import FORMATS, render  # noqa: E402
+from audit.history.migrate import prepare  # noqa: E402
+from audit.history.schema import metadata  # noqa: E402
+from audit.history.recording import Recorder  # noqa: E402
+from audit.history.store import parse  # noqa: E402
+from audit.resources import rulesets_dir  # noqa: E402
+from audit.rulesets import Library  # noqa: E402
+from audit.run import run_audit  # noqa: E402
+from audit.simulate import faults  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+PASSWORD = "s3cret-P@ss:w/rd"
+QUOTED = "s3cret-P%40ss%3Aw%2Frd"
+BACKENDS = ["sqlite", "postgresql"]
+
+
+def audit(*args: str, cwd: Path = ROOT, **kw) -> subprocess.CompletedProcess:
+    """The command line in a process of its own, as a nightly job runs it."""
+    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=300, **kw)
+
+
+@dataclasses.dataclass
+class Done:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def cli(*args: str, input: str | None = None) -> Done:
+    """The command line in this process (faster): a failure must be an exit, never an exception."""
+    from typer.testing import CliRunner
+
+    from audit.cli import app
+    result = CliRunner().invoke(app, list(args), input=input)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return Done(result.exit_code, result.stdout, result.stderr)
+
+
+def _postgres_bin(name: str) -> str | None:
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), key=lambda p: int(p.split("/")[4]))
+    return found[-1] if found else shutil.which(name)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A PostgreSQL server of the tests' own: a fresh database per store, user ``auditor``."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.made = 0
+
+    def url(self, database: str, password: str = QUOTED, port: int | None = None) -> str:
+        return f"postgresql://auditor:{password}@127.0.0.1:{port or self.port}/{database}"
+
+    def new_database(self) -> str:
+        import psycopg
+        self.made += 1
+        name = f"history_{self.made}"
+        with psycopg.connect(f"host=127.0.0.1 port={self.port} user=auditor password={PASSWORD} dbname=postgres",
+                             autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return name
+
+
+@pytest.fixture(scope="module")
+def server():
+    initdb, pg_ctl = _postgres_bin("initdb"), _postgres_bin("pg_ctl")
+    if initdb is None or pg_ctl is None:
+        pytest.skip("no PostgreSQL server programs here (initdb, pg_ctl): .ci/run installs them")
+    pytest.importorskip("psycopg")
+    folder = Path(tempfile.mkdtemp(prefix="audit-pg-"))
+    as_user: list[str] = []
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
+        as_user = ["runuser", "-u", "postgres", "--"]
+        shutil.chown(folder, "postgres")
+    (folder / "pw").write_text(PASSWORD + "\n")
+    if as_user:
+        shutil.chown(folder / "pw", "postgres")
+    data, port = folder / "data", _free_port()
+    subprocess.run([*as_user, initdb, "-D", str(data), "-U", "auditor", "--pwfile", str(folder / "pw"),
+                    "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8", "--no-sync"],
+                   check=True, capture_output=True, timeout=120)
+    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+    subprocess.run([*as_user, pg_ctl, "-D", str(data), "-l", str(folder / "log"), "-o", options, "-w", "start"],
+                   check=True, capture_output=True, timeout=120)
+    try:
+        yield Server(port)
+    finally:
+        subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"],
+                       capture_output=True, timeout=120)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(params=BACKENDS)
+def store_url(request, tmp_path) -> str:
+    """A new, empty store of each kind."""
+    if request.param == "sqlite":
+        return str(tmp_path / "history.sqlite")
+    srv = request.getfixturevalue("server")
+    return srv.url(srv.new_database())
+
+
+# --- nights ---------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def library() -> Library:
+    lib = Library.load(rulesets_dir())
+    lib.statistics = True
+    return lib
+
+
+def _write_night(path: Path, seed: int, start: datetime, inject: bool) -> Path:
+    specs = sim.cli_tables(["fr-bataille-2007", "mc-sun-war-2006", "be-ostende-cdf"], 3, 30)
+    if inject:
+        lines, _, _ = faults.faulty_night(tables=specs, seed=seed, start=start, casino="Casino-Simulation",
+                                         categories=["wrong-payout", "missed-burn", "late-bet"])
+    else:
+        lines = sim.simulate(tables=specs, seed=seed, start=start)
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def base_reports(tmp_path_factory, library):
+    """Four small audited nights (two with faults), statistics included."""
+    folder = tmp_path_factory.mktemp("nights")
+    start = datetime.fromisoformat("2026-11-20T21:00:00+01:00")
+    reports = []
+    for k in range(4):
+        night = _write_night(folder / f"base-{k}.del", 11 + k, start, inject=k % 2 == 1)
+        reports.append(run_audit(library, [night.as_posix()]))
+    return reports
+
+
+def night_as(report, name: str, bump: Decimal = Decimal(0)):
+    """``report`` as if its input were another night, ``name``: its own path and digest; the
+    house wins ``bump`` times the drop more at FR-01."""
+    inp = report.inputs[0]
+    old = inp.path
+
+    def moved(t):
+        if t.table == "FR-01" and bump:
+            return dataclasses.replace(t, path=name, collected=t.collected + (t.drop * bump).quantize(Decimal("0.01")))
+        return dataclasses.replace(t, path=name)
+    copy = dataclasses.replace(
+        report, inputs=[dataclasses.replace(inp, path=name, sha256=hashlib.sha256(name.encode()).hexdigest())],
+        findings=[f.model_copy(update={"path": name}) for f in report.findings],
+        table_stats=[moved(t) for t in report.table_stats])
+    if report.statistics is not None:
+        copy.statistics = dataclasses.replace(report.statistics, groups=[
+            dataclasses.replace(g, path=name) for g in report.statistics.groups if g.path == old])
+    return copy
+
+
+#: 365 nights, every other day from 1 January 2025 to 30 December 2026
+YEAR = [date(2025, 1, 1) + timedelta(days=2 * i) for i in range(365)]
+
+
+def record_year(url: str, reports) -> None:
+    recorder = Recorder.open(url, None, [], "06:00")
+    for i, day in enumerate(YEAR):
+        name = f"nights/{day.isoformat()}.del"
+        bump = Decimal("0.25") if day.year == 2026 and day.month >= 10 else Decimal(0)
+        recorder.record(night_as(reports[i % len(reports)], name, bump), {name: f"{day.isoformat()}T21:00:00.000+01:00"})
+    recorder.store.dispose()
+
+
+def all_views(url: str) -> dict[str, str]:
+    """Every view in every format and period, over the whole store and over a range."""
+    store = parse(url)
+    out = {}
+    with store.engine.begin() as conn:
+        prepare(store, conn, create=False)
+        shown = {"nights": views.nights(conn, None, None),
+                 "nights 2026-03": views.nights(conn, date(2026, 3, 1), date(2026, 3, 31))}
+        for period in ("day", "month", "year"):
+            shown[f"tables {period}"] = views.tables(conn, period, None, None)
+            shown[f"dealers {period}"] = views.dealers(conn, period, date(2025, 6, 1), date(2026, 5, 31))
+            shown[f"rules {period}"] = views.rules(conn, period, date(2025, 2, 1), None)
+            shown[f"compare {period}"] = compare(conn, period, None)
+        shown["compare to 2026-06-30"] = compare(conn, "month", date(2026, 6, 30))
+    store.dispose()
+    for name, view in shown.items():
+        for row in view.rows:
+            row["recorded_at"] = row.get("recorded_at") and "(when)"
+        for fmt in FORMATS:
+            out[f"{name} {fmt}"] = render(view, fmt)
+    return out
+
+
+@pytest.fixture(scope="module")
+def year_views(base_reports, server, tmp_path_factory) -> dict[str, dict[str, str]]:
+    """The year recorded in a SQLite store and in a PostgreSQL one, and every view of each."""
+    fast = Path("/dev/shm") if Path("/dev/shm").is_dir() else None  # a memory disk: no wait on each commit
+    sqlite_url = str(Path(tempfile.mkdtemp(prefix="audit-year-", dir=fast)) / "year.sqlite")
+    pg_url = server.url(server.new_database())
+    shown = {}
+    for kind, url in (("sqlite", sqlite_url), ("postgresql", pg_url)):
+        record_year(url, base_reports)
+        shown[kind] = all_views(url)
+    shutil.rmtree(Path(sqlite_url).parent)
+    return shown
+
+
+def test_a_year_of_nights_reads_the_same_on_both_backends(year_views):
+    lite, pg = year_views["sqlite"], year_views["postgresql"]
+    assert lite.keys() == pg.keys()
+    for name in lite:
+        assert lite[name] == pg[name], name
+
+
+def test_the_year_views_hold_what_was_recorded(year_views, base_reports):
+    shown = year_views["sqlite"]
+    nights = json.loads(shown["nights json"])
+    assert len(nights) == 365
+    assert {"path", "sha256", "gaming_day", "tables", "rounds", "findings"} <= set(nights[0])
+    assert nights[0]["gaming_day"] == "2025-01-01" and nights[-1]["gaming_day"] == "2026-12-30"
+    assert sum(n["rounds"] for n in nights) == sum(base_reports[i % 4].rounds for i in range(365))
+    assert sum(n["findings"] for n in nights) == sum(len(base_reports[i % 4].findings) for i in range(365))
+    assert len(json.loads(shown["nights 2026-03 json"])) == 16  # every other day of March 2026
+    years = [r for r in json.loads(shown["tables year json"]) if r["table"] is None]
+    assert [(r["period"], r["game"]) for r in years] == [("2025", "bataille"), ("2025", "chemin-de-fer"),
+                                                          ("2026", "bataille"), ("2026", "chemin-de-fer")]
+    assert years[1]["hold"] is None  # the house does not bank chemin de fer
+    table_rows = [r for r in json.loads(shown["tables year json"]) if r["table"] is not None]
+    assert sum(Decimal(r["drop"]) for r in table_rows) == sum(
+        t.drop for i in range(365) for t in base_reports[i % 4].table_stats)
+    assert shown["tables month csv"].splitlines()[0] == "period,game,table,nights,rounds,drop,result,hold"
+    rules = json.loads(shown["rules month json"])
+    assert rules and {r["trend"] for r in rules} <= {"new", "up", "down", "same"}
+    assert all(r["period"] >= "2025-02" for r in rules)
+    dealers = json.loads(shown["dealers month json"])
+    assert {r["period"] for r in dealers} == {f"{y}-{m:02d}" for y, m in
+                                             [(2025, m) for m in range(6, 13)] + [(2026, m) for m in range(1, 6)]}
+    assert any(r["findings"] for r in dealers)
+
+
+def test_compare_flags_the_table_that_holds_more_than_last_year(year_views):
+    rows = {r["table"]: r for r in json.loads(year_views["sqlite"]["compare month json"])}
+    assert rows["FR-01"]["current"] == "2026-12-01..2026-12-30"
+    assert rows["FR-01"]["previous"] == "2025-12-01..2025-12-30"
+    assert rows["FR-01"]["status"] == "above", rows["FR-01"]
+    assert Decimal(rows["FR-01"]["hold"]) > Decimal(rows["FR-01"]["high"])
+    assert rows["MC-01"]["status"] == "within", rows["MC-01"]
+    assert "CDF-01" not in rows  # not house-banked: no hold to compare
+    june = {r["table"]: r for r in json.loads(year_views["sqlite"]["compare to 2026-06-30 json"])}
+    assert june["FR-01"]["status"] == "within"  # before the bump
+
+
+# --- recording, on both backends ------------------------------------------------------------------
+
+def _dump(url: str) -> dict[str, list]:
+    """Every row of every table of the store, ids and recording times left out."""
+    store = parse(url)
+    out = {}
+    with store.engine.connect() as conn:
+        for table in metadata.sorted_tables:
+            cols = [c for c in table.c if c.name not in ("id", "input_id", "recorded_at")]
+            out[table.name] = sorted(tuple(map(str, r)) for r in conn.execute(sqlalchemy.select(*cols)))
+    store.dispose()
+    return out
+
+
+def test_recording_a_night_again_changes_nothing(store_url, base_reports):
+    recorder = Recorder.open(store_url, None, [], "06:00")
+    stamp = {"a.del": "2026-11-20T21:00:00.000+01:00"}
+    first = recorder.record(night_as(base_reports[1], "a.del"), stamp)
+    before = _dump(store_url)
+    again = recorder.record(night_as(base_reports[1], "a.del"), stamp)
+    renamed = night_as(base_reports[1], "a.del")
+    renamed.inputs[0] = dataclasses.replace(renamed.inputs[0], path="elsewhere/b.del")
+    third = recorder.record(renamed, {"elsewhere/b.del": "2026-11-21T21:00:00.000+01:00"})
+    recorder.store.dispose()
+    assert first.recorded == ["a.del"] and again.known == ["a.del"] and third.known == ["elsewhere/b.del"]
+    assert _dump(store_url) == before
+    assert len(before["audit_input"]) == 1 and before["audit_finding"]
+
+
+def test_a_night_without_statistics_is_recorded_without_them(tmp_path, base_reports):
+    url = str(tmp_path / "h.sqlite")
+    bare = dataclasses.replace(night_as(base_reports[1], "a.del"), statistics=None)
+    recorder = Recorder.open(url, None, [], "06:00")
+    assert recorder.record(bare, {"a.del": "2026-11-20T21:00:00+01:00"}).recorded == ["a.del"]
+    recorder.store.dispose()
+    rows = _dump(url)
+    assert rows["audit_stat_group"] == [] and rows["audit_finding"] and rows["audit_dealer_night"]
+    shown = json.loads(cli("history", "dealers", "--store", url, "-f", "json").stdout)
+    assert shown and all(r["handle"] is None and r["result"] is None for r in shown)
+
+
+def test_a_recording_that_fails_leaves_nothing(store_url, base_reports, monkeypatch):
+    from audit.history import recording
+    recorder = Recorder.open(store_url, None, [], "06:00")
+    both = night_as(base_reports[1], "a.del")
+    second = night_as(base_reports[3], "b.del")
+    both.inputs += second.inputs
+    both.findings += second.findings
+    both.fingerprints += second.fingerprints
+    both.table_stats += second.table_stats
+    calls = []
+
+    def failing(input_id, t):
+        calls.append(t)
+        if len(calls) > 4:  # the second input's tables, its input row already written
+            raise KeyboardInterrupt
+        return row(input_id, t)
+    row = recording._table_row
+    monkeypatch.setattr(recording, "_table_row", failing)
+    with pytest.raises(KeyboardInterrupt):
+        recorder.record(both, {"a.del": "2026-11-20T21:00:00+01:00", "b.del": "2026-11-20T21:00:00+01:00"})
+    recorder.store.dispose()
+    assert calls and all(rows == [] for rows in _dump(store_url).values())
+
+
+def test_two_jobs_recording_at_once_both_land(server, tmp_path):
+    """Two nightly jobs at once on a new store, of each kind (all four processes run together)."""
+    three = (ROOT / "fixtures" / "acceptance" / "three-breaches.del").read_text(encoding="utf-8")
+    nights = [tmp_path / "one.del", tmp_path / "two.del"]
+    nights[0].write_text(three, encoding="utf-8")
+    nights[1].write_text(three + "# the same night, another file\n", encoding="utf-8")
+    stores = [str(tmp_path / "history.sqlite"), server.url(server.new_database())]
+    jobs = [subprocess.Popen([sys.executable, "-m", "audit", "check", "-q", "--store", store, str(n)],
+                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for store in stores for n in nights]
+    for job in jobs:
+        _, err = job.communicate(timeout=300)
+        assert job.returncode == 1, err  # the three breaches, recorded
+    for store in stores:
+        shown = cli("history", "nights", "--store", store, "--format", "json")
+        assert shown.returncode == 0, shown.stderr
+        assert sorted(Path(n["path"]).name for n in json.loads(shown.stdout)) == ["one.del", "two.del"]
+
+
+def test_a_view_read_meanwhile_does_not_hold_up_a_recording(tmp_path, base_reports, monkeypatch):
+    import time
+
+    url = str(tmp_path / "h.sqlite")
+    recorder = Recorder.open(url, None, [], "06:00")
+    recorder.record(night_as(base_reports[0], "a.del"), {"a.del": "2026-11-20T21:00:00+01:00"})
+    took, nights = [], views.nights
+
+    def nights_while_recording(conn, since, until):
+        shown = nights(conn, since, until)  # the reader's snapshot is taken
+        start = time.monotonic()
+        recorder.record(night_as(base_reports[1], "b.del"), {"b.del": "2026-11-21T21:00:00+01:00"})
+        took.append(time.monotonic() - start)
+        return shown
+    monkeypatch.setattr(views, "nights", nights_while_recording)
+    shown = cli("history", "nights", "--store", url, "-f", "json")
+    recorder.store.dispose()
+    assert shown.returncode == 0 and [n["path"] for n in json.loads(shown.stdout)] == ["a.del"]
+    assert took and took[0] < 5  # not the busy timeout's wait
+    assert len(_dump(url)["audit_input"]) == 2
+
+
+def test_a_store_of_an_unknown_schema_version_is_refused(store_url, tmp_path):
+    night = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
+    assert cli("check", "-q", "--store", store_url, str(night)).returncode == 1
+    store = parse(store_url)
+    with store.engine.begin() as conn:
+        conn.execute(sqlalchemy.text("UPDATE alembic_version SET version_num = '0099'"))
+    store.dispose()
+    for args in (["history", "nights"], ["check", "-q", str(night)]):
+        done = cli(*args, "--store", store_url)
+        assert done.returncode == 2, done.stderr
+        assert "schema version '0099' is unknown to this audit" in done.stderr and "Traceback" not in done.stderr
+        assert PASSWORD not in done.stderr and QUOTED not in done.stderr
+
+
+def test_the_newest_version_is_the_head_of_the_migrations_shipped():
+    from audit.history import migrate
+    assert migrate._scripts().get_current_head() == migrate.HEAD
+    assert migrate.MIGRATIONS.is_relative_to(Path(migrate.__file__).parent)  # inside the package: in the wheel
+
+
+def test_the_migrations_make_the_schema_the_program_reads(store_url):
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    Recorder.open(store_url, None, [], "06:00").store.dispose()
+    store = parse(store_url)
+    with store.engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), metadata)
+    store.dispose()
+    assert diff == []
+
+
+# --- the command line -----------------------------------------------------------------------------
+
+def test_check_records_without_changing_its_report(tmp_path):
+    night = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
+    plain = cli("check", "-f", "json", str(night))
+    stored = cli("check", "-f", "json", "--store", str(tmp_path / "h.sqlite"), str(night))
+    assert stored.returncode == plain.returncode == 1
+    assert stored.stdout == plain.stdout
+    assert "1 input(s) recorded in " in stored.stderr
+    again = cli("check", "-f", "json", "--store", str(tmp_path / "h.sqlite"), str(night))
+    assert "0 input(s) recorded" in again.stderr and "1 already there" in again.stderr
+    shown = cli("history", "nights", "--store", str(tmp_path / "h.sqlite"), "-f", "json")
+    (one,) = json.loads(shown.stdout)
+    assert one["sha256"] == hashlib.sha256(night.read_bytes()).hexdigest()
+    assert one["findings"] == 3 and one["gaming_day"] == "2026-11-20"
+
+
+def test_the_configuration_names_the_store_and_the_gaming_day(tmp_path, monkeypatch):
+    night = tmp_path / "late.del"
+    text = (ROOT / "fixtures" / "acceptance" / "three-breaches.del").read_text(encoding="utf-8")
+    first = next(line.split()[0] for line in text.splitlines() if line[:1].isdigit())
+    night.write_text(text.replace(first[:10], "2026-11-21"), encoding="utf-8")
+    (tmp_path / "jobs").mkdir()
+    (tmp_path / "audit.toml").write_text('store = "history/h.sqlite"\ngaming-day-start = "23:59"\n')
+    (tmp_path / "history").mkdir()
+    monkeypatch.chdir(tmp_path / "jobs")
+    assert cli("check", "-q", str(night)).returncode == 1
+    assert (tmp_path / "history" / "h.sqlite").is_file()
+    shown = cli("history", "nights", "-f", "csv")
+    assert shown.returncode == 0, shown.stderr
+    assert ",2026-11-20," in shown.stdout.splitlines()[1]  # before 23:59: the day before's gaming day
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "audit.toml").write_text('gaming-day-start = "25:00"\n')
+    monkeypatch.chdir(bad)
+    done = cli("history", "nights")
+    assert done.returncode == 2 and "gaming-day-start" in done.stderr
+
+
+def test_credentials_never_appear(server, tmp_path):
+    night = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
+    url = server.url(server.new_database())
+    ok = cli("check", "--store", url, str(night))
+    assert ok.returncode == 1 and "auditor:***@127.0.0.1" in ok.stderr
+    wrong = server.url("postgres", password="not-the-Secret")
+    unreachable = server.url("postgres", port=_free_port())
+    for store, secret in ((wrong, "not-the-Secret"), (unreachable, PASSWORD), (url.replace("127.0.0.1:", "[::bad"), PASSWORD)):
+        for args in (["check", str(night)], ["history", "tables"]):
+            done = cli(*args, "--store", store)
+            assert done.returncode == 2, done.stderr
+            assert done.stderr.startswith("audit: store ") and done.stderr.count("\n") == 1, done.stderr
+            assert secret not in done.stderr and QUOTED not in done.stderr and PASSWORD not in done.stderr
+            assert "***" in done.stderr
+    for fmt in FORMATS:
+        shown = cli("history", "nights", "--store", url, "-f", fmt)
+        assert shown.returncode == 0 and PASSWORD not in shown.stdout + shown.stderr
+
+
+def test_an_unusable_store_stops_with_exit_2(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    night = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
+    not_a_db = tmp_path / "notes.txt"
+    not_a_db.write_text("not a database, just words\n" * 100)
+    cases = [
+        (["check", str(night), "--store", str(not_a_db)], "cannot open"),
+        (["check", str(night), "--store", str(tmp_path)], "cannot open"),
+        (["check", str(night), "--store", "mysql://u@h/db"], "unknown kind of store"),
+        (["check", "-", "--store", str(tmp_path / "h.sqlite")], "standard input cannot be recorded"),
+        (["history", "nights", "--store", str(tmp_path / "none.sqlite")], "no such file"),
+        (["history", "nights", "--store", str(not_a_db)], "cannot read"),
+        (["history", "tables", "--store", str(not_a_db), "--from", "2026-13-01"], "--from '2026-13-01'"),
+    ]
+    for args, said in cases:
+        done = cli(*args, input="")
+        assert done.returncode == 2, (args, done.stderr)
+        assert said in done.stderr and "Traceback" not in done.stderr, (args, done.stderr)
+    assert not (tmp_path / "none.sqlite").exists()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    monkeypatch.chdir(empty)
+    done = cli("history", "nights")
+    assert done.returncode == 2 and "no store" in done.stderr
+
+
+def test_the_gaming_day_rule():
+    from datetime import time
+
+    from audit.history.gaming_day import GamingDayError, day_start, first_stamp, of_stamp
+    six = time(6, 0)
+    assert of_stamp("2026-11-20T21:00:00.000+01:00", six) == date(2026, 11, 20)
+    assert of_stamp("2026-11-21T05:59:59.999+01:00", six) == date(2026, 11, 20)
+    assert of_stamp("2026-11-21T06:00:00+01:00", six) == date(2026, 11, 21)
+    assert of_stamp("2026-11-21T04:30:00Z", six) == date(2026, 11, 20)  # as written: no conversion
+    assert of_stamp("2026-11-21T04:30:00-08:00", time(4, 0)) == date(2026, 11, 21)
+    with pytest.raises(GamingDayError):
+        day_start("6h")
+    night = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
+    assert first_stamp(str(night)) == next(line.split()[0] for line in night.read_text().splitlines()
+                                           if line[:1].isdigit())
