@@ -102,3 +102,30 @@ def test_the_small_files_baseline_is_recorded():
     base = json.loads((ROOT / "benchmarks" / "small-files-baseline.json").read_text(encoding="utf-8"))
     assert base["quick"] is False and base["log"]["files"] == 120 and base["log"]["style"] == "realistic"
     assert base["ratios"]["naive_over_audit"] > 0 and base["machine"]["cpu"]
+
+
+def test_the_profile_by_stage_runs_and_adds_up(tmp_path):
+    """``benchmarks/profile_stages.py`` (issue 21's profile): every stage, the caches and the profile's stages."""
+    log = tmp_path / "night.del"
+    done = subprocess.run([sys.executable, "-m", "audit.simulate", "--style", "realistic", "--tables", "3",
+                           "--rounds", "20", "--seed", "2", "-o", str(log)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    figures_path = tmp_path / "stages.json"
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "profile_stages.py"), str(log), "--repeat", "1",
+                           "--top", "5", "--json", str(figures_path)], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    for label in ("reading", "decoding", "parsing", "event construction", "replay: clock, dispatch, checks",
+                  "statistics (--statistics)", "start-up", "the parser's caches", "cProfile of the replay",
+                  "top 5 functions by own time"):
+        assert label in done.stdout, label
+    figures = json.loads(figures_path.read_text(encoding="utf-8"))
+    caches = figures["caches"]
+    assert caches["lines"] == sum(v for k, v in caches.items() if k != "lines")
+    for run in ("profile_off", "profile_on"):
+        stages = figures[run]["stages"]
+        assert abs(sum(stages.values()) - figures[run]["seconds"]) < 0.01 + 0.01 * figures[run]["seconds"]
+        assert stages["parsing"] > 0 and stages["accounting"] > 0
+    assert figures["profile_off"]["stages"]["statistics"] == 0 < figures["profile_on"]["stages"]["statistics"]
+    assert len(figures["profile_off"]["top"]) == 5
