@@ -59,7 +59,7 @@ def test_quick_benchmark_prints_every_figure_and_ratio(tmp_path):
     assert re.search(rf"statistics switched \(--(no-)?statistics\): {NUMBER} s", real), real
     assert re.search(rf"^log: .* {NUMBER} files, one table each", small, re.M), small
     assert re.search(rf"start-up .* is {NUMBER}% of \(b\)", small), small
-    assert re.search(rf"against the baseline of .*: b/a {NUMBER}x now vs {NUMBER}x then", small), small
+    assert re.search(rf"against the baseline of .*: b/a in CPU time {NUMBER}x now vs {NUMBER}x then", small), small
 
     # the same figures as JSON
     figures = json.loads(figures_path.read_text(encoding="utf-8"))
