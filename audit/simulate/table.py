@@ -39,8 +39,6 @@ class TableNight:
     plan: Plan  # drawn by the game's table when it is set up
     #: an anomaly for the statistics' tests, played at this table (``simulate.anomalies``)
     anomaly: Anomaly | None = None
-    #: the rounds before which the limits change besides the planned one (``Style.limits_every``)
-    extra_limits: set[int] = frozenset()  # type: ignore[assignment]
 
     def __init__(self, spec: TableSpec, rng: random.Random, start: datetime, number: int):
         self.spec, self.rng, self.t, self.number = spec, rng, start, number
@@ -50,6 +48,8 @@ class TableNight:
         self.supervisor = False
         self.out: list[tuple[datetime, str, str]] = []
         self.standing: list[str] = []
+        #: the rounds before which the limits change besides the planned one (``Style.limits_every``)
+        self.extra_limits: set[int] = set()
 
     # .. output
     def emit(self, text: str, lo: float = 1.0, hi: float = 3.0) -> None:
