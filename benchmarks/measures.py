@@ -221,5 +221,3 @@ def load() -> float | None:
         return round(os.getloadavg()[0], 2)
     except OSError:
         return None
-
-

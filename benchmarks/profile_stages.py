@@ -34,7 +34,6 @@ import argparse
 import cProfile
 import json
 import pstats
-import subprocess
 import sys
 import tempfile
 import time
