@@ -1,4 +1,4 @@
-"""The benchmark of issue 5 runs and prints every figure: CI proves it works, never how fast.
+"""The benchmark of issues 5 and 21 runs and prints every figure: CI proves it works, never how fast.
 
 No assertion here is about timing: the figures are only checked to be there
 and to be numbers, so a slow or busy CI machine cannot fail this test.
@@ -44,6 +44,23 @@ def test_quick_benchmark_prints_every_figure_and_ratio(tmp_path):
         or "--jobs: skipped" in out, out
     assert "not judged: --quick" in out  # tiny sizes: the targets are shown, never judged
 
+    # issue 21: the realistic night and the night of many small files, each with its ratios and the
+    # share of distinct line texts (the old night's too)
+    old, real, small = re.split(r"^== the ", out, flags=re.M)
+    assert "realistic night" in real and "many small files" in small
+    for part in (old, real, small):
+        assert re.search(rf"^texts: +distinct line texts: {NUMBER}% .* {NUMBER}% from the verb on", part, re.M), part
+        assert re.search(rf"b/a: audit is {NUMBER}x faster than the naive parse", part), part
+        assert re.search(rf"b/c: audit takes {NUMBER}x the floor's time", part), part
+        assert re.search(rf"--jobs 2 vs --jobs 1: .*{NUMBER}x faster; JSON reports byte-identical", part) \
+            or "--jobs: skipped" in part, part
+    assert re.search(r"target >= 8x: \(not judged", real), real
+    assert re.search(rf"memory check: 10x longer log {NUMBER} MB .* ratio {NUMBER}", real), real
+    assert re.search(rf"statistics switched \(--(no-)?statistics\): {NUMBER} s", real), real
+    assert re.search(rf"^log: .* {NUMBER} files, one table each", small, re.M), small
+    assert re.search(rf"start-up .* is {NUMBER}% of \(b\)", small), small
+    assert re.search(rf"against the baseline of .*: b/a in CPU time {NUMBER}x now vs {NUMBER}x then", small), small
+
     # the same figures as JSON
     figures = json.loads(figures_path.read_text(encoding="utf-8"))
     assert figures["quick"] is True and figures["problems"] == []
@@ -60,9 +77,55 @@ def test_quick_benchmark_prints_every_figure_and_ratio(tmp_path):
     if figures["jobs"]["available"]:
         assert figures["jobs"]["reports_identical"] is True
         assert figures["jobs"]["speedup"] > 0
+    for night, tables in (("realistic", 24), ("small_files", 12)):
+        f = figures[night]
+        assert f["log"]["style"] == "realistic" and f["log"]["tables"] == tables
+        assert f["audit"]["report_events"] == f["log"]["event_lines"] == f["texts"]["event_lines"]
+        assert 0 < f["texts"]["share_from_verb"] <= f["texts"]["share_after_stamp"] <= 1
+        assert f["ratios"]["naive_over_audit"] > 0
+    assert figures["realistic"]["log"]["event_lines"] >= 20_000
+    assert figures["small_files"]["log"]["files"] == 12
+    assert figures["small_files"]["baseline"]["comparable"] is False  # the baseline is of the full-size night
 
 
 def test_benchmark_refuses_nonsense_sizes(tmp_path):
     done = subprocess.run([sys.executable, str(BENCH), "--lines", "0"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "--lines" in done.stderr
+    done = subprocess.run([sys.executable, str(BENCH), "--nights", "old,fast"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "--nights" in done.stderr
+
+
+def test_the_small_files_baseline_is_recorded():
+    """The figures issue 21's small-files target is judged against (``--save-baseline``)."""
+    base = json.loads((ROOT / "benchmarks" / "small-files-baseline.json").read_text(encoding="utf-8"))
+    assert base["quick"] is False and base["log"]["files"] == 120 and base["log"]["style"] == "realistic"
+    assert base["ratios"]["naive_over_audit"] > 0 and base["machine"]["cpu"]
+
+
+def test_the_profile_by_stage_runs_and_adds_up(tmp_path):
+    """``benchmarks/profile_stages.py`` (issue 21's profile): every stage, the caches and the profile's stages."""
+    log = tmp_path / "night.del"
+    done = subprocess.run([sys.executable, "-m", "audit.simulate", "--style", "realistic", "--tables", "3",
+                           "--rounds", "20", "--seed", "2", "-o", str(log)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    figures_path = tmp_path / "stages.json"
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "profile_stages.py"), str(log), "--repeat", "1",
+                           "--top", "5", "--json", str(figures_path)], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    for label in ("reading", "decoding", "parsing", "event construction", "replay: clock, dispatch, checks",
+                  "statistics (--statistics)", "start-up", "the parser's caches", "cProfile of the replay",
+                  "top 5 functions by own time"):
+        assert label in done.stdout, label
+    figures = json.loads(figures_path.read_text(encoding="utf-8"))
+    caches = figures["caches"]
+    assert caches["lines"] == sum(v for k, v in caches.items() if k != "lines")
+    for run in ("profile_off", "profile_on"):
+        stages = figures[run]["stages"]
+        assert abs(sum(stages.values()) - figures[run]["seconds"]) < 0.01 + 0.01 * figures[run]["seconds"]
+        assert stages["parsing"] > 0 and stages["accounting"] > 0
+    assert figures["profile_off"]["stages"]["statistics"] == 0 < figures["profile_on"]["stages"]["statistics"]
+    assert len(figures["profile_off"]["top"]) == 5

@@ -16,6 +16,12 @@ generator and drawn in order, and every BURN and DEAL logs the card it took,
 so stop cards, batailles, égalités, naturals and the banker's drawing-table
 cells come out as the cards fall.
 
+The ``style`` says how the people behave where the rules leave room: the plain
+style of the fixture nights, or the realistic one of the benchmark (heavy-tailed
+stakes over the whole posted range, more seat changes, many standing players,
+limits that change several times a night); ``--per-table`` writes each table's
+night to its own file.
+
 Where things are: the night, its interleaving and the fixture nights in
 ``night``; the tables (``TableSpec``) in ``specs``; what a ruleset says, as the
 simulator reads it, in ``params``; the clock, the shoe, money and the parts of
@@ -30,6 +36,8 @@ faults in ``audit.games.<game>.inject``.
     python -m audit.simulate --night mixed       # writes fixtures/nights/mixed-night.del
     python -m audit.simulate --tables 20 --rounds 2000 --seed 7 -o big.del
     python -m audit.simulate --tables 4 --cdf 2 --rounds 500 -o mixed-big.del
+    python -m audit.simulate --style realistic --tables 24 --rounds 2000 -o casino.del
+    python -m audit.simulate --style realistic --tables 40 --rounds 15 --per-table DIR
 
 The command line's ``audit simulate`` (tables named by ruleset, dealt to the
 rulesets round-robin: ``cli_tables``) writes the same kind of night.
@@ -45,9 +53,10 @@ from typing import Any
 #: this package importing the games first (``night`` plays them): no import cycle.
 _WHERE = {
     **dict.fromkeys(("EXAMPLE_SEED", "EXAMPLE_START", "NIGHTS", "header_lines", "night_lines", "played_tables",
-                     "simulate", "table_streams", "write_night"), "night"),
+                     "simulate", "table_streams", "write_night", "write_tables"), "night"),
     **dict.fromkeys(("CDF", "FR", "MC", "PROCEDURES", "RULESETS", "TableSpec", "cdf_tables", "cli_tables",
-                     "example_tables", "generated_tables", "mixed_tables"), "specs"),
+                     "example_tables", "generated_tables", "mixed_tables", "realistic_tables"), "specs"),
+    **dict.fromkeys(("PLAIN", "REALISTIC", "STYLES", "Style"), "style"),
     "SimulationError": "params",
 }
 __all__ = sorted(_WHERE)

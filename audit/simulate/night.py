@@ -15,6 +15,7 @@ import random
 import sys
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from itertools import chain
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -134,6 +135,18 @@ def night_lines(name: str) -> Iterator[str]:
 def write_night(name: str, path: Path | str | None = None) -> int:
     """Write the fixture night ``name`` (default: its file under fixtures/nights); return its number of lines."""
     return write_lines(night_lines(name), Path(path or NIGHTS[name][4]))
+
+
+def write_tables(*, tables: list[TableSpec], seed: int, start: datetime, directory: Path,
+                 casino: str = "Casino-Simulation") -> int:
+    """Write the night of ``tables`` as one log per table, ``directory/TABLE.del``, each with the
+    header lines; the tables play as in ``simulate`` (same seed, same lines); return the lines written."""
+    played = played_tables(tables)
+    count = 0
+    for table, stream in zip(played, table_streams(tables=played, seed=seed, start=start)):
+        lines = chain(header_lines(casino), (line for _, _, line in stream))
+        count += write_lines(lines, directory / f"{table.spec.table}.del")
+    return count
 
 
 def write_lines(lines: Iterator[str], path: Path) -> int:

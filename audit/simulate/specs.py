@@ -6,11 +6,12 @@ read when the night is simulated, from the loaded ruleset (``params``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from ..rulesets import Library
 from .params import CHEMIN_DE_FER, BatailleParams, bataille_params, default_library, playable
+from .style import PLAIN, REALISTIC, Style
 
 FR = "fr-bataille-2007"
 MC = "mc-sun-war-2006"
@@ -33,6 +34,7 @@ class TableSpec:
     egalite_min: Decimal | None = None  # bataille only
     egalite_max: Decimal | None = None  # bataille only
     procedure: str = "sabot"
+    style: Style = PLAIN
 
     def __post_init__(self) -> None:
         if self.procedure not in PROCEDURES:
@@ -153,3 +155,9 @@ def _bataille_table(name: str, params: BatailleParams, k: int, rounds: int) -> T
     procedures = [p for p in ("sabot", "shuffler-dealer", "shuffler") if p in params.procedures]
     return TableSpec(name, params.ruleset, rounds, seats, low, high, d(5), egalite_high,
                      procedures[k % len(procedures)])
+
+
+def realistic_tables(count: int, rounds: int, library: Library | None = None) -> list[TableSpec]:
+    """``count`` tables dealt to the French, Monaco and Ostende rulesets in turn (a third of
+    them chemin de fer), with ``cli_tables``' limits and procedures, played in the realistic style."""
+    return [replace(spec, style=REALISTIC) for spec in cli_tables(list(RULESETS), count, rounds, library)]

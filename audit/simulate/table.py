@@ -15,6 +15,10 @@ from typing import Iterator
 from .anomalies import Anomaly
 from .clock import stamp
 from .specs import TableSpec
+from .style import extra_limit_rounds
+
+#: standing players around a table at most, in a style where new ones arrive
+STANDING_AT_MOST = 8
 
 
 @dataclass
@@ -43,6 +47,9 @@ class TableNight:
         self.counter = 0
         self.supervisor = False
         self.out: list[tuple[datetime, str, str]] = []
+        self.standing: list[str] = []
+        #: the rounds before which the limits change besides the planned one (``Style.limits_every``)
+        self.extra_limits: set[int] = set()
 
     # .. output
     def emit(self, text: str, lo: float = 1.0, hi: float = 3.0) -> None:
@@ -97,6 +104,23 @@ class TableNight:
             self.set_supervisor(False)
         if n == self.plan.limits:
             self.change_limits()
+        elif n in self.extra_limits:
+            self.limits_again()
+
+    def plan_extra_limits(self) -> None:
+        """Draw the extra changes of limits of the table's style (none, and no draw, in the plain style)."""
+        self.extra_limits = extra_limit_rounds(self.rng, self.spec.style, self.spec.rounds)
+
+    def limits_again(self) -> None:
+        """An extra change of limits: back to the opening limits if they changed, else a change."""
+        if (self.min, self.max) == (self.spec.min, self.spec.max):
+            self.change_limits()
+        else:
+            self.min, self.max = self.spec.min, self.spec.max
+            self.post_limits()
+
+    def post_limits(self) -> None:
+        raise NotImplementedError
 
     def relief(self) -> None:
         self.emit(f"DEALER id=D{self.rng.randint(100, 999):04d}", 2, 8)
@@ -104,6 +128,19 @@ class TableNight:
     def set_supervisor(self, present: bool) -> None:
         self.supervisor = present
         self.emit(f"SUPERVISOR {'present' if present else 'absent'}", 2, 8)
+
+    def new_standing(self) -> None:
+        """A new standing player joins the ones around the table at the style's rate, and the one
+        who came first goes once ``STANDING_AT_MOST`` stand there."""
+        arrivals = self.spec.style.standing_arrivals
+        if arrivals and self.rng.random() < arrivals:
+            self.standing.append(self.standing_owner(self.new_player_id()))
+            if len(self.standing) > STANDING_AT_MOST:
+                del self.standing[0]
+
+    def standing_owner(self, player: str) -> str:
+        """How a standing player is named in the game's lines."""
+        return player
 
     def sit(self) -> None:
         free = [s for s in range(1, self.spec.seats + 1) if s not in self.players]

@@ -27,6 +27,7 @@ from ...simulate.money import pick, share
 from ...simulate.params import BatailleParams, Outcome, bataille_params
 from ...simulate.shoe import StopCardShoe
 from ...simulate.specs import TableSpec
+from ...simulate.style import heavy
 from ...simulate.table import Plan, TableNight
 from ...values import Card, fmt_amount
 
@@ -84,7 +85,10 @@ class BatailleNight(TableNight):
         self.paused_done = False
         self.shoe: StopCardShoe | None = None
         self.plan = self._make_plan()
+        self.plan_extra_limits()
         self.shoes = 0
+        #: the stakes players put down: round sums, or the heavy-tailed law of a realistic style
+        self.pick = heavy if spec.style.heavy_stakes else pick
 
     # .. cards
     def draw(self) -> Card:
@@ -134,6 +138,7 @@ class BatailleNight(TableNight):
     def between(self, n: int) -> None:
         if n > 1:
             self._seat_changes()
+            self.new_standing()
             self.one_offs(n)
         if self.shoe is None or self.shoe.spent():
             self._new_shoe()
@@ -151,11 +156,12 @@ class BatailleNight(TableNight):
             self.emit("ANNOUNCE last-shoe")  # the shoe just prepared outlasts the night
 
     def _seat_changes(self) -> None:
-        if len(self.players) > 1 and self.rng.random() < P_LEAVE:
+        churn = self.spec.style.churn
+        if len(self.players) > 1 and self.rng.random() < P_LEAVE * churn:
             seat = self.rng.choice(sorted(self.players))
             if self.anomaly is None or self.players[seat] != self.anomaly.id:  # the favoured player stays
                 self.leave(seat)
-        want = P_SIT * (3 if len(self.players) < 2 else 1)
+        want = P_SIT * churn * (3 if len(self.players) < 2 else 1)
         if len(self.players) < self.spec.seats and self.rng.random() < want:
             self.sit()
 
@@ -173,6 +179,9 @@ class BatailleNight(TableNight):
             self.min, self.max = self.rng.choice(options)
         else:
             self.max = self.rng.choice(options)[1]
+        self.post_limits()
+
+    def post_limits(self) -> None:
         self.emit(f"LIMITS min={fmt_amount(self.min)} max={fmt_amount(self.max)} "
                   f"egalite-min={fmt_amount(self.eg_min)} egalite-max={fmt_amount(self.eg_max)}", 2, 8)
 
@@ -291,16 +300,16 @@ class _Round:
     def _seated_bet(self, seat: int) -> None:
         t = self.table
         hand = self.hands[seat] = _Hand(seat, seat)
-        amount = pick(self.rng, t.min, t.max)
+        amount = t.pick(self.rng, t.min, t.max)
         hand.main[f"seat:{seat}"] = amount
         if amount + t.min <= t.max and self.rng.random() < P_WITHDRAW:
-            extra = pick(self.rng, t.min, t.max - amount)
+            extra = t.pick(self.rng, t.min, t.max - amount)
             self._bet(hand, "main", amount + extra)
             self.emit(f"WITHDRAW seat={seat} spot=main amount={fmt_amount(extra)}")
         else:
             self._bet(hand, "main", amount)
         if self.p.egalite_offered and self.rng.random() < P_EGALITE:
-            hand.egalite = pick(self.rng, t.eg_min, t.eg_max)
+            hand.egalite = t.pick(self.rng, t.eg_min, t.eg_max)
             self._bet(hand, "egalite", hand.egalite)
 
     def _vacant_bet(self) -> None:
@@ -310,7 +319,7 @@ class _Round:
             return
         hand = _Hand(self.rng.choice(vacant), self.rng.choice(sorted(t.players)))
         self.hands[hand.seat] = hand
-        amount = pick(self.rng, t.min, t.max)
+        amount = t.pick(self.rng, t.min, t.max)
         hand.main[f"seat:{hand.owner}"] = amount
         self._bet(hand, "main", amount, hand.by())
 
@@ -321,7 +330,7 @@ class _Round:
             return
         hand = self.rng.choice(sorted(room, key=lambda h: h.seat))
         player = self.rng.choice(t.standing)
-        amount = pick(self.rng, t.min, t.max - hand.total)
+        amount = t.pick(self.rng, t.min, t.max - hand.total)
         hand.main[f"standing:{player}"] = amount
         self._bet(hand, "main", amount, f" by=standing:{player}")
 
@@ -354,7 +363,7 @@ class _Round:
         self._bet(hand, "war", hand.war, hand.by())
         if self.p.egalite_war_odds is not None and self.p.egalite_offered and not hand.vacant \
                 and self.rng.random() < P_EGALITE_WAR:
-            hand.egalite_war = pick(self.rng, self.table.eg_min, self.table.eg_max)
+            hand.egalite_war = self.table.pick(self.rng, self.table.eg_min, self.table.eg_max)
             self._bet(hand, "egalite-war", hand.egalite_war)
 
     def _settle(self, verb: str, hand: _Hand, spot: str, amount: Decimal | None = None) -> None:

@@ -38,6 +38,7 @@ from ...simulate.money import CENT, round_down, round_up, split
 from ...simulate.params import CdfParams, cdf_params
 from ...simulate.shoe import Shoe
 from ...simulate.specs import TableSpec
+from ...simulate.style import heavy
 from ...simulate.table import Plan, TableNight
 from ...values import Card, fmt_amount
 
@@ -116,9 +117,11 @@ class CdfNight(TableNight):
     def __init__(self, spec: TableSpec, params: CdfParams, rng: random.Random, start: datetime, number: int):
         super().__init__(spec, rng, start, number)
         self.p = params
-        self.standing = [f"standing:{self.new_player_id()}" for _ in range(3)]
+        self.standing = [self.standing_owner(self.new_player_id()) for _ in range(3)]
         self.shoe: Shoe | None = None
         self.plan = self._make_plan()
+        self.plan_extra_limits()
+        self.heavy = spec.style.heavy_stakes  # banks and stakes from the heavy-tailed law, not round sums
         # the hand (la main)
         self.banker: int | None = None
         self.held = Decimal(0)              # what the bank holds after the last coup
@@ -130,6 +133,9 @@ class CdfNight(TableNight):
         self.coups_in_shoe = 0
         #: (banker point, ponte's third card or None, banker drew) of every coup decided at the table
         self.cells: list[tuple[int, int | None, bool]] = []
+
+    def standing_owner(self, player: str) -> str:
+        return f"standing:{player}"
 
     def _make_plan(self) -> Plan:
         r, rng = self.spec.rounds, self.rng
@@ -155,6 +161,7 @@ class CdfNight(TableNight):
     def between(self, n: int) -> None:
         if n > 1:
             self._seat_changes()
+            self.new_standing()
             self.one_offs(n)
         if self.shoe is None or self.shoe.left < self.p.min_cards:
             self._new_shoe()
@@ -162,18 +169,22 @@ class CdfNight(TableNight):
     def _seat_changes(self) -> None:
         keep = {self.banker, _seat_of(self.associate)}
         movable = [s for s in sorted(self.players) if s not in keep]
-        if len(self.players) > self.p.min_players and movable and self.rng.random() < P_LEAVE:
+        churn = self.spec.style.churn
+        if len(self.players) > self.p.min_players and movable and self.rng.random() < P_LEAVE * churn:
             seat = self.rng.choice(movable)
             self.leave(seat)
             if self.suivi == f"seat:{seat}":
                 self.suivi = None
-        if len(self.players) < self.spec.seats and self.rng.random() < P_SIT:
+        if len(self.players) < self.spec.seats and self.rng.random() < P_SIT * churn:
             self.sit()
 
     def change_limits(self) -> None:
         """The starting minimum may change during play (Ostende, art. 5); the maximum stays."""
         bigger = [v for v in MINIMUMS if self.min < v <= self.max]
         self.min = self.rng.choice(bigger) if bigger else self.min
+        self.post_limits()
+
+    def post_limits(self) -> None:
         self.emit(f"LIMITS min={fmt_amount(self.min)} max={fmt_amount(self.max)}", 2, 8)
 
     def _new_shoe(self) -> None:
@@ -280,7 +291,9 @@ class CdfNight(TableNight):
     def _take(self, seat: int, how: str, bank: Decimal | None = None) -> Decimal:
         self._new_banker(seat)
         self.emit(f"HAND seat={seat} how={how}", 1, 2)
-        if bank is None:
+        if bank is None and self.heavy:
+            bank = heavy(self.rng, self.min, self.max)
+        elif bank is None:
             bank = self.rng.choice([v for v in BANKS if self.min <= v <= self.max] or [self.min])
         self.emit(f"BANK amount={fmt_amount(bank)}")
         return bank
@@ -379,6 +392,8 @@ class CdfNight(TableNight):
                 break
             if stakes and rng.random() < P_EQUAL_STAKE and max(stakes.values()) <= room:
                 amount = max(stakes.values())  # an equal stake: the first from the banker's right holds the cards
+            elif self.heavy:
+                amount = heavy(rng, STAKES[0], room)
             else:
                 amount = rng.choices(fits, [1 / (i + 1) for i in range(len(fits))])[0]
             room -= amount
