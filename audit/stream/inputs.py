@@ -16,7 +16,7 @@ from typing import BinaryIO, Callable, Iterator
 from ..engine.format_checks import SYNTAX
 from ..report import InputSummary
 from ..rulesets import Library
-from .replay import FileReplay
+from .replay import MAX_LINE_BYTES, FileReplay
 from .urls import UrlError, expand_url, is_url, open_url, url_size
 
 LOG_SUFFIXES = (".del", ".log", ".del.gz", ".log.gz")
@@ -72,31 +72,69 @@ def size_of(path: str) -> int:
         return 0  # unreadable: the audit says so when it reads it
 
 
-#: bytes of lines read at once from an uncompressed log (a compressed one is read line by line,
-#: so that every line before a damaged block is audited)
+#: bytes read at once, from a plain or a compressed log (at most: a pipe gives what it holds, a
+#: compressed log what one step of the decompressor gives, so that every line before a damaged
+#: block is audited)
 CHUNK_BYTES = 1 << 20
 BOM = b"\xef\xbb\xbf"
 
 
-def feed_lines(stream: BinaryIO, replay: FileReplay, compressed: bool,
-               tick: Callable[[int], None] | None = None) -> None:
-    """Every line to the replay, a chunk at a time (the replay decodes them).
+def feed_lines(stream: BinaryIO, replay: FileReplay, tick: Callable[[int], None] | None = None) -> None:
+    """Every line to the replay, a chunk at a time (the replay decodes them): chunks are read and
+    split here, so that no line over ``MAX_LINE_BYTES`` is ever held whole.
 
     ``tick`` receives the bytes read, about every ``CHUNK_BYTES`` and at the end.
     """
-    lineno = untold = 0
-    hint = 1 if compressed else CHUNK_BYTES
-    while chunk := stream.readlines(hint):
-        if tick is not None:
-            untold += sum(map(len, chunk))
-            if untold >= CHUNK_BYTES:
-                tick(untold)
-                untold = 0
-        if lineno == 0 and chunk[0].startswith(BOM):
-            chunk[0] = chunk[0][3:]
-        lineno = replay.feed_chunk(chunk, lineno)
-    if tick is not None and untold:
-        tick(untold)
+    read = stream.read1 if tick is None else _counting(stream.read1, tick)
+    feed, limit = replay.feed_chunk, MAX_LINE_BYTES  # (no line but a chunk's first can be longer: a chunk is not)
+    lineno = 0
+    block = read(CHUNK_BYTES)
+    while 0 < len(block) < len(BOM) and (more := read(CHUNK_BYTES)):
+        block += more  # (a pipe may give the first bytes one by one)
+    bom = block.startswith(BOM)
+    if bom:
+        block = block[len(BOM):] or read(CHUNK_BYTES)
+    carry = b""  # the start of a line whose end is not read yet
+    while block:
+        lines = block.split(b"\n")
+        if carry:
+            lines[0] = carry + lines[0]
+        carry = lines.pop()
+        if lines:
+            if len(lines[0]) > limit:
+                lineno = replay.too_long(lineno + 1, len(lines[0]), lines[0][:64])
+                del lines[0]
+            if lines:
+                lineno = feed(lines, lineno)
+        block = read(CHUNK_BYTES)
+        if len(carry) > limit:  # read past the rest of the line, a chunk at a time
+            length, head, carry = len(carry), carry[:64], b""
+            while block and (end := block.find(b"\n")) < 0:
+                length += len(block)
+                block = read(CHUNK_BYTES)
+            if block:
+                length += end
+                block = block[end + 1:] or read(CHUNK_BYTES)
+            lineno = replay.too_long(lineno + 1, length, head)
+    if carry or (bom and lineno == 0):  # the last line, without its end (a BOM alone is one)
+        feed([carry], lineno)
+    if tick is not None:
+        read(0)  # the bytes not told yet
+
+
+def _counting(read: Callable[[int], bytes], tick: Callable[[int], None]) -> Callable[[int], bytes]:
+    """``read``, telling ``tick`` the bytes read about every ``CHUNK_BYTES`` (``read(0)``: now)."""
+    untold = 0
+
+    def counted(size: int) -> bytes:
+        nonlocal untold
+        data = read(size) if size else b""
+        untold += len(data)
+        if untold and (untold >= CHUNK_BYTES or not size):
+            tick(untold)
+            untold = 0
+        return data
+    return counted
 
 
 #: the cyclic collector's thresholds while a log streams (Python's defaults: 700, 10, 10)
@@ -175,7 +213,7 @@ def audit_input(library: Library, path: str, part: tuple[int, int] | None = None
             stream = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]
         try:
             with _collector_for_streaming():
-                feed_lines(stream, replay, compressed, tick)
+                feed_lines(stream, replay, tick)
         except (EOFError, gzip.BadGzipFile, zlib.error) as err:
             _damaged(replay, err)
             hashing.drain()  # the hash and size are of the whole file as stored

@@ -32,6 +32,11 @@ from .clock import LogClock
 from .parts import Part
 
 
+#: the longest line the auditor holds, its end not counted (docs/log-format.md): a longer one is
+#: one syntax finding, read past in constant memory (``inputs.feed_lines``)
+MAX_LINE_BYTES = 1 << 20
+
+
 def written_stamp(text: str) -> str:
     """An event line's timestamp as written: its first word."""
     return text.split(None, 1)[0]
@@ -165,6 +170,20 @@ class FileReplay:
                 self._no_table(parsed)
         stats.events += events
         return last_event
+
+    def too_long(self, lineno: int, length: int, head: bytes) -> int:
+        """A line longer than the auditor holds, of which only ``head`` was kept: one syntax
+        finding (in part 0), and the line counted. Returns its number."""
+        self.stats.lines = lineno
+        self.last_line = b""  # not read: the end-of-log findings name no time
+        if self.primary:
+            self.stats.syntax += 1
+            sink = self.sink
+            sink.line, sink.text = lineno, ""
+            sink.stamp = readable_stamp(head.decode("utf-8", "replace"))
+            self.format_flagger.flag(SYNTAX, f"{length} bytes, longer than the {MAX_LINE_BYTES} bytes (1 MiB) "
+                                     "a line may hold; the line is not read", actual=None)
+        return lineno
 
     def _not_utf8(self, lineno: int, body: bytes, err: UnicodeDecodeError) -> None:
         if self.primary:
