@@ -8,6 +8,8 @@ import gc
 import gzip
 import hashlib
 import io
+import os
+import stat
 import sys
 import zlib
 from pathlib import Path
@@ -32,9 +34,13 @@ def expand(paths: list[str]) -> list[str]:
     a URL (``s3://``, ``file://``...) read through fsspec, a folder URL walked as a folder.
 
     The list is sorted and without repeats, so the report does not depend on the order of the
-    command line (standard input, if given, comes last).
+    command line (standard input, if given, comes last). Every path that cannot be read (a
+    missing file, a folder or a log in a folder that cannot be read, a broken link, a FIFO, socket
+    or device met in a folder) is named, all in one ``InputError``: an audit that left a log out
+    must not pass for a whole one. A FIFO or a device given by name is read as a file.
     """
     out: list[str] = []
+    problems: list[str] = []
     for raw in paths:
         if raw == "-":
             out.append(raw)
@@ -47,16 +53,53 @@ def expand(paths: list[str]) -> list[str]:
             continue
         p = Path(raw)
         if p.is_dir():
-            found = sorted(q for q in p.rglob("*") if q.is_file() and q.name.endswith(LOG_SUFFIXES))
-            if not found:
+            found = _walk(p, problems)
+            if not found and not problems:
                 raise InputError(f"{raw}: folder holds no log (*.del, *.log, *.del.gz, *.log.gz)")
-            out.extend(q.as_posix() for q in found)
+            out.extend(found)
         elif p.exists():
             out.append(p.as_posix())
         else:
-            raise InputError(f"{raw}: no such file or folder")
+            problems.append(f"{raw}: " + ("broken link" if p.is_symlink() else "no such file or folder"))
+    if problems:
+        raise InputError(problems[0] if len(problems) == 1 else
+                         f"{len(problems)} inputs cannot be read: " + "; ".join(problems))
     stdin = ["-"] if "-" in out else []
     return sorted(set(out) - {"-"}) + stdin
+
+
+#: what a path that is neither a folder nor a regular file is, by its ``stat.S_IFMT``
+_NOT_REGULAR = {stat.S_IFIFO: "a FIFO", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a device", stat.S_IFBLK: "a device"}
+
+
+def _walk(top: Path, problems: list[str]) -> list[str]:
+    """The logs under ``top`` (links to files followed; links to folders are not walked, as
+    ``Path.rglob`` did not); what cannot be read is added to ``problems``."""
+    def unreadable(err: OSError) -> None:
+        problems.append(f"{Path(err.filename).as_posix()}: cannot read the folder: {err.strerror or err}")
+
+    found: list[str] = []
+    for folder, _, names in os.walk(top, onerror=unreadable):
+        for name in names:
+            if not name.endswith(LOG_SUFFIXES):
+                continue
+            path = Path(folder, name).as_posix()
+            try:
+                mode = os.stat(path).st_mode
+            except FileNotFoundError:
+                problems.append(f"{path}: broken link" if os.path.islink(path) else f"{path}: no such file")
+                continue
+            except OSError as err:
+                problems.append(f"{path}: cannot read: {err.strerror or err}")
+                continue
+            if not stat.S_ISREG(mode):
+                kind = _NOT_REGULAR.get(stat.S_IFMT(mode), "not a regular file")
+                problems.append(f"{path}: {kind}, not a regular file; give it by name to read it")
+            elif not os.access(path, os.R_OK):
+                problems.append(f"{path}: cannot read: permission denied")
+            else:
+                found.append(path)
+    return found
 
 
 def input_size(files: list[str]) -> int:
