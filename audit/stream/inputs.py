@@ -132,11 +132,15 @@ def feed_lines(stream: BinaryIO, replay: FileReplay, tick: Callable[[int], None]
     feed, limit = replay.feed_chunk, MAX_LINE_BYTES  # (no line but a chunk's first can be longer: a chunk is not)
     lineno = 0
     block = read(CHUNK_BYTES)
-    while 0 < len(block) < len(BOM) and (more := read(CHUNK_BYTES)):
-        block += more  # (a pipe may give the first bytes one by one)
+    while 0 < len(block) < 4 and (more := read(CHUNK_BYTES)):
+        block += more  # (a pipe may give the first bytes one by one: a byte-order mark has up to 4)
     bom = block.startswith(BOM)
     if bom:
         block = block[len(BOM):] or read(CHUNK_BYTES)
+    encoding = foreign_encoding(block)
+    if encoding is not None:
+        replay.not_text(_count_lines(block, read), encoding)
+        return
     carry = b""  # the start of a line whose end is not read yet
     while block:
         lines = block.split(b"\n")
@@ -163,6 +167,39 @@ def feed_lines(stream: BinaryIO, replay: FileReplay, tick: Callable[[int], None]
         feed([carry], lineno)
     if tick is not None:
         read(0)  # the bytes not told yet
+
+
+#: the byte-order marks of the encodings a log is saved in by mistake (none can start UTF-8 text)
+FOREIGN_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32 LE"), (b"\x00\x00\xfe\xff", "UTF-32 BE"),
+                (b"\xff\xfe", "UTF-16 LE"), (b"\xfe\xff", "UTF-16 BE"))
+
+
+def foreign_encoding(block: bytes) -> str | None:
+    """The encoding a log's first chunk is in, when it is UTF-16 or UTF-32 rather than UTF-8 text:
+    by its byte-order mark, or, for UTF-16 without one, by a NUL in every other byte of its start
+    (the high byte of each ASCII character; UTF-8 text holds NUL only by damage)."""
+    for bom, name in FOREIGN_BOMS:
+        if block.startswith(bom):
+            return name
+    sample = block[:4096]
+    half = len(sample) // 2
+    if half >= 8:
+        even, odd = sample[0::2].count(0), sample[1::2].count(0)
+        if odd >= half * 0.4 and even <= half * 0.05:
+            return "UTF-16 LE"
+        if even >= half * 0.4 and odd <= half * 0.05:
+            return "UTF-16 BE"
+    return None
+
+
+def _count_lines(block: bytes, read: Callable[[int], bytes]) -> int:
+    """The lines from ``block`` on to the end, counted a chunk at a time, not split."""
+    lines, last = 0, block
+    while block:
+        lines += block.count(b"\n")
+        last = block
+        block = read(CHUNK_BYTES)
+    return lines + (not last.endswith(b"\n"))
 
 
 def _counting(read: Callable[[int], bytes], tick: Callable[[int], None]) -> Callable[[int], bytes]:

@@ -185,6 +185,19 @@ class FileReplay:
                                      "a line may hold; the line is not read", actual=None)
         return lineno
 
+    def not_text(self, lines: int, encoding: str) -> None:
+        """A file in another encoding (UTF-16, say), of ``lines`` lines counted, not read: one
+        finding at its first line, not one a line; the others are not audited."""
+        self.stats.lines = lines
+        self.last_line = b""
+        if self.primary:
+            self.stats.syntax += 1
+            self.stats.not_audited += lines - 1
+            sink = self.sink
+            sink.line, sink.text, sink.stamp = 1, "", None
+            self.format_flagger.flag(SYNTAX, f"the file is not UTF-8 text (it looks like {encoding}): none of its "
+                                     f"{lines} lines is audited", actual=None)
+
     def _not_utf8(self, lineno: int, body: bytes, err: UnicodeDecodeError) -> None:
         if self.primary:
             self.stats.syntax += 1
