@@ -50,3 +50,33 @@ def test_a_utf8_log_with_a_few_bad_lines_is_still_read_line_by_line(tmp_path):
     syntax = [f["message"] for f in report["findings"] if f["rule"] == "DEL-SYNTAX"]
     assert len(syntax) == 2 and any("not valid UTF-8" in m for m in syntax)
     assert {"FR-LATE-BET", "FR-PAY-MAIN"} <= {f["rule"] for f in report["findings"]}
+
+
+@pytest.mark.parametrize("content, lines", [(b"", 0), (b"#DEL 1\n#casino X\n\n# nothing tonight\n", 4)])
+def test_a_log_with_no_event_is_a_warning(content, lines, tmp_path):
+    log = tmp_path / "quiet.del"
+    log.write_bytes(content)
+    done = audit("check", "-f", "json", str(log))
+    assert done.returncode == 0, done.stderr  # a warning: the default --fail-on error passes it
+    (finding,) = json.loads(done.stdout)["findings"]
+    assert (finding["rule"], finding["severity"], finding["line"]) == ("DEL-EMPTY", "warning", max(lines, 1))
+    assert finding["message"] == ("the file is empty: it holds no event" if not lines else
+                                  f"the file holds no event: its {lines} lines are blank lines, comments and headers")
+    assert audit("check", "--fail-on", "warning", str(log)).returncode == 1
+
+
+def test_a_log_with_events_or_problems_is_not_empty_whatever_the_jobs(tmp_path):
+    """One table: with --jobs 2 its events are part 1's, and part 0 (which reports DEL-EMPTY) has none."""
+    log = tmp_path / "night.del"
+    log.write_bytes(THREE.read_bytes())
+    garbage = tmp_path / "garbage.del"
+    garbage.write_bytes(b"not a line of a log\n")
+    for jobs in ("1", "2"):
+        report = json.loads(audit("check", "-f", "json", "--jobs", jobs, str(log), str(garbage)).stdout)
+        assert "DEL-EMPTY" not in {f["rule"] for f in report["findings"]}, jobs
+    from audit import run as run_module
+    from audit.rulesets import Library
+    library = Library.load()
+    tasks = run_module._tasks([str(log)], 2)
+    parts = run_module._merge(library, tasks, [run_module._audit_part(library, *task) for task in tasks])
+    assert "DEL-EMPTY" not in {f.rule for f in parts.findings}

@@ -17,7 +17,7 @@ from typing import Callable, Iterable
 
 from .. import events as ev
 from ..engine.flagger import Flagger, Sink
-from ..engine.format_checks import DEL_VERSION, OUT_OF_CONTEXT, RULESET_UNKNOWN, SYNTAX, TABLE_UNOPENED, TIME_ORDER
+from ..engine.format_checks import DEL_VERSION, EMPTY_LOG, OUT_OF_CONTEXT, RULESET_UNKNOWN, SYNTAX, TABLE_UNOPENED, TIME_ORDER
 from ..engine.surveillance import Surveillance
 from ..games import GAMES
 from ..engine.stats import TableStats
@@ -326,3 +326,10 @@ class FileReplay:
                       else readable_stamp(text) if isinstance(parsed, Problem) else None)
         for table_id in sorted(self.tables):
             self.tables[table_id].end_of_input(self.stats.lines)
+        stats = self.stats
+        if self.primary and stats.lines == stats.blank + stats.comments + stats.headers:
+            # (these counts are the whole file's in part 0: other parts count only events and syntax)
+            sink.line = max(stats.lines, 1)  # (a finding is on a line: the first, of an empty file)
+            self.format_flagger.flag(EMPTY_LOG, "the file is empty: it holds no event" if not stats.lines else
+                                     f"the file holds no event: its {stats.lines} lines are blank lines, "
+                                     "comments and headers", actual=None)
