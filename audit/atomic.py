@@ -19,7 +19,7 @@ import stat
 import tempfile
 import threading
 from pathlib import Path
-from typing import Callable
+from typing import BinaryIO, Callable, Iterable
 
 #: the signals held back while the files are renamed into place (they take effect just after)
 HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM}
@@ -36,12 +36,21 @@ def _new_file_mode() -> int:
     return 0o666 & ~mask
 
 
-def _temporary(target: Path, data: bytes, mode: int) -> str:
-    """``data`` in a new file beside ``target``, on disk; its name."""
+#: characters encoded at once: a report is written without a second, encoded copy of it whole
+PIECE = 1 << 20
+
+
+def _write_utf8(out: BinaryIO, text: str) -> None:
+    for start in range(0, len(text), PIECE):
+        out.write(text[start:start + PIECE].encode("utf-8"))
+
+
+def _temporary(target: Path, text: str, mode: int) -> str:
+    """``text`` (UTF-8) in a new file beside ``target``, on disk; its name."""
     fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
     try:
         with os.fdopen(fd, "wb") as out:
-            out.write(data)
+            _write_utf8(out, text)
             out.flush()
             os.fchmod(out.fileno(), mode)
             os.fsync(out.fileno())
@@ -51,18 +60,18 @@ def _temporary(target: Path, data: bytes, mode: int) -> str:
     return name
 
 
-def replace_together(contents: list[tuple[Path, str]], before_renames: Callable[[], None] | None = None) -> None:
-    """Write each ``(path, text)`` (UTF-8) so that either all are replaced or none is.
+def replace_together(contents: Iterable[tuple[Path, str]], before_renames: Callable[[], None] | None = None) -> None:
+    """Write each ``(path, text)`` (UTF-8) so that either all are replaced or none is. ``contents``
+    may make each text as it is asked for (a generator): only one is then held at a time.
 
     ``before_renames`` runs once every file is written and before any is put in place (the report
     for standard output, say): if it fails, no file is replaced either. A symbolic link is kept:
     the file it points to is replaced. Raises ``WriteError`` naming the file that failed.
     """
     pending: list[tuple[str, Path, Path]] = []  # (temporary file, target, the path as given)
-    direct: list[tuple[Path, Path, bytes]] = []
+    direct: list[tuple[Path, Path, str]] = []  # written once every other file is
     try:
         for shown, text in contents:
-            data = text.encode("utf-8")
             try:
                 old = os.stat(shown)  # through links, /dev/stdout's too (a pipe has no path to resolve)
             except FileNotFoundError:
@@ -70,18 +79,19 @@ def replace_together(contents: list[tuple[Path, str]], before_renames: Callable[
             except OSError as err:
                 raise WriteError(f"{shown}: cannot write: {err.strerror or err}") from None
             if old is not None and not stat.S_ISREG(old.st_mode):
-                direct.append((shown, Path(shown), data))
+                direct.append((shown, Path(shown), text))
                 continue
             target = Path(os.path.realpath(shown))
             mode = stat.S_IMODE(old.st_mode) if old is not None else _new_file_mode()
             try:
-                pending.append((_temporary(target, data, mode), target, shown))
+                pending.append((_temporary(target, text, mode), target, shown))
             except OSError as err:
                 raise WriteError(f"{shown}: cannot write: {err.strerror or err}") from None
-        for shown, target, data in direct:
+            del text  # (not held while the next is made)
+        for shown, target, text in direct:
             try:
                 with open(target, "wb") as out:
-                    out.write(data)
+                    _write_utf8(out, text)
             except OSError as err:
                 raise WriteError(f"{shown}: cannot write: {err.strerror or err}") from None
         if before_renames is not None:

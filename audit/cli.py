@@ -183,7 +183,7 @@ def check(
     baseline: Annotated[Optional[Path], typer.Option("--baseline", help="Baseline file: its findings are reported as suppressed.")] = None,
     config: ConfigOpt = None,
     rulesets: RulesetsOpt = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes to use (across files, and across the tables of a file).")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes to use (across files, and across the tables of a file); at most one per usable core and per task.")] = 1,
     select: SelectOpt = None,
     ignore: IgnoreOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Show only a one-line summary instead of the text report on standard output, and errors.")] = False,

@@ -125,7 +125,7 @@ def write_reports(outputs: list[Output], report: Report) -> None:
     """Every report: the files replaced together, once the one for standard output (if any) is written.
 
     A report that cannot be written replaces no file: the previous reports stay as they were."""
-    files = [(o.path, o.reporter.render(report)) for o in outputs if o.path is not None]
+    files = ((o.path, o.reporter.render(report)) for o in outputs if o.path is not None)  # one held at a time
     screen = [o for o in outputs if o.path is None]
 
     def to_standard_output() -> None:

@@ -5,6 +5,7 @@ merged into one ``Report``, the same byte for byte whatever the number of proces
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 from dataclasses import dataclass
 from typing import Callable, Protocol
@@ -112,17 +113,28 @@ def _tasks(files: list[str], jobs: int) -> list[Task]:
     return [(f, None) if f == "-" else (f, (k, jobs)) for f in files for k in (range(1) if f == "-" else range(jobs))]
 
 
+def usable_cores() -> int:
+    """The processors this process may run on (its CPU affinity, where the system tells it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # (macOS, Windows)
+        return os.cpu_count() or 1
+
+
 def run_audit(library: Library, paths: list[str], jobs: int = 1,
               progress: Callable[[int], None] | None = None, files: list[str] | None = None,
               cluster: Runner | None = None) -> Report:
-    """Audit every input; with ``jobs`` > 1 in that many processes, or on a ``cluster`` (``jobs``
-    then does not apply), the same report byte for byte.
+    """Audit every input; with ``jobs`` > 1 in that many processes at most, or on a ``cluster``
+    (``jobs`` then does not apply), the same report byte for byte. No more processes run than
+    there are usable cores (more only share them, and a file split in more parts is read once
+    more by each) nor tasks.
 
     ``progress`` is called with the number of bytes read since its last call.
     """
     files = expand(paths) if files is None else files
     if cluster is not None:
         return _merge(library, *cluster.run(library, files, progress))
+    jobs = min(jobs, usable_cores())
     tasks = _tasks(files, jobs)
     results: list[PartResult] = []
     if jobs > 1 and "-" not in files and len(tasks) > 1:

@@ -468,7 +468,7 @@ def check_input(inp, findings, plain: bytes, stored: bytes) -> list[str]:
     if not plain.startswith(GZIP_MAGIC) and not outside:
         lines = plain.split(b"\n")
         for f in findings:
-            if f.rule != "DEL-SYNTAX":
+            if f.rule != "DEL-SYNTAX" or _WHOLE.match(f.message):
                 continue
             m = _COLUMN.match(f.message)
             body = lines[f.line - 1].rstrip(b"\r\n")
@@ -481,6 +481,9 @@ def check_input(inp, findings, plain: bytes, stored: bytes) -> list[str]:
 
 
 _COLUMN = re.compile(r"^(column|byte) (\d+): ")
+#: a syntax finding about a whole line or file, which has no column to give: a line over the limit,
+#: a file in another encoding (issue 15)
+_WHOLE = re.compile(r"^(\d+ bytes, longer than the|the file is not UTF-8 text)")
 
 
 def _per_input(report) -> dict[str, tuple]:

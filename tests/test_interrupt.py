@@ -20,7 +20,11 @@ from pathlib import Path
 
 import pytest
 
+from audit.run import usable_cores
+
 ROOT = Path(__file__).resolve().parent.parent
+#: --jobs 2 starts two workers only where two cores may be used (``run.usable_cores``)
+TWO_CORES = pytest.mark.skipif(usable_cores() < 2, reason="--jobs 2 runs in one process on one core")
 THREE = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
 OLD_REPORT = "the previous report\n"
 
@@ -70,6 +74,7 @@ def test_an_interrupted_audit_says_so_and_replaces_no_report(tmp_path, signum):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["night.del", "report.json"]
 
 
+@TWO_CORES
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs /proc to see the workers")
 @pytest.mark.parametrize("how", ["SIGTERM to the audit", "Ctrl-C to its process group"])
 def test_an_interrupted_audit_stops_its_workers(tmp_path, how):
@@ -106,6 +111,7 @@ def _alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
+@TWO_CORES
 def test_sigterm_while_workers_compute(tmp_path):
     """A real night split between two busy workers, stopped once both are seen. Should the audit
     finish first (a fast machine), the report must then be whole; either way no worker is left."""

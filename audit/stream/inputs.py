@@ -8,6 +8,8 @@ import gc
 import gzip
 import hashlib
 import io
+import os
+import stat
 import sys
 import zlib
 from pathlib import Path
@@ -16,7 +18,7 @@ from typing import BinaryIO, Callable, Iterator
 from ..engine.format_checks import SYNTAX
 from ..report import InputSummary
 from ..rulesets import Library
-from .replay import FileReplay
+from .replay import MAX_LINE_BYTES, FileReplay
 from .urls import UrlError, expand_url, is_url, open_url, url_size
 
 LOG_SUFFIXES = (".del", ".log", ".del.gz", ".log.gz")
@@ -32,9 +34,13 @@ def expand(paths: list[str]) -> list[str]:
     a URL (``s3://``, ``file://``...) read through fsspec, a folder URL walked as a folder.
 
     The list is sorted and without repeats, so the report does not depend on the order of the
-    command line (standard input, if given, comes last).
+    command line (standard input, if given, comes last). Every path that cannot be read (a
+    missing file, a folder or a log in a folder that cannot be read, a broken link, a FIFO, socket
+    or device met in a folder) is named, all in one ``InputError``: an audit that left a log out
+    must not pass for a whole one. A FIFO or a device given by name is read as a file.
     """
     out: list[str] = []
+    problems: list[str] = []
     for raw in paths:
         if raw == "-":
             out.append(raw)
@@ -47,16 +53,53 @@ def expand(paths: list[str]) -> list[str]:
             continue
         p = Path(raw)
         if p.is_dir():
-            found = sorted(q for q in p.rglob("*") if q.is_file() and q.name.endswith(LOG_SUFFIXES))
-            if not found:
+            found = _walk(p, problems)
+            if not found and not problems:
                 raise InputError(f"{raw}: folder holds no log (*.del, *.log, *.del.gz, *.log.gz)")
-            out.extend(q.as_posix() for q in found)
+            out.extend(found)
         elif p.exists():
             out.append(p.as_posix())
         else:
-            raise InputError(f"{raw}: no such file or folder")
+            problems.append(f"{raw}: " + ("broken link" if p.is_symlink() else "no such file or folder"))
+    if problems:
+        raise InputError(problems[0] if len(problems) == 1 else
+                         f"{len(problems)} inputs cannot be read: " + "; ".join(problems))
     stdin = ["-"] if "-" in out else []
     return sorted(set(out) - {"-"}) + stdin
+
+
+#: what a path that is neither a folder nor a regular file is, by its ``stat.S_IFMT``
+_NOT_REGULAR = {stat.S_IFIFO: "a FIFO", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a device", stat.S_IFBLK: "a device"}
+
+
+def _walk(top: Path, problems: list[str]) -> list[str]:
+    """The logs under ``top`` (links to files followed; links to folders are not walked, as
+    ``Path.rglob`` did not); what cannot be read is added to ``problems``."""
+    def unreadable(err: OSError) -> None:
+        problems.append(f"{Path(err.filename).as_posix()}: cannot read the folder: {err.strerror or err}")
+
+    found: list[str] = []
+    for folder, _, names in os.walk(top, onerror=unreadable):
+        for name in names:
+            if not name.endswith(LOG_SUFFIXES):
+                continue
+            path = Path(folder, name).as_posix()
+            try:
+                mode = os.stat(path).st_mode
+            except FileNotFoundError:
+                problems.append(f"{path}: broken link" if os.path.islink(path) else f"{path}: no such file")
+                continue
+            except OSError as err:
+                problems.append(f"{path}: cannot read: {err.strerror or err}")
+                continue
+            if not stat.S_ISREG(mode):
+                kind = _NOT_REGULAR.get(stat.S_IFMT(mode), "not a regular file")
+                problems.append(f"{path}: {kind}, not a regular file; give it by name to read it")
+            elif not os.access(path, os.R_OK):
+                problems.append(f"{path}: cannot read: permission denied")
+            else:
+                found.append(path)
+    return found
 
 
 def input_size(files: list[str]) -> int:
@@ -72,31 +115,106 @@ def size_of(path: str) -> int:
         return 0  # unreadable: the audit says so when it reads it
 
 
-#: bytes of lines read at once from an uncompressed log (a compressed one is read line by line,
-#: so that every line before a damaged block is audited)
+#: bytes read at once, from a plain or a compressed log (at most: a pipe gives what it holds, a
+#: compressed log what one step of the decompressor gives, so that every line before a damaged
+#: block is audited)
 CHUNK_BYTES = 1 << 20
 BOM = b"\xef\xbb\xbf"
 
 
-def feed_lines(stream: BinaryIO, replay: FileReplay, compressed: bool,
-               tick: Callable[[int], None] | None = None) -> None:
-    """Every line to the replay, a chunk at a time (the replay decodes them).
+def feed_lines(stream: BinaryIO, replay: FileReplay, tick: Callable[[int], None] | None = None) -> None:
+    """Every line to the replay, a chunk at a time (the replay decodes them): chunks are read and
+    split here, so that no line over ``MAX_LINE_BYTES`` is ever held whole.
 
     ``tick`` receives the bytes read, about every ``CHUNK_BYTES`` and at the end.
     """
-    lineno = untold = 0
-    hint = 1 if compressed else CHUNK_BYTES
-    while chunk := stream.readlines(hint):
-        if tick is not None:
-            untold += sum(map(len, chunk))
-            if untold >= CHUNK_BYTES:
-                tick(untold)
-                untold = 0
-        if lineno == 0 and chunk[0].startswith(BOM):
-            chunk[0] = chunk[0][3:]
-        lineno = replay.feed_chunk(chunk, lineno)
-    if tick is not None and untold:
-        tick(untold)
+    read = stream.read1 if tick is None else _counting(stream.read1, tick)
+    feed, limit = replay.feed_chunk, MAX_LINE_BYTES  # (no line but a chunk's first can be longer: a chunk is not)
+    lineno = 0
+    block = read(CHUNK_BYTES)
+    while 0 < len(block) < 4 and (more := read(CHUNK_BYTES)):
+        block += more  # (a pipe may give the first bytes one by one: a byte-order mark has up to 4)
+    bom = block.startswith(BOM)
+    if bom:
+        block = block[len(BOM):] or read(CHUNK_BYTES)
+    encoding = foreign_encoding(block)
+    if encoding is not None:
+        replay.not_text(_count_lines(block, read), encoding)
+        return
+    carry = b""  # the start of a line whose end is not read yet
+    while block:
+        lines = block.split(b"\n")
+        if carry:
+            lines[0] = carry + lines[0]
+        carry = lines.pop()
+        if lines:
+            if len(lines[0]) > limit:
+                lineno = replay.too_long(lineno + 1, len(lines[0]), lines[0][:64])
+                del lines[0]
+            if lines:
+                lineno = feed(lines, lineno)
+        block = read(CHUNK_BYTES)
+        if len(carry) > limit:  # read past the rest of the line, a chunk at a time
+            length, head, carry = len(carry), carry[:64], b""
+            while block and (end := block.find(b"\n")) < 0:
+                length += len(block)
+                block = read(CHUNK_BYTES)
+            if block:
+                length += end
+                block = block[end + 1:] or read(CHUNK_BYTES)
+            lineno = replay.too_long(lineno + 1, length, head)
+    if carry or (bom and lineno == 0):  # the last line, without its end (a BOM alone is one)
+        feed([carry], lineno)
+    if tick is not None:
+        read(0)  # the bytes not told yet
+
+
+#: the byte-order marks of the encodings a log is saved in by mistake (none can start UTF-8 text)
+FOREIGN_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32 LE"), (b"\x00\x00\xfe\xff", "UTF-32 BE"),
+                (b"\xff\xfe", "UTF-16 LE"), (b"\xfe\xff", "UTF-16 BE"))
+
+
+def foreign_encoding(block: bytes) -> str | None:
+    """The encoding a log's first chunk is in, when it is UTF-16 or UTF-32 rather than UTF-8 text:
+    by its byte-order mark, or, for UTF-16 without one, by a NUL in every other byte of its start
+    (the high byte of each ASCII character; UTF-8 text holds NUL only by damage)."""
+    for bom, name in FOREIGN_BOMS:
+        if block.startswith(bom):
+            return name
+    sample = block[:4096]
+    half = len(sample) // 2
+    if half >= 8:
+        even, odd = sample[0::2].count(0), sample[1::2].count(0)
+        if odd >= half * 0.4 and even <= half * 0.05:
+            return "UTF-16 LE"
+        if even >= half * 0.4 and odd <= half * 0.05:
+            return "UTF-16 BE"
+    return None
+
+
+def _count_lines(block: bytes, read: Callable[[int], bytes]) -> int:
+    """The lines from ``block`` on to the end, counted a chunk at a time, not split."""
+    lines, last = 0, block
+    while block:
+        lines += block.count(b"\n")
+        last = block
+        block = read(CHUNK_BYTES)
+    return lines + (not last.endswith(b"\n"))
+
+
+def _counting(read: Callable[[int], bytes], tick: Callable[[int], None]) -> Callable[[int], bytes]:
+    """``read``, telling ``tick`` the bytes read about every ``CHUNK_BYTES`` (``read(0)``: now)."""
+    untold = 0
+
+    def counted(size: int) -> bytes:
+        nonlocal untold
+        data = read(size) if size else b""
+        untold += len(data)
+        if untold and (untold >= CHUNK_BYTES or not size):
+            tick(untold)
+            untold = 0
+        return data
+    return counted
 
 
 #: the cyclic collector's thresholds while a log streams (Python's defaults: 700, 10, 10)
@@ -175,7 +293,7 @@ def audit_input(library: Library, path: str, part: tuple[int, int] | None = None
             stream = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]
         try:
             with _collector_for_streaming():
-                feed_lines(stream, replay, compressed, tick)
+                feed_lines(stream, replay, tick)
         except (EOFError, gzip.BadGzipFile, zlib.error) as err:
             _damaged(replay, err)
             hashing.drain()  # the hash and size are of the whole file as stored

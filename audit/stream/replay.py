@@ -18,7 +18,7 @@ from typing import Callable, Iterable
 
 from .. import events as ev
 from ..engine.flagger import Flagger, Sink
-from ..engine.format_checks import DEL_VERSION, OUT_OF_CONTEXT, RULESET_UNKNOWN, SYNTAX, TABLE_UNOPENED, TIME_ORDER
+from ..engine.format_checks import DEL_VERSION, EMPTY_LOG, OUT_OF_CONTEXT, RULESET_UNKNOWN, SYNTAX, TABLE_UNOPENED, TIME_ORDER
 from ..engine.surveillance import Surveillance
 from ..games import GAMES
 from ..engine.stats import TableStats
@@ -31,6 +31,11 @@ from ..parse.plain import parse_line
 from ..rulesets import Library, LoadedRuleset
 from .clock import LogClock
 from .parts import Part
+
+
+#: the longest line the auditor holds, its end not counted (docs/log-format.md): a longer one is
+#: one syntax finding, read past in constant memory (``inputs.feed_lines``)
+MAX_LINE_BYTES = 1 << 20
 
 
 def written_stamp(text: str) -> str:
@@ -185,6 +190,33 @@ class FileReplay:
         stats.events += events
         return last_event
 
+    def too_long(self, lineno: int, length: int, head: bytes) -> int:
+        """A line longer than the auditor holds, of which only ``head`` was kept: one syntax
+        finding (in part 0), and the line counted. Returns its number."""
+        self.stats.lines = lineno
+        self.last_line = b""  # not read: the end-of-log findings name no time
+        if self.primary:
+            self.stats.syntax += 1
+            sink = self.sink
+            sink.line, sink.text = lineno, ""
+            sink.stamp = readable_stamp(head.decode("utf-8", "replace"))
+            self.format_flagger.flag(SYNTAX, f"{length} bytes, longer than the {MAX_LINE_BYTES} bytes (1 MiB) "
+                                     "a line may hold; the line is not read", actual=None)
+        return lineno
+
+    def not_text(self, lines: int, encoding: str) -> None:
+        """A file in another encoding (UTF-16, say), of ``lines`` lines counted, not read: one
+        finding at its first line, not one a line; the others are not audited."""
+        self.stats.lines = lines
+        self.last_line = b""
+        if self.primary:
+            self.stats.syntax += 1
+            self.stats.not_audited += lines - 1
+            sink = self.sink
+            sink.line, sink.text, sink.stamp = 1, "", None
+            self.format_flagger.flag(SYNTAX, f"the file is not UTF-8 text (it looks like {encoding}): none of its "
+                                     f"{lines} lines is audited", actual=None)
+
     def _not_utf8(self, lineno: int, body: bytes, err: UnicodeDecodeError) -> None:
         if self.primary:
             self.stats.syntax += 1
@@ -313,3 +345,10 @@ class FileReplay:
                       else readable_stamp(text) if isinstance(parsed, Problem) else None)
         for table_id in sorted(self.tables):
             self.tables[table_id].end_of_input(self.stats.lines)
+        stats = self.stats
+        if self.primary and stats.lines == stats.blank + stats.comments + stats.headers:
+            # (these counts are the whole file's in part 0: other parts count only events and syntax)
+            sink.line = max(stats.lines, 1)  # (a finding is on a line: the first, of an empty file)
+            self.format_flagger.flag(EMPTY_LOG, "the file is empty: it holds no event" if not stats.lines else
+                                     f"the file holds no event: its {stats.lines} lines are blank lines, "
+                                     "comments and headers", actual=None)
