@@ -62,6 +62,20 @@ class Report:
                 out[f.category] = out.get(f.category, 0) + 1
         return dict(sorted(out.items()))
 
+    def by_dealer(self) -> list[tuple[str | None, int, int]]:
+        """(dealer, rounds dealt, findings at a table) for every dealer of the night, in name order,
+        the findings made where no dealer was logged (None) last."""
+        rounds: dict[str | None, int] = {}
+        for t in self.table_stats:
+            for dealer, n in t.dealer_rounds.items():
+                rounds[dealer] = rounds.get(dealer, 0) + n
+        found: dict[str | None, int] = {}
+        for f in self.findings:
+            if f.table is not None:
+                found[f.dealer] = found.get(f.dealer, 0) + 1
+        dealers = sorted(set(rounds) | set(found), key=lambda d: (d is None, d or ""))
+        return [(d, rounds.get(d, 0), found.get(d, 0)) for d in dealers]
+
     def counts(self) -> dict[str, int]:
         out = {s: 0 for s in SEVERITIES}
         for f in self.findings:

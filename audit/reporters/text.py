@@ -105,20 +105,12 @@ def _draw_tallies(report: Report, console: Console) -> None:
     console.print("[bold]findings by category[/bold]")
     for category in sorted(by_category, key=lambda c: (-by_category[c], CATEGORIES.index(c))):
         console.print(f"  {by_category[category]:>{width}}  {category}")
-    rounds: dict[str | None, int] = {}
-    for t in report.table_stats:
-        for dealer, n in t.dealer_rounds.items():
-            rounds[dealer] = rounds.get(dealer, 0) + n
-    found: dict[str | None, int] = {}
-    for f in report.findings:
-        if f.table is not None:
-            found[f.dealer] = found.get(f.dealer, 0) + 1
-    dealers = sorted(set(rounds) | set(found), key=lambda d: (d is None, d or ""))
+    dealers = report.by_dealer()
     if dealers:
         console.print("[bold]by dealer[/bold]")
-        for dealer in dealers:
+        for dealer, rounds, found in dealers:
             name = "(no dealer logged)" if dealer is None else safe(dealer)
-            console.print(f"  {name}: {rounds.get(dealer, 0)} round(s) dealt, {found.get(dealer, 0)} finding(s)")
+            console.print(f"  {name}: {rounds} round(s) dealt, {found} finding(s)")
 
 
 def stale_entry(entry: dict) -> str:

@@ -122,18 +122,9 @@ def _tallies(report: Report) -> Html:
                        (row(c, by_category[c], numeric=(1,)) for c in
                         sorted(by_category, key=lambda c: (-by_category[c], CATEGORIES.index(c)))),
                        caption="By category", sortable=True, numeric=(1,))
-    rounds: dict[str | None, int] = {}
-    for t in report.table_stats:
-        for dealer, n in t.dealer_rounds.items():
-            rounds[dealer] = rounds.get(dealer, 0) + n
-    found: dict[str | None, int] = {}
-    for f in report.findings:
-        if f.table is not None:
-            found[f.dealer] = found.get(f.dealer, 0) + 1
-    dealers = sorted(set(rounds) | set(found), key=lambda d: (d is None, d or ""))
     by_dealer = table(["dealer", "rounds dealt", "findings"],
-                      (row(NO_DEALER if d is None else d, f"{rounds.get(d, 0):,}", found.get(d, 0), numeric=(1, 2))
-                       for d in dealers),
+                      (row(NO_DEALER if d is None else d, f"{rounds:,}", found, numeric=(1, 2))
+                       for d, rounds, found in report.by_dealer()),
                       caption="By dealer", sortable=True, numeric=(1, 2))
     return el("div", rules, categories, by_dealer, class_="tallies")
 
