@@ -14,10 +14,11 @@ import sys
 from pathlib import Path
 
 import cloudpickle
+import dask
 import pytest
 from distributed import Client, LocalCluster
 
-from audit.cluster import MAX_PARTS, NEEDS_DASK, Cluster, ClusterError, cluster_tasks
+from audit.cluster import LOCAL_CONFIG, MAX_PARTS, NEEDS_DASK, Cluster, ClusterError, cluster_tasks
 from audit.reporters import json_report, text
 from audit.rulesets import Library
 from audit.run import run_audit
@@ -32,8 +33,9 @@ cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers canno
 
 @pytest.fixture(scope="module")
 def scheduler():
-    """One cluster of two worker processes for the module: its scheduler's address."""
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    """One cluster of two worker processes for the module, set as ``--cluster local`` sets its
+    own (on Linux, workers forked: a killed one is replaced by a fork in mid-run): its address."""
+    with dask.config.set(LOCAL_CONFIG), LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                       silence_logs=logging.ERROR) as cluster:
         yield cluster.scheduler_address
 
