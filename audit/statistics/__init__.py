@@ -71,7 +71,10 @@ class Statistics:
 
 
 def build(report, library) -> Statistics:
-    """Every group of the report's tables (``report.table_stats``, in report order)."""
+    """Every group of the report's tables (``report.table_stats``, in report order).
+
+    Each table's accumulators are let go once read: the groups are all the report keeps, and
+    the memory the sums held serves the report's writing."""
     stats = Statistics()
     figures: dict[tuple[str, str], Figures] = {}
     money: dict[tuple[int, str, str], MoneyGroup] = {}
@@ -88,6 +91,7 @@ def build(report, library) -> Statistics:
             group = money.setdefault((paths[t.path], t.path, scope, ident), MoneyGroup())
             group.add(acc, figures[key], t.table, t.ruleset)
         stats.groups.extend(_card_groups(t))
+        t.surveillance = None
     for (_, path, scope, ident), group in sorted(money.items()):
         stats.groups.append(_money_group(path, scope, ident, group))
     stats.groups.sort(key=lambda g: (paths[g.path], SCOPES.index(g.scope), g.id, g.test))
