@@ -38,7 +38,11 @@ class Acc:
         for kind, amount in stakes.items():
             mine[kind] = mine.get(kind, ZERO) + amount
             square[kind] = square.get(kind, ZERO) + amount * amount
-        if len(stakes) > 1:
+        if len(stakes) == 2:  # the usual pair (main bet and égalité): no sort of a list, no inner loop
+            (kind, amount), (other, second) = stakes.items()
+            key = (kind, other) if kind < other else (other, kind)
+            self.cross[key] = self.cross.get(key, ZERO) + amount * second
+        elif len(stakes) > 2:
             items = sorted(stakes.items())
             cross = self.cross
             for i, (kind, amount) in enumerate(items):
@@ -109,19 +113,19 @@ class Surveillance:
         for who, kind, stake, result in bets:
             total += result
             if kind is not None:
-                whole[kind] = whole.get(kind, ZERO) + stake
-            if who is not None:
-                entry = players.get(who)
-                if entry is None:
-                    players[who] = [{} if kind is None else {kind: stake}, result]
-                    continue
+                whole[kind] = whole[kind] + stake if kind in whole else stake
+            entry = players.get(who)
+            if entry is None:
+                players[who] = [{} if kind is None else {kind: stake}, result]
+            else:
                 entry[1] += result
                 if kind is not None:
                     mine = entry[0]
-                    mine[kind] = mine.get(kind, ZERO) + stake
+                    mine[kind] = mine[kind] + stake if kind in mine else stake
         groups = self.groups
         if self.house_banked:
             players[(dealer or "", self.shoe_n)] = (whole, total)
+        players.pop(None, None)  # an anonymous seat counts in the table, dealer and shoe only
         for key, (stakes, result) in players.items():
             acc = groups.get(key)
             if acc is None:

@@ -16,7 +16,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from . import cards
-from .money import MoneyGroup, units
+from .money import Figures, MoneyGroup, units
 
 DEFAULT_ALPHA = 0.001
 #: fewest rounds for a money group to be tested (the normal approximation needs a sample)
@@ -71,9 +71,12 @@ class Statistics:
 
 
 def build(report, library) -> Statistics:
-    """Every group of the report's tables (``report.table_stats``, in report order)."""
+    """Every group of the report's tables (``report.table_stats``, in report order).
+
+    Each table's accumulators are let go once read: the groups are all the report keeps, and
+    the memory the sums held serves the report's writing."""
     stats = Statistics()
-    figures: dict[tuple[str, str], dict] = {}
+    figures: dict[tuple[str, str], Figures] = {}
     money: dict[tuple[int, str, str], MoneyGroup] = {}
     paths = {inp.path: i for i, inp in enumerate(report.inputs)}
     for t in report.table_stats:
@@ -83,11 +86,12 @@ def build(report, library) -> Statistics:
         key = (t.ruleset, t.overlay)
         if key not in figures:
             ruleset = library.for_table(t.ruleset, t.table)
-            figures[key] = units(ruleset) if ruleset is not None else {}
+            figures[key] = Figures(units(ruleset) if ruleset is not None else {})
         for (scope, ident), acc in watch.rounds_by().items():
             group = money.setdefault((paths[t.path], t.path, scope, ident), MoneyGroup())
             group.add(acc, figures[key], t.table, t.ruleset)
         stats.groups.extend(_card_groups(t))
+        t.surveillance = None
     for (_, path, scope, ident), group in sorted(money.items()):
         stats.groups.append(_money_group(path, scope, ident, group))
     stats.groups.sort(key=lambda g: (paths[g.path], SCOPES.index(g.scope), g.id, g.test))
@@ -97,17 +101,18 @@ def build(report, library) -> Statistics:
 def _money_group(path: str, scope: str, ident: str, m: MoneyGroup) -> Group:
     table = next(iter(m.tables)) if len(m.tables) == 1 else None
     ruleset = next(iter(m.rulesets)) if len(m.rulesets) == 1 else None
+    expected = m.expected
     g = Group(scope, ident, path, "result", table, ruleset, m.rounds, handle=m.handle, result=m.result,
-              expected=_cents(m.expected), sd=_cents(Fraction(m.sd)))
+              expected=_cents(expected), sd=_cents(Fraction(m.sd)))
     if m.rounds >= MIN_ROUNDS and m.variance > 0:
-        z = float(Fraction(m.result) - m.expected) / m.sd
+        gap = Fraction(m.result) - expected
+        z = float(gap) / m.sd
         _set_z(g, z, math.erfc(abs(z) / math.sqrt(2)))
-        g.message = _money_message(g, m, z)
+        g.message = _money_message(g, m, gap)
     return g
 
 
-def _money_message(g: Group, m: MoneyGroup, z: float) -> str:
-    gap = Fraction(m.result) - m.expected
+def _money_message(g: Group, m: MoneyGroup, gap: Fraction) -> str:
     amount = format(abs(_cents(gap)), ",.2f")
     unit = "coups" if g.scope in ("banker", "ponte") else "rounds"
     if g.scope in ("banker", "ponte"):

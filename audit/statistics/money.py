@@ -45,33 +45,59 @@ def units(ruleset: LoadedRuleset) -> dict[str, Unit]:
     return out
 
 
+class Figures:
+    """A ruleset's per-unit figures made ready for summing many groups: each kind's edge as an integer
+    numerator over one denominator shared by the ruleset's kinds, its variance and sd as floats."""
+
+    def __init__(self, units: dict[str, Unit]) -> None:
+        self.units = units
+        self.denominator = math.lcm(*(edge.denominator for edge, _ in units.values())) if units else 1
+        self.cache: dict[str, tuple[int, float, float]] = {}
+
+    def of(self, kind: str) -> tuple[int, float, float]:
+        """The kind's edge numerator (over ``denominator``), variance and sd per unit."""
+        known = self.cache.get(kind)
+        if known is None:
+            edge, variance = _unit(self.units, kind)
+            known = self.cache[kind] = (edge.numerator * (self.denominator // edge.denominator),
+                                        float(variance), math.sqrt(variance))
+        return known
+
+
 class MoneyGroup:
-    """One group's figures, summed over the tables it played at."""
+    """One group's figures, summed over the tables it played at.
+
+    The expectation is summed in integers, by denominator (a stake's, times its ruleset's), and
+    made a fraction once: the same exact figure as a sum of fractions, without their cost."""
 
     def __init__(self) -> None:
         self.rounds = 0
         self.handle = Decimal(0)
         self.result = Decimal(0)
-        self.expected = Fraction(0)
+        self.parts: dict[int, int] = {}
         self.variance = 0.0
         self.tables: set[str] = set()
         self.rulesets: set[str] = set()
 
-    def add(self, acc, figures: dict[str, Unit], table: str, ruleset: str) -> None:
+    def add(self, acc, figures: Figures, table: str, ruleset: str) -> None:
         self.rounds += acc.rounds
         self.result += acc.result
         self.tables.add(table)
         self.rulesets.add(ruleset)
+        parts, scale, of = self.parts, figures.denominator, figures.of
         for kind, stake in sorted(acc.stakes.items()):
-            edge, _ = _unit(figures, kind)
             self.handle += stake
-            self.expected += edge * Fraction(stake)
+            numerator, denominator = stake.as_integer_ratio()
+            denominator *= scale
+            parts[denominator] = parts.get(denominator, 0) + numerator * of(kind)[0]
         for kind, product in sorted(acc.square.items()):
-            self.variance += float(product) * float(_unit(figures, kind)[1])
+            self.variance += float(product) * of(kind)[1]
         for (one, two), product in sorted(acc.cross.items()):
-            sd_one = math.sqrt(_unit(figures, one)[1])
-            sd_two = math.sqrt(_unit(figures, two)[1])
-            self.variance += 2 * float(product) * sd_one * sd_two
+            self.variance += 2 * float(product) * of(one)[2] * of(two)[2]
+
+    @property
+    def expected(self) -> Fraction:
+        return sum((Fraction(numerator, denominator) for denominator, numerator in self.parts.items()), Fraction(0))
 
     @property
     def sd(self) -> float:
