@@ -55,6 +55,11 @@ CASES = (
          ("--house", "rulesets/house/casino-exemple-fr.yaml")),
     Case("nights", ("fixtures/nights",)),
     Case("rule-fixtures", ("fixtures/rules",)),
+    # the surveillance statistics (money groups and card tests) of the shipped nights, in every format
+    Case("nights-statistics", ("fixtures/nights",), ("--statistics",)),
+    Case("nights-statistics-jobs2", ("fixtures/nights",), ("--statistics", "--jobs", "2"),
+         same_as="nights-statistics"),
+    Case("mixed-faulty-statistics", ("tests/golden/logs/mixed-faulty.del",), ("--statistics",)),
 )
 
 #: simulator commands whose output is pinned by digest (arguments after ``audit simulate``)
