@@ -220,13 +220,9 @@ class LineParser:
         shaped = self._shape(rest)
         if shaped is not None:
             base = self._template(shaped[0])
-            if base is not None:
+            if base is not None:  # not kept: the line cache keeps the line, the grammar's parses stay here
                 cls, fields = base
-                template = (cls, {**fields, **shaped[1]})
-                if len(cache) >= self.max_cached:
-                    cache.popitem(last=False)
-                cache[rest] = template
-                return template
+                return cls, {**fields, **shaped[1]}
         parsed = parse_line(f"{self._CANON_TS} {self._CANON_TABLE} {rest}", 1)
         template = None
         if isinstance(parsed, ev._Event):
