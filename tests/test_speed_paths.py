@@ -13,6 +13,7 @@ from audit import events as ev
 from audit.parse import LineParser, Problem, parse_line
 from audit.parse.digit_blind import digit_blind
 from audit.parse.grammar import terminal_regex
+from audit.parse.parsed import EVENT_TYPES
 from audit.run import run_audit
 from audit.reporters import json_report
 from audit.rulesets import Library
@@ -168,8 +169,9 @@ def test_lines_that_differ_in_free_values_share_a_parse_and_keep_the_grammars_ve
     "ROUND 7 begin x", "ROUND 7", "ROUND begin", "ROUND 7 begin #",
 ])
 def test_round_lines_take_their_tables_round_fields_and_keep_the_grammars_verdict(rest):
-    """ROUND lines are never in the line cache (their number changes); the fields of their table's
-    ROUND lines are kept instead, and the number put in. Each table in turn, twice, then a bad table."""
+    """A ROUND line's number changes every round: the fields of its table's ROUND lines are kept,
+    and the number put in; the line cache then serves the other tables. Each table in turn,
+    twice, then a bad table."""
     fast = LineParser()
     for n, text in enumerate(_WARM, start=1):
         fast.parse(text, n)
@@ -178,6 +180,20 @@ def test_round_lines_take_their_tables_round_fields_and_keep_the_grammars_verdic
             text = f"2026-11-20T21:00:01.000+01:00 {table} {rest}"
             got, want = fast.parse(text + end, n), parse_line(text, n)
             assert got == want and type(got) is type(want), (table, repr(end))
+
+
+@pytest.mark.parametrize("rest", ["BET seat=3 spot=main amount=25", "DEAL seat=3 7H", "SHUFFLE", "BET seat=3 spot=main"])
+def test_one_line_entry_serves_every_table_and_a_bad_table_keeps_the_grammars_verdict(rest):
+    """The line cache is keyed by the text from the verb on: each table, known or new, valid or
+    not (a table the grammar refuses, a tab, a blank too many, no stamp), gets its own event."""
+    fast = LineParser()
+    for n, table in enumerate(["T1", "T2", "T1", "-T", "T" * 40, "T3\tX", "", "T2", "T4"], start=1):
+        for stamp in ("2026-11-20T21:00:01.000+01:00", "", "# x", "2026-11-20T21:00:01.000+01:00 "):
+            text = f"{stamp} {table} {rest}"
+            got, want = fast.parse(text + "\n", n), parse_line(text, n)
+            assert got == want and type(got) is type(want), (stamp, table)
+            if type(got) in EVENT_TYPES:
+                assert got.table == table and fast.rest == rest
 
 
 @pytest.mark.parametrize("end", ["\n", "\r\n", "  \n", "\t\r\n", ""])

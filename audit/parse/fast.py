@@ -28,9 +28,10 @@ class LineParser:
     refuses) goes through ``parse_line`` itself, so events and errors are the
     grammar's, as a test checks over every fixture and generated logs.
 
-    Two caches: the text after the timestamp (table and verb on) gives the
-    event's fields at once; on a miss, the text from the verb on gives them
-    for any table, once the table is checked with the grammar's terminal.
+    Two caches: the text from the verb on, as read, gives the event's fields
+    at once, for any table already checked with the grammar's terminal; on a
+    miss, the same text without its line end gives its template (the parse of
+    a line like it), from which the entry is made.
     """
 
     _CANON_TS = "2000-01-01T00:00:00Z"
@@ -43,8 +44,8 @@ class LineParser:
         self.max_lines = max_cached + max_cached // 4
         # verb on -> template; least recently used first: a full cache drops its coldest entry
         self._cache: OrderedDict[str, tuple[type, dict[str, Any]] | None] = OrderedDict()
-        # table and verb on -> (class, fields with the table, text from the verb on);
-        # when full its older half goes (a night's hot texts fit: memory stays flat)
+        # verb on as read -> (class, fields, text from the verb on); the table is each line's own
+        # (one entry serves every table); when full its older half goes (memory stays flat)
         self._lines: dict[str, tuple[type, dict[str, Any], str]] = {}
         self._ts = terminal_regex("TIMESTAMP").fullmatch
         # shapes (digits as 0) of timestamps the grammar's terminal matched: see ``_stamp_ok``
@@ -61,13 +62,14 @@ class LineParser:
 
     def parse(self, text: str, lineno: int = 0) -> Parsed:
         stamp, _, tail = text.partition(" ")
-        known = self._lines.get(tail)  # the tail as read, its line end included
-        if known is None:
+        table, _, key = tail.partition(" ")
+        known = self._lines.get(key)  # the text from the verb on as read, its line end included
+        if known is None or table not in self._tables:
             body = text.rstrip()
             if not body:
                 self.rest = ""
                 return None
-            known = self._line_template(body, tail)
+            known = self._line_template(body, key)
             if known is None:
                 return self._reference(body, lineno)
         cls, fields, self.rest = known
@@ -81,6 +83,7 @@ class LineParser:
         # the event built as the validated constructor would, without validating again: the grammar did
         values = fields.copy()
         values["ts"] = ts
+        values["table"] = table
         values["line"] = lineno
         obj = _new(cls)
         _set(obj, "__dict__", values)
@@ -102,32 +105,31 @@ class LineParser:
         return True
 
     def _line_template(self, body: str, key: str) -> tuple[type, dict[str, Any], str] | None:
-        """The template of a table-and-verb text not seen lately (None: not a plain event line);
-        ``key`` is that text as read (line end included), ``body`` the line without its end."""
+        """The template of a line whose text from the verb on was not seen lately, or whose
+        table is not known yet (None: not a plain event line); ``key`` is that text as read (line
+        end included), ``body`` the line without its end. The table is the caller's to put in."""
         table, _, rest = body.partition(" ")[2].partition(" ")
         if body[0] in " \t#" or not rest or rest[0] in " \t":
             return None  # tabs or repeated blanks: the grammar's business (a tab in the stamp or
             # the table is caught by their terminals, checked before the template is used)
-        if rest.startswith("ROUND"):
-            known = self._round_line(table, rest)
-            if known is not None:
-                return known
-        template = self._template(rest)
-        if template is None or not self._valid_table(table):
-            return None
-        cls, fields = template
-        # ts and line are in place already (the model's order): each event's copy only overwrites them
-        known = (cls, {"ts": None, "table": table, "line": 0, **fields}, rest)
-        if not rest.startswith("ROUND"):  # one per round: not worth keeping
-            lines = self._lines
-            if len(lines) >= self.max_lines:  # the older half goes; it is rebuilt cheaply
-                self._lines = lines = dict(list(lines.items())[self.max_lines // 2:])
-            lines[key] = known
+        known = self._round_line(table, rest) if rest.startswith("ROUND") else None
+        if known is None:
+            template = self._template(rest)
+            if template is None or not self._valid_table(table):
+                return None
+            cls, fields = template
+            # ts, table and line are in place already (the model's order): each event's copy overwrites them
+            known = (cls, {"ts": None, "table": None, "line": 0, **fields}, rest)
+        lines = self._lines
+        if len(lines) >= self.max_lines:  # the older half goes; it is rebuilt cheaply
+            self._lines = lines = dict(list(lines.items())[self.max_lines // 2:])
+        lines[key] = known
         return known
 
     def _round_line(self, table: str, rest: str) -> tuple[type, dict[str, Any], str] | None:
-        """A ROUND line: its number changes every round, so it is never in the line cache; the
-        fields of ``ROUND 1 begin`` (or ``end``) at its table are, with the number put in."""
+        """A ROUND line: its number changes every round, so its text is new at its first table
+        (the line cache keeps it for the others); the fields of ``ROUND 1 begin`` (or ``end``)
+        at its table are kept, with the number put in."""
         m = self._ROUND.fullmatch(rest)
         if m is None:
             return None
@@ -218,13 +220,9 @@ class LineParser:
         shaped = self._shape(rest)
         if shaped is not None:
             base = self._template(shaped[0])
-            if base is not None:
+            if base is not None:  # not kept: the line cache keeps the line, the grammar's parses stay here
                 cls, fields = base
-                template = (cls, {**fields, **shaped[1]})
-                if len(cache) >= self.max_cached:
-                    cache.popitem(last=False)
-                cache[rest] = template
-                return template
+                return cls, {**fields, **shaped[1]}
         parsed = parse_line(f"{self._CANON_TS} {self._CANON_TABLE} {rest}", 1)
         template = None
         if isinstance(parsed, ev._Event):
