@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
-from typing import Any
+from typing import Any, Iterator
 
 from .. import __version__
 from ..escape import undecodable_escaped
@@ -16,6 +16,10 @@ VERSION = 1
 
 
 def as_dict(report: Report) -> dict[str, Any]:
+    return _as_dict(report, [f.model_dump(mode="json") for f in report.findings])
+
+
+def _as_dict(report: Report, findings: Any) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -28,7 +32,7 @@ def as_dict(report: Report) -> dict[str, Any]:
             "events": report.events,
             "findings": report.counts(),
         },
-        "findings": [f.model_dump(mode="json") for f in report.findings],
+        "findings": findings,
         "table_summaries": [table_summary(report, t) for t in report.table_stats],
         "suppressed": [
             {**s.finding.model_dump(mode="json"), "fingerprint": s.fingerprint, "justification": s.justification}
@@ -89,6 +93,24 @@ def _group(g) -> dict[str, Any]:
     return out
 
 
+#: what stands for the findings array in the rest of the report, found there again to write them
+_MARK = "\0findings\0"
+
+
+def pieces(report: Report) -> Iterator[str]:
+    """The report as UTF-8 text, a finding at a time: what ``json.dumps(as_dict(report), indent=2)``
+    writes, the findings never all in memory. A file name's bytes that are not UTF-8 are written ``\\xNN``."""
+    text = json.dumps(_as_dict(report, _MARK), indent=2, ensure_ascii=False)
+    before, _, after = text.partition(json.dumps(_MARK, ensure_ascii=False))  # the first: no path holds a NUL
+    yield undecodable_escaped(before, "\\\\")
+    sep = "[\n    "
+    for f in report.findings:
+        element = json.dumps(f.model_dump(mode="json"), indent=2, ensure_ascii=False).replace("\n", "\n    ")
+        yield sep + undecodable_escaped(element, "\\\\")
+        sep = ",\n    "
+    yield ("[]" if sep.startswith("[") else "\n  ]") + undecodable_escaped(after, "\\\\") + "\n"
+
+
 def render(report: Report) -> str:
-    """The report as UTF-8 text: a file name's bytes that are not UTF-8 are written ``\\xNN``."""
-    return undecodable_escaped(json.dumps(as_dict(report), indent=2, ensure_ascii=False), "\\\\") + "\n"
+    """The report as UTF-8 text, whole."""
+    return "".join(pieces(report))

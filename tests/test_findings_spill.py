@@ -1,0 +1,129 @@
+"""Findings past a threshold are written to disk and the reports read them back merged (issue 15,
+item 11): 500,000 malformed lines peaked at 612 MB. Every report is the same byte for byte whether
+the findings spilled or not; the spill folder is gone after a run, an error, an interruption; and a
+child auditing many malformed lines stays under the memory bound."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from audit import findings_store, interrupt, selection
+from audit import run as run_module
+from audit.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+LOGS = sorted(str(p) for p in (ROOT / "tests" / "golden" / "logs").glob("*.del"))
+FORMATS = {"text": "txt", "json": "json", "sarif": "sarif", "junit": "xml", "github": "gh.txt",
+           "gitlab": "gl.json", "html": "html"}
+#: the memory bound of docs/report.md, in bytes
+BOUND = 200 * 1024 * 1024
+
+
+@pytest.fixture
+def spill_folder(tmp_path, monkeypatch):
+    """Where the spill folders go (checked empty after each test), and a count of merges from disk."""
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    merges = []
+    real = findings_store.merged
+
+    def merged(stores):
+        merges.append(len(stores))
+        return real(stores)
+    monkeypatch.setattr(findings_store, "merged", merged)
+    yield folder, merges
+    assert list(folder.iterdir()) == []
+
+
+def _logs(tmp_path: Path) -> list[str]:
+    bad = tmp_path / "malformed.del"
+    bad.write_text("".join(f"not an event {n}\nnot an event\n" for n in range(150)))  # equal contents too
+    return [*LOGS, str(bad)]
+
+
+def _check(tmp_path: Path, name: str, *args: str) -> tuple[int, dict[str, bytes]]:
+    out = tmp_path / name
+    out.mkdir()
+    paths = [out / f"report.{ext}" for ext in FORMATS.values()]
+    options = [o for fmt, path in zip(FORMATS, paths) for o in ("-f", fmt, "-o", str(path))]
+    result = CliRunner().invoke(app, ["check", "--no-progress", *options, *args])
+    assert result.exit_code in (0, 1), result.output
+    return result.exit_code, {p.name: p.read_bytes() for p in paths}
+
+
+@pytest.mark.parametrize("args", [(), ("--jobs", "2"), ("--select", "syntax,FR-"), ("--ignore", "MC-")])
+def test_every_report_is_the_same_whether_the_findings_spilled_or_not(args, tmp_path, monkeypatch, spill_folder):
+    logs = _logs(tmp_path)
+    base = tmp_path / "baseline.json"
+    CliRunner().invoke(app, ["baseline", "create", "-o", str(base), LOGS[0]])
+    args = (*args, "--baseline", str(base), *logs)
+    status, kept = _check(tmp_path, "kept", *args)
+    assert spill_folder[1] == []
+    monkeypatch.setattr(findings_store, "THRESHOLD", 7)
+    spilled_status, spilled = _check(tmp_path, "spilled", *args)
+    assert spill_folder[1], "the findings did not spill"
+    assert spilled_status == status
+    for name in kept:
+        assert spilled[name] == kept[name], name
+
+
+def test_a_baseline_made_from_spilled_findings_is_the_same(tmp_path, monkeypatch, spill_folder):
+    logs = _logs(tmp_path)
+    CliRunner().invoke(app, ["baseline", "create", "-o", str(tmp_path / "kept.json"), *logs])
+    monkeypatch.setattr(findings_store, "THRESHOLD", 3)
+    CliRunner().invoke(app, ["baseline", "create", "-o", str(tmp_path / "spilled.json"), *logs])
+    assert spill_folder[1]
+    assert (tmp_path / "spilled.json").read_bytes() == (tmp_path / "kept.json").read_bytes()
+
+
+def test_the_spill_folder_is_removed_after_an_error(tmp_path, monkeypatch, spill_folder):
+    monkeypatch.setattr(findings_store, "THRESHOLD", 3)
+    bad_baseline = tmp_path / "baseline.json"
+    bad_baseline.write_text("{}")  # read after the audit: exit 2 once the findings spilled
+    result = CliRunner().invoke(app, ["check", "--no-progress", "--baseline", str(bad_baseline), *_logs(tmp_path)])
+    assert result.exit_code == 2 and spill_folder[1]
+
+
+def test_the_spill_folder_is_removed_after_an_interruption(tmp_path, monkeypatch, spill_folder):
+    monkeypatch.setattr(findings_store, "THRESHOLD", 3)
+
+    def stop(self, report):
+        raise interrupt.Interrupted(signal.SIGINT)
+    monkeypatch.setattr(selection.Selection, "apply", stop)
+    with pytest.raises(interrupt.Interrupted):  # (the command line's main turns it into "audit: interrupted")
+        CliRunner().invoke(app, ["check", "--no-progress", "--jobs", "2", *_logs(tmp_path)])
+    assert spill_folder[1]
+
+
+def test_without_a_spill_folder_the_findings_stay_in_memory(tmp_path, monkeypatch):
+    monkeypatch.setattr(findings_store, "THRESHOLD", 3)
+    report = run_module.run_audit(run_module.Library.load(), _logs(tmp_path))
+    assert isinstance(report.findings, list) and len(report.findings) > 300
+
+
+LINES = 200_000
+
+
+def test_many_malformed_lines_stay_under_the_memory_bound(tmp_path):
+    log = tmp_path / "malformed.del"
+    with log.open("w") as out:
+        for n in range(LINES):
+            out.write(f"garbage {n}\n")
+    report = tmp_path / "report.json"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    pid = subprocess.Popen([sys.executable, "-m", "audit", "check", "--no-progress", "-f", "json",
+                            "-o", str(report), str(log)], env=env).pid
+    _, status, usage = os.wait4(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 1
+    assert usage.ru_maxrss * 1024 < BOUND, f"peak {usage.ru_maxrss // 1024} MB"
+    with report.open() as text:
+        assert sum(1 for line in text if line.startswith('      "rule": "DEL-')) == LINES
