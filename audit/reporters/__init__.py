@@ -84,11 +84,12 @@ register(Reporter("text", "txt", "a summary, then the findings by table and roun
                   _module_function("text"), show=_module_function("text", "show")))
 register(Reporter("json", "json", "the JSON report of the findings contract, for programs",
                   _module_function("json_report"), stream=_module_function("json_report", "pieces")))
-register(Reporter("sarif", "sarif", "SARIF 2.1.0, for code-scanning views", _module_function("sarif")))
+register(Reporter("sarif", "sarif", "SARIF 2.1.0, for code-scanning views", _module_function("sarif"),
+                  stream=_module_function("sarif", "pieces")))
 register(Reporter("junit", "xml", "JUnit XML, for the test views of CI servers", _module_function("junit")))
 register(Reporter("github", "txt", "GitHub Actions workflow commands: annotations on the run, for a CI step's log",
-                  _module_function("github")))
+                  _module_function("github"), stream=_module_function("github", "pieces")))
 register(Reporter("gitlab", "json", "GitLab Code Quality JSON, for merge requests and the pipeline's Code Quality tab",
-                  _module_function("gitlab")))
+                  _module_function("gitlab"), stream=_module_function("gitlab", "pieces")))
 register(Reporter("html", "html", "one self-contained HTML page with plots, for the compliance officer (the html extra)",
                   _module_function("html"), needs=("matplotlib",), extra="html"))

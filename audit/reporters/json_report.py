@@ -10,6 +10,7 @@ from .. import __version__
 from ..escape import undecodable_escaped
 from ..engine.stats import TableStats
 from ..report import Report
+from . import json_pieces
 
 FORMAT = "del-audit-report"
 VERSION = 1
@@ -93,22 +94,16 @@ def _group(g) -> dict[str, Any]:
     return out
 
 
-#: what stands for the findings array in the rest of the report, found there again to write them
-_MARK = "\0findings\0"
-
-
 def pieces(report: Report) -> Iterator[str]:
-    """The report as UTF-8 text, a finding at a time: what ``json.dumps(as_dict(report), indent=2)``
-    writes, the findings never all in memory. A file name's bytes that are not UTF-8 are written ``\\xNN``."""
-    text = json.dumps(_as_dict(report, _MARK), indent=2, ensure_ascii=False)
-    before, _, after = text.partition(json.dumps(_MARK, ensure_ascii=False))  # the first: no path holds a NUL
-    yield undecodable_escaped(before, "\\\\")
-    sep = "[\n    "
-    for f in report.findings:
-        element = json.dumps(f.model_dump(mode="json"), indent=2, ensure_ascii=False).replace("\n", "\n    ")
-        yield sep + undecodable_escaped(element, "\\\\")
-        sep = ",\n    "
-    yield ("[]" if sep.startswith("[") else "\n  ]") + undecodable_escaped(after, "\\\\") + "\n"
+    """The report as UTF-8 text, a finding at a time (never all in memory): a file name's bytes
+    that are not UTF-8 are written ``\\xNN``."""
+    findings = (f.model_dump(mode="json") for f in report.findings)
+    yield from json_pieces.pieces(_as_dict(report, json_pieces.MARK), findings, _escaped)
+    yield "\n"
+
+
+def _escaped(text: str) -> str:
+    return undecodable_escaped(text, "\\\\")
 
 
 def render(report: Report) -> str:
