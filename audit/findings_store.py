@@ -20,7 +20,7 @@ import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from .findings import SEVERITIES, Finding
 from .fingerprint import fingerprinted
@@ -115,18 +115,29 @@ class Tally:
     categories: dict[tuple[str, str | None], dict[str, int]] = field(default_factory=dict)
     #: dealer -> findings made at a table
     dealers: dict[str | None, int] = field(default_factory=dict)
+    #: (rule, category) -> findings
+    rules: dict[tuple[str, str], int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, findings: Iterable[Finding]) -> Tally:
         tally = cls()
-        severities, categories, dealers = tally.severities, tally.categories, tally.dealers
+        severities, categories, dealers, rules = tally.severities, tally.categories, tally.dealers, tally.rules
         for f in findings:
             severities[f.severity] += 1
+            rule = (f.rule, f.category)
+            rules[rule] = rules.get(rule, 0) + 1
             mine = categories.setdefault((f.path, f.table), {})
             mine[f.category] = mine.get(f.category, 0) + 1
             if f.table is not None:
                 dealers[f.dealer] = dealers.get(f.dealer, 0) + 1
         return tally
+
+    def category_totals(self) -> dict[str, int]:
+        """category -> findings, in the order categories were first met (as the rules were)."""
+        out: dict[str, int] = {}
+        for (_, category), n in self.rules.items():
+            out[category] = out.get(category, 0) + n
+        return out
 
 
 class SpilledFindings:
@@ -185,9 +196,29 @@ class _Fingerprints:
 def merged(stores: list[list[Finding]]) -> SpilledFindings:
     """The findings of stores some of which spilled: what each still holds written out too (and
     let go of)."""
-    runs = [run for s in stores for run in getattr(s, "runs", ())]
-    for s in stores:
+    runs: list[str] = []
+    for s in stores:  # each store's runs in the order it wrote them: equal keys merge as a sort keeps them
+        runs += getattr(s, "runs", ())
         if len(s):
             runs.append(write_run(sorted(s, key=Finding.sort_key)))
             s.clear()
     return SpilledFindings(runs)
+
+
+def ordered(findings: Iterable[Finding], key: Callable[[Finding], Any]) -> Iterator[Finding]:
+    """``sorted(findings, key=key)`` (stable) without holding findings that spilled: sorted
+    ``THRESHOLD`` at a time into runs, merged."""
+    if not isinstance(findings, SpilledFindings):
+        yield from sorted(findings, key=key)
+        return
+    runs, chunk = [], []
+    for f in findings:
+        chunk.append(f)
+        if len(chunk) >= THRESHOLD:
+            runs.append(write_run(sorted(chunk, key=key)))
+            chunk = []
+    try:
+        yield from heapq.merge(*(read_run(r) for r in runs), sorted(chunk, key=key), key=key)
+    finally:
+        for run in runs:
+            os.unlink(run)

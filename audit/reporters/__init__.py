@@ -81,7 +81,8 @@ def _module_function(module: str, function: str = "render") -> Callable:
 
 
 register(Reporter("text", "txt", "a summary, then the findings by table and round, for a person",
-                  _module_function("text"), show=_module_function("text", "show")))
+                  _module_function("text"), show=_module_function("text", "show"),
+                  stream=_module_function("text", "pieces")))
 register(Reporter("json", "json", "the JSON report of the findings contract, for programs",
                   _module_function("json_report"), stream=_module_function("json_report", "pieces")))
 register(Reporter("sarif", "sarif", "SARIF 2.1.0, for code-scanning views", _module_function("sarif"),
