@@ -84,22 +84,29 @@ class FindingStore(list):
 
 def write_run(findings: list[Finding]) -> str:
     """``findings`` (in report order) as tuples of their fields in a new file of the spill folder; its name."""
-    fd, name = tempfile.mkstemp(dir=_folder, suffix=".run")
-    with os.fdopen(fd, "wb") as out:
-        for start in range(0, len(findings), CHUNK):
-            pickle.dump([_values(f) for f in findings[start:start + CHUNK]], out, pickle.HIGHEST_PROTOCOL)
-    return name
+    return _write([_values(f) for f in findings])
 
 
 def read_run(name: str) -> Iterator[Finding]:
+    return (_construct(_EVERY_FIELD, **dict(zip(_FIELDS, values))) for values in _read(name))
+
+
+def _write(rows: list[tuple]) -> str:
+    fd, name = tempfile.mkstemp(dir=_folder, suffix=".run")
+    with os.fdopen(fd, "wb") as out:
+        for start in range(0, len(rows), CHUNK):
+            pickle.dump(rows[start:start + CHUNK], out, pickle.HIGHEST_PROTOCOL)
+    return name
+
+
+def _read(name: str) -> Iterator[tuple]:
     with open(name, "rb") as run:
         while True:
             try:
                 chunk = pickle.load(run)
             except EOFError:
                 return
-            for values in chunk:
-                yield _construct(_EVERY_FIELD, **dict(zip(_FIELDS, values)))
+            yield from chunk
 
 
 def spilled(stores: Iterable[list[Finding]]) -> bool:
@@ -209,16 +216,30 @@ def ordered(findings: Iterable[Finding], key: Callable[[Finding], Any]) -> Itera
     """``sorted(findings, key=key)`` (stable) without holding findings that spilled: sorted
     ``THRESHOLD`` at a time into runs, merged."""
     if not isinstance(findings, SpilledFindings):
-        yield from sorted(findings, key=key)
+        return iter(sorted(findings, key=key))
+    pairs = ordered_pairs(((f, "") for f in findings), lambda pair: key(pair[0]), spill=True)
+    return (f for f, _ in pairs)
+
+
+def ordered_pairs(pairs: Iterable[tuple[Finding, str]], key: Callable[[tuple[Finding, str]], Any],
+                  spill: bool) -> Iterator[tuple[Finding, str]]:
+    """``ordered`` for (finding, fingerprint) pairs; written out in runs only if ``spill``."""
+    if not spill:
+        yield from sorted(pairs, key=key)
         return
     runs, chunk = [], []
-    for f in findings:
-        chunk.append(f)
+    for pair in pairs:
+        chunk.append(pair)
         if len(chunk) >= THRESHOLD:
-            runs.append(write_run(sorted(chunk, key=key)))
+            runs.append(_write([(*_values(f), fp) for f, fp in sorted(chunk, key=key)]))
             chunk = []
     try:
-        yield from heapq.merge(*(read_run(r) for r in runs), sorted(chunk, key=key), key=key)
+        yield from heapq.merge(*(_read_pairs(r) for r in runs), sorted(chunk, key=key), key=key)
     finally:
         for run in runs:
             os.unlink(run)
+
+
+def _read_pairs(name: str) -> Iterator[tuple[Finding, str]]:
+    for values in _read(name):
+        yield _construct(_EVERY_FIELD, **dict(zip(_FIELDS, values))), values[-1]

@@ -127,3 +127,13 @@ def test_many_malformed_lines_stay_under_the_memory_bound(tmp_path):
     assert usage.ru_maxrss * 1024 < BOUND, f"peak {usage.ru_maxrss // 1024} MB"
     with report.open() as text:
         assert sum(1 for line in text if line.startswith('      "rule": "DEL-')) == LINES
+
+
+def test_the_html_page_lists_at_most_its_rows_and_says_so(tmp_path, monkeypatch, spill_folder):
+    from audit.reporters.html import findings_section
+    monkeypatch.setattr(findings_section, "MAX_ROWS", 5)
+    monkeypatch.setattr(findings_store, "THRESHOLD", 7)
+    page = tmp_path / "night.html"
+    CliRunner().invoke(app, ["check", "--no-progress", "-f", "html", "-o", str(page), *_logs(tmp_path)])
+    html = page.read_text()
+    assert html.count('<tr class="finding') == 5 and "the first 5 of 3" in html and "5 of 5 findings shown" in html

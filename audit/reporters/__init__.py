@@ -87,7 +87,8 @@ register(Reporter("json", "json", "the JSON report of the findings contract, for
                   _module_function("json_report"), stream=_module_function("json_report", "pieces")))
 register(Reporter("sarif", "sarif", "SARIF 2.1.0, for code-scanning views", _module_function("sarif"),
                   stream=_module_function("sarif", "pieces")))
-register(Reporter("junit", "xml", "JUnit XML, for the test views of CI servers", _module_function("junit")))
+register(Reporter("junit", "xml", "JUnit XML, for the test views of CI servers", _module_function("junit"),
+                  stream=_module_function("junit", "pieces")))
 register(Reporter("github", "txt", "GitHub Actions workflow commands: annotations on the run, for a CI step's log",
                   _module_function("github"), stream=_module_function("github", "pieces")))
 register(Reporter("gitlab", "json", "GitLab Code Quality JSON, for merge requests and the pipeline's Code Quality tab",

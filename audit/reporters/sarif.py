@@ -11,6 +11,7 @@ Deterministic: no timestamps, keys sorted.
 from __future__ import annotations
 
 import re
+from itertools import chain
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any, Iterator
 from urllib.parse import quote
@@ -163,7 +164,7 @@ def _document(report: Report) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]
                 rules.append(_rule_descriptor(rs, rule))
     # a finding of a rule not listed (disabled after the fact, say) still gets its descriptor
     by_id = {rs.id: rs for rs in report.rulesets}
-    for f in [*report.findings, *(s.finding for s in report.suppressed)]:
+    for f in chain(report.findings, (s.finding for s in report.suppressed)):
         key = (f.ruleset, f.rule)
         rs = by_id.get(f.ruleset)
         if key in rule_index or rs is None:
