@@ -48,7 +48,7 @@ def from_report(report: Report, justification: str = DEFAULT_JUSTIFICATION) -> B
     entries = [
         Entry(fingerprint=fp, rule=f.rule, table=f.table, round=f.round, path=f.path,
               message=f.message, justification=justification)
-        for f, fp in zip(report.findings, report.fingerprints)
+        for f, fp in report.fingerprinted()
     ]
     return Baseline(format=FORMAT, version=1, entries=entries)
 
@@ -86,7 +86,7 @@ def apply(report: Report, baseline: Baseline, path_shown: str) -> None:
     accepted = {e.fingerprint: e for e in baseline.entries}
     kept, kept_fps, matched = [], [], set()
     where = getattr(report.findings, "where", None)  # findings that spilled: not copied, narrowed
-    for finding, fp in zip(report.findings, report.fingerprints):
+    for finding, fp in report.fingerprinted():
         entry = accepted.get(fp)
         if entry is None:
             if where is None:

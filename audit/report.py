@@ -58,6 +58,17 @@ class Report:
         """Whether the report speaks of ``rule``: its findings, its SARIF descriptor, its JUnit test cases."""
         return self.reported_rules is None or rule in self.reported_rules
 
+    def fingerprinted(self) -> Iterable[tuple[Finding, str]]:
+        """Each finding with its fingerprint, in report order: findings that spilled are read once
+        for both (``zip`` of the two would merge them from disk twice at once). A report made
+        without fingerprints gives "" for each."""
+        pairs = getattr(self.findings, "pairs", None)
+        if pairs is not None:
+            return pairs()
+        if len(self.fingerprints) != len(self.findings):
+            return ((f, "") for f in self.findings)
+        return zip(self.findings, self.fingerprints)
+
     def tally(self) -> Tally:
         """The findings counted (once for findings that spilled, which are read from disk)."""
         tally = getattr(self.findings, "tally", None)

@@ -128,7 +128,7 @@ def record(conn, store: Store, report, statistics, stamps: dict[str, str | None]
         _many(conn, schema.dealers, [{"input_id": input_id, "table_id": t.table, "dealer": dealer, "rounds": n}
                                      for t in tables for dealer, n in sorted(t.dealer_rounds.items(),
                                                                              key=lambda kv: kv[0] or "")])
-        found = ((f, fp, False) for f, fp in zip(report.findings, report.fingerprints) if f.path == inp.path)
+        found = ((f, fp, False) for f, fp in report.fingerprinted() if f.path == inp.path)
         for rows in _batches(_finding_row(input_id, *f) for f in chain(found, suppressed)):
             _many(conn, schema.findings, rows)
         if statistics is not None:

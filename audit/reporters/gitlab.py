@@ -21,7 +21,7 @@ SEVERITIES = {"error": "critical", "warning": "major", "info": "info"}
 
 
 def issues(report: Report) -> Iterator[dict]:
-    for f, fingerprint in zip(report.findings, report.fingerprints):
+    for f, fingerprint in report.fingerprinted():
         yield {
             "description": f"{f.rule}: {f.message} ({', '.join(filter(None, (place(f), moment(f))))})",
             "check_name": f.rule,

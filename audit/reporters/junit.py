@@ -17,7 +17,7 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from itertools import groupby
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterator
 
 from ..escape import escape_char
 from ..findings import Finding
@@ -169,11 +169,6 @@ def _failure(f: Finding, fingerprint: str) -> ET.Element:
     return failure
 
 
-def _fingerprinted(report: Report) -> Iterable[tuple[Finding, str]]:
-    fps = report.fingerprints if len(report.fingerprints) == len(report.findings) else [""] * len(report.findings)
-    return zip(report.findings, fps)
-
-
 def _skeleton(report: Report) -> tuple[ET.Element, dict[str, int]]:
     """The document with a mark where each test case's failures go; the place of each file's suite."""
     found: dict[str, _Found] = {}
@@ -219,7 +214,7 @@ def _failures(report: Report, place: dict[str, int]) -> Iterator[list[ET.Element
     the rank of each file's suite."""
     def key(pair: tuple[Finding, str]) -> tuple[int, tuple[str, str]]:
         return place[pair[0].path], _case_key(pair[0])
-    pairs = ordered_pairs(_fingerprinted(report), key, spill=isinstance(report.findings, SpilledFindings))
+    pairs = ordered_pairs(report.fingerprinted(), key, spill=isinstance(report.findings, SpilledFindings))
     for _, group in groupby(pairs, key=key):
         yield [_failure(f, fp) for f, fp in group]
 

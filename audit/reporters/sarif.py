@@ -139,8 +139,7 @@ def as_dict(report: Report) -> dict[str, Any]:
 def _results(report: Report, rule_index: dict[tuple[str, str], int],
              artifact_index: dict[str, int]) -> Iterator[dict[str, Any]]:
     baselined = report.baseline is not None
-    fps = report.fingerprints if len(report.fingerprints) == len(report.findings) else [""] * len(report.findings)
-    for f, fp in zip(report.findings, fps):
+    for f, fp in report.fingerprinted():
         result = _result(f, fp, rule_index, artifact_index)
         if baselined:
             result["baselineState"] = "new"
