@@ -204,19 +204,19 @@ def as_element(report: Report) -> ET.Element:
         mark = case.find(_FAILURES)
         if mark is not None:
             at = list(case).index(mark)
-            case[at:at + 1] = next(failures)
+            case[at:at + 1] = list(next(failures))
     return root
 
 
-def _failures(report: Report, place: dict[str, int]) -> Iterator[list[ET.Element]]:
+def _failures(report: Report, place: dict[str, int]) -> Iterator[Iterator[ET.Element]]:
     """The failure elements of each failed test case in document order (the findings sorted by
-    suite and case, those that spilled through runs on disk): one case's list at a time. ``place``:
-    the rank of each file's suite."""
+    suite and case, those that spilled through runs on disk), one at a time. ``place``: the rank
+    of each file's suite."""
     def key(pair: tuple[Finding, str]) -> tuple[int, tuple[str, str]]:
         return place[pair[0].path], _case_key(pair[0])
     pairs = ordered_pairs(report.fingerprinted(), key, spill=isinstance(report.findings, SpilledFindings))
     for _, group in groupby(pairs, key=key):
-        yield [_failure(f, fp) for f, fp in group]
+        yield (_failure(f, fp) for f, fp in group)
 
 
 def pieces(report: Report) -> Iterator[str]:
@@ -230,7 +230,10 @@ def pieces(report: Report) -> Iterator[str]:
         where = text.index(mark, at)
         indent = text[text.rfind("\n", 0, where):where]
         yield text[at:where]
-        yield indent.join(ET.tostring(f, encoding="unicode") for f in failures)
+        between = ""
+        for failure in failures:
+            yield between + ET.tostring(failure, encoding="unicode")
+            between = indent
         at = where + len(mark)
     yield text[at:]
 

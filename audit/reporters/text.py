@@ -30,8 +30,8 @@ def _group_key(f: Finding) -> tuple[str, str, int]:
 
 
 def pieces(report: Report) -> Iterator[str]:
-    """The report as a file holds it: plain text, lines as long as they are; a group of findings
-    at a time (never all in memory)."""
+    """The report as a file holds it: plain text, lines as long as they are; a finding at a time
+    (never all in memory)."""
     out = io.StringIO()
     console = Console(width=120, file=out, highlight=False, soft_wrap=True, color_system=None, force_terminal=False)
     for _ in _drawing(report, console):
@@ -53,7 +53,7 @@ def show(report: Report) -> None:
 
 
 def _drawing(report: Report, console: Console) -> Iterator[None]:
-    """The report drawn on ``console``, pausing after each group of findings."""
+    """The report drawn on ``console``, pausing after each finding."""
     yield from _draw(report, console)
     if report.statistics is not None:
         draw_statistics(report, console)
@@ -102,7 +102,7 @@ def _draw(report: Report, console: Console) -> Iterator[None]:
                 console.print(f"    actual:   {safe(f.actual or '—')}")
             regulation = regulations.get(f.ruleset)
             console.print(f"    [dim]{safe(regulation + ', ' if regulation else '')}{safe(f.citation)}[/dim]")
-        yield
+            yield
     _draw_tallies(report, console)
 
 
