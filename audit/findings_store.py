@@ -157,11 +157,13 @@ class SpilledFindings:
         self._keep = keep
         self._tally: Tally | None = None
 
+    def _merged(self) -> Iterator[Finding]:
+        return heapq.merge(*(read_run(r) for r in self.runs), key=Finding.sort_key)
+
     def pairs(self) -> Iterator[tuple[Finding, str]]:
         """(finding, fingerprint) in report order; fingerprints count every finding, kept or not."""
-        merged = heapq.merge(*(read_run(r) for r in self.runs), key=Finding.sort_key)
         keep = self._keep
-        for pair in fingerprinted(merged):
+        for pair in fingerprinted(self._merged()):
             if keep is None or keep(*pair):
                 yield pair
 
@@ -171,6 +173,8 @@ class SpilledFindings:
         return SpilledFindings(self.runs, both)
 
     def __iter__(self) -> Iterator[Finding]:
+        if self._keep is None:  # no fingerprint needed
+            return self._merged()
         return (f for f, _ in self.pairs())
 
     @property
