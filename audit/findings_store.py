@@ -109,6 +109,15 @@ def _read(name: str) -> Iterator[tuple]:
             yield from chunk
 
 
+def settle(stores: list[list[Finding]]) -> None:
+    """The findings finished stores still hold (each under ``THRESHOLD``) written out once together
+    they pass it: many inputs of a few findings each do not add up in memory either."""
+    if _folder is not None and sum(len(s) for s in stores) >= THRESHOLD:
+        for s in stores:
+            if len(s) and isinstance(s, FindingStore):
+                s.spill()
+
+
 def spilled(stores: Iterable[list[Finding]]) -> bool:
     return any(getattr(s, "runs", None) for s in stores)
 

@@ -100,6 +100,7 @@ def _collect(results, count: int, read, progress: Callable[[int], None] | None,
     while len(out) < count:
         try:
             out.append(results.next(timeout=poll) if read is not None else next(results))
+            findings_store.settle([r.findings for r in out])
         except multiprocessing.TimeoutError:
             pass
         if progress is not None and read is not None and (now := read.value) > told:
@@ -152,6 +153,7 @@ def run_audit(library: Library, paths: list[str], jobs: int = 1,
     else:
         for path, part in tasks:
             results.append(_audit_part(library, path, part, progress))
+            findings_store.settle([r.findings for r in results])
     return _merge(library, tasks, results)
 
 

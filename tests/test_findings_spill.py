@@ -140,3 +140,12 @@ def test_many_malformed_lines_stay_under_the_memory_bound(tmp_path):
     assert peak < BOUND, f"peak {peak // 2**20} MB"
     with report.open() as text:
         assert sum(1 for line in text if line.startswith('      "rule": "DEL-')) == LINES
+
+
+def test_many_inputs_of_few_findings_each_spill_together(tmp_path, monkeypatch, spill_folder):
+    """Each store holds fewer findings than the threshold; together they pass it, and are written out."""
+    logs = _logs(tmp_path)
+    status, kept = _check(tmp_path, "kept", *logs)
+    monkeypatch.setattr(findings_store, "THRESHOLD", 320)  # above each file's findings (300 at most), below their sum (348)
+    spilled_status, spilled = _check(tmp_path, "spilled", *logs)
+    assert spill_folder[1] and spilled_status == status and spilled == kept
