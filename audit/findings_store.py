@@ -68,8 +68,6 @@ class FindingStore(list):
         super().__init__(*args)
         #: run files, each sorted in report order
         self.runs: list[str] = []
-        #: findings written to ``runs``
-        self.spilled = 0
 
     def append(self, finding: Finding) -> None:
         list.append(self, finding)
@@ -78,7 +76,6 @@ class FindingStore(list):
 
     def spill(self) -> None:
         self.runs.append(write_run(sorted(self, key=Finding.sort_key)))
-        self.spilled += len(self)
         self.clear()
 
 
@@ -119,6 +116,7 @@ def settle(stores: list[list[Finding]]) -> None:
 
 
 def spilled(stores: Iterable[list[Finding]]) -> bool:
+    """Whether any of ``stores`` wrote findings out."""
     return any(getattr(s, "runs", None) for s in stores)
 
 
