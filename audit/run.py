@@ -92,15 +92,17 @@ def _worker_tick(task: Task) -> Callable[[int], None] | None:
 
 
 def _collect(results, count: int, read, progress: Callable[[int], None] | None,
-             poll: float = POLL_SECONDS) -> list[PartResult]:
+             poll: float = POLL_SECONDS, arrived: Callable[[list], None] | None = None) -> list[PartResult]:
     """The pool's ``count`` results in order; while it waits for one, the bytes the workers have
-    read so far go to ``progress`` (so the bar moves while the parts of one file are replayed)."""
+    read so far go to ``progress`` (so the bar moves while the parts of one file are replayed).
+    ``arrived`` is given the results so far as each arrives."""
     out: list[PartResult] = []
     told = 0
     while len(out) < count:
         try:
             out.append(results.next(timeout=poll) if read is not None else next(results))
-            findings_store.settle([r.findings for r in out])
+            if arrived is not None:
+                arrived(out)
         except multiprocessing.TimeoutError:
             pass
         if progress is not None and read is not None and (now := read.value) > told:
@@ -149,12 +151,16 @@ def run_audit(library: Library, paths: list[str], jobs: int = 1,
         read = ctx.Value("q", 0) if progress is not None else None
         spec = {**library.spec, "statistics": library.statistics}
         with ctx.Pool(min(jobs, len(tasks)), initializer=_init_worker, initargs=(spec, read, findings_store.folder())) as pool:
-            results = _collect(pool.imap(_worker, tasks), len(tasks), read, progress)
+            results = _collect(pool.imap(_worker, tasks), len(tasks), read, progress, arrived=_settle)
     else:
         for path, part in tasks:
             results.append(_audit_part(library, path, part, progress))
-            findings_store.settle([r.findings for r in results])
+            _settle(results)
     return _merge(library, tasks, results)
+
+
+def _settle(results: list[PartResult]) -> None:
+    findings_store.settle([r.findings for r in results])
 
 
 def _merge(library: Library, tasks: list, results: list[PartResult]) -> Report:
