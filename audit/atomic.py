@@ -40,12 +40,14 @@ def _new_file_mode() -> int:
 PIECE = 1 << 20
 
 
-def _write_utf8(out: BinaryIO, text: str) -> None:
-    for start in range(0, len(text), PIECE):
-        out.write(text[start:start + PIECE].encode("utf-8"))
+def _write_utf8(out: BinaryIO, text: str | Iterable[str]) -> None:
+    """``text``, or each piece of it in turn (a report made as it is written)."""
+    for piece in ((text,) if isinstance(text, str) else text):
+        for start in range(0, len(piece), PIECE):
+            out.write(piece[start:start + PIECE].encode("utf-8"))
 
 
-def _temporary(target: Path, text: str, mode: int) -> str:
+def _temporary(target: Path, text: str | Iterable[str], mode: int) -> str:
     """``text`` (UTF-8) in a new file beside ``target``, on disk; its name."""
     fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
     try:
@@ -60,16 +62,18 @@ def _temporary(target: Path, text: str, mode: int) -> str:
     return name
 
 
-def replace_together(contents: Iterable[tuple[Path, str]], before_renames: Callable[[], None] | None = None) -> None:
+def replace_together(contents: Iterable[tuple[Path, str | Iterable[str]]],
+                     before_renames: Callable[[], None] | None = None) -> None:
     """Write each ``(path, text)`` (UTF-8) so that either all are replaced or none is. ``contents``
-    may make each text as it is asked for (a generator): only one is then held at a time.
+    may make each text as it is asked for (a generator): only one is then held at a time; a text
+    may be an iterable of pieces, written as they are made.
 
     ``before_renames`` runs once every file is written and before any is put in place (the report
     for standard output, say): if it fails, no file is replaced either. A symbolic link is kept:
     the file it points to is replaced. Raises ``WriteError`` naming the file that failed.
     """
     pending: list[tuple[str, Path, Path]] = []  # (temporary file, target, the path as given)
-    direct: list[tuple[Path, Path, str]] = []  # written once every other file is
+    direct: list[tuple[Path, Path, str | Iterable[str]]] = []  # written once every other file is
     try:
         for shown, text in contents:
             try:

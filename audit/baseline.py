@@ -48,7 +48,7 @@ def from_report(report: Report, justification: str = DEFAULT_JUSTIFICATION) -> B
     entries = [
         Entry(fingerprint=fp, rule=f.rule, table=f.table, round=f.round, path=f.path,
               message=f.message, justification=justification)
-        for f, fp in zip(report.findings, report.fingerprints)
+        for f, fp in report.fingerprinted()
     ]
     return Baseline(format=FORMAT, version=1, entries=entries)
 
@@ -85,14 +85,20 @@ def apply(report: Report, baseline: Baseline, path_shown: str) -> None:
     ``path_shown`` is the baseline file as the reports name it."""
     accepted = {e.fingerprint: e for e in baseline.entries}
     kept, kept_fps, matched = [], [], set()
-    for finding, fp in zip(report.findings, report.fingerprints):
+    where = getattr(report.findings, "where", None)  # findings that spilled: not copied, narrowed
+    for finding, fp in report.fingerprinted():
         entry = accepted.get(fp)
         if entry is None:
-            kept.append(finding)
-            kept_fps.append(fp)
+            if where is None:
+                kept.append(finding)
+                kept_fps.append(fp)
         else:
             matched.add(fp)
             report.suppressed.append(Suppressed(finding, fp, entry.justification))
-    report.findings, report.fingerprints = kept, kept_fps
+    if where is not None:
+        report.findings = where(lambda f, fp: fp not in matched)
+        report.fingerprints = report.findings.fingerprints
+    else:
+        report.findings, report.fingerprints = kept, kept_fps
     report.stale = [e.model_dump(mode="json") for e in baseline.entries if e.fingerprint not in matched]
     report.baseline = path_shown

@@ -19,7 +19,7 @@ import typer
 from . import __version__
 from . import baseline as baseline_file
 from . import config as config_file
-from . import interrupt, terminal
+from . import findings_store, interrupt, terminal
 from .cluster import Cluster, ClusterError
 from .escape import for_terminal, lines_for_terminal
 from .findings import DEFAULT_FAIL_ON, SEVERITIES, any_at_or_above
@@ -217,23 +217,24 @@ def check(
     with _exit_2_on(OutputError):  # before a log is read
         check_outputs(outputs, run_sources(files, library, cfg.path, base_path))
     show_progress = progress_bar_fits(outputs) and not (no_progress or quiet)
-    with narrator.timed("logs audited"):
-        report = _audit(files, library, jobs, show_progress=show_progress, narrator=narrator,
-                        cluster=cluster or cfg.settings.cluster)
-    if report.statistics is not None:
-        report.statistics.alpha = alpha
-    if recorder is not None:
-        recorder.keep_statistics(report, shown=statistics)
-    if base_path is not None:
-        with _exit_2_on(baseline_file.BaselineError):
-            baseline_file.apply(report, baseline_file.load(base_path), base_path.as_posix())
-    selection.apply(report)
-    _write_reports(outputs, report, quiet, narrator)
-    if recorder is not None:
-        history.record(recorder, report, quiet)
-    floor = (fail_on.value if fail_on else None) or cfg.settings.fail_on or DEFAULT_FAIL_ON
-    anomalous = fail_on_anomaly and report.statistics is not None and bool(report.statistics.anomalies())
-    raise typer.Exit(1 if any_at_or_above(report.findings, floor) or anomalous else 0)
+    with findings_store.spilling():  # removed at the end, on an error or an interruption too
+        with narrator.timed("logs audited"):
+            report = _audit(files, library, jobs, show_progress=show_progress, narrator=narrator,
+                            cluster=cluster or cfg.settings.cluster)
+        if report.statistics is not None:
+            report.statistics.alpha = alpha
+        if recorder is not None:
+            recorder.keep_statistics(report, shown=statistics)
+        if base_path is not None:
+            with _exit_2_on(baseline_file.BaselineError):
+                baseline_file.apply(report, baseline_file.load(base_path), base_path.as_posix())
+        selection.apply(report)
+        _write_reports(outputs, report, quiet, narrator)
+        if recorder is not None:
+            history.record(recorder, report, quiet)
+        floor = (fail_on.value if fail_on else None) or cfg.settings.fail_on or DEFAULT_FAIL_ON
+        anomalous = fail_on_anomaly and report.statistics is not None and bool(report.statistics.anomalies())
+        raise typer.Exit(1 if any_at_or_above(report.findings, floor) or anomalous else 0)
 
 
 @baseline_app.command("create")
@@ -256,10 +257,11 @@ def baseline_create(
     files = _expand(paths)
     with _exit_2_on(OutputError):  # before a log is read
         check_files([output], run_sources(files, library, cfg.path))
-    report = _audit(files, library)
-    selection.apply(report)
-    _write(output, baseline_file.render(baseline_file.from_report(report, justification)))
-    sys.stdout.write(f"audit: {len(report.findings)} finding(s) written to {for_terminal(str(output))}\n")
+    with findings_store.spilling():
+        report = _audit(files, library)
+        selection.apply(report)
+        _write(output, baseline_file.render(baseline_file.from_report(report, justification)))
+        sys.stdout.write(f"audit: {len(report.findings)} finding(s) written to {for_terminal(str(output))}\n")
 
 
 @app.command()

@@ -3,14 +3,15 @@
 A fingerprint is made of what a finding is about (rule, table, round, the
 event's own text) and never of where it sits in a file: re-audit the same
 night, or the same events shifted by an added line, and it does not change.
-Identical findings are told apart by their order of occurrence.
+Identical findings are told apart by their order of occurrence. What is kept
+to count them is a 16-byte digest of each distinct content, not the content.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections import Counter
+from typing import Iterable, Iterator
 
 from .findings import Finding
 
@@ -23,12 +24,16 @@ def _content(f: Finding) -> str:
     return "\x1f".join((f.rule, f.table or "", rnd, what))
 
 
-def fingerprints(findings: list[Finding]) -> list[str]:
-    """One fingerprint per finding, in the same order (findings sorted as in the report)."""
-    seen: Counter[str] = Counter()
-    out = []
+def fingerprinted(findings: Iterable[Finding]) -> Iterator[tuple[Finding, str]]:
+    """Each finding with its fingerprint (findings in report order, iterated once)."""
+    seen: dict[bytes, int] = {}
     for f in findings:
         base = _content(f)
-        seen[base] += 1
-        out.append(hashlib.sha256(f"{base}\x1f{seen[base]}".encode("utf-8")).hexdigest()[:32])
-    return out
+        key = hashlib.blake2b(base.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        n = seen[key] = seen.get(key, 0) + 1
+        yield f, hashlib.sha256(f"{base}\x1f{n}".encode("utf-8")).hexdigest()[:32]
+
+
+def fingerprints(findings: Iterable[Finding]) -> list[str]:
+    """One fingerprint per finding, in the same order (findings sorted as in the report)."""
+    return [fp for _, fp in fingerprinted(findings)]

@@ -125,7 +125,7 @@ def write_reports(outputs: list[Output], report: Report) -> None:
     """Every report: the files replaced together, once the one for standard output (if any) is written.
 
     A report that cannot be written replaces no file: the previous reports stay as they were."""
-    files = ((o.path, o.reporter.render(report)) for o in outputs if o.path is not None)  # one held at a time
+    files = ((o.path, o.reporter.pieces(report)) for o in outputs if o.path is not None)  # made as written
     screen = [o for o in outputs if o.path is None]
 
     def to_standard_output() -> None:
@@ -134,7 +134,7 @@ def write_reports(outputs: list[Output], report: Report) -> None:
                 with _standard_output():
                     o.reporter.show(report)
             else:
-                write_standard_output(o.reporter.render(report))
+                write_standard_output(o.reporter.pieces(report))
 
     try:
         replace_together(files, to_standard_output)
@@ -154,9 +154,11 @@ def _standard_output() -> Iterator[None]:
         raise OutputError(f"standard output: cannot write: {err.strerror or err}") from None
 
 
-def write_standard_output(text: str) -> None:
+def write_standard_output(text: str | Iterable[str]) -> None:
+    """``text``, or each of its pieces in turn."""
     with _standard_output():
-        sys.stdout.write(text)
+        for piece in ((text,) if isinstance(text, str) else text):
+            sys.stdout.write(piece)
 
 
 def write_file(path: Path, content: str) -> None:

@@ -5,9 +5,11 @@ Running the audit that fills it is ``audit.run``."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterable
 
 from .engine.stats import TableStats
-from .findings import SEVERITIES, Finding
+from .findings import Finding
+from .findings_store import Tally
 from .rulesets import LoadedRuleset
 from .statistics import Statistics
 
@@ -34,14 +36,15 @@ class Suppressed:
 @dataclass
 class Report:
     inputs: list[InputSummary] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
+    #: in report order: a list, or past ``findings_store.THRESHOLD`` a ``SpilledFindings`` (iterate it)
+    findings: list[Finding] | Iterable[Finding] = field(default_factory=list)
     tables: int = 0
     rounds: int = 0
     events: int = 0
     rulesets: list[LoadedRuleset] = field(default_factory=list)
     table_stats: list[TableStats] = field(default_factory=list)
     #: fingerprints of ``findings``, in the same order
-    fingerprints: list[str] = field(default_factory=list)
+    fingerprints: list[str] | Iterable[str] = field(default_factory=list)
     suppressed: list[Suppressed] = field(default_factory=list)
     #: baseline entries (as written in the baseline file) that match no finding any more
     stale: list[dict] = field(default_factory=list)
@@ -55,12 +58,24 @@ class Report:
         """Whether the report speaks of ``rule``: its findings, its SARIF descriptor, its JUnit test cases."""
         return self.reported_rules is None or rule in self.reported_rules
 
+    def fingerprinted(self) -> Iterable[tuple[Finding, str]]:
+        """Each finding with its fingerprint, in report order: findings that spilled are read once
+        for both (``zip`` of the two would merge them from disk twice at once). A report made
+        without fingerprints gives "" for each."""
+        pairs = getattr(self.findings, "pairs", None)
+        if pairs is not None:
+            return pairs()
+        if len(self.fingerprints) != len(self.findings):
+            return ((f, "") for f in self.findings)
+        return zip(self.findings, self.fingerprints)
+
+    def tally(self) -> Tally:
+        """The findings counted (once for findings that spilled, which are read from disk)."""
+        tally = getattr(self.findings, "tally", None)
+        return tally() if tally is not None else Tally.of(self.findings)
+
     def findings_by_category(self, path: str, table: str) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for f in self.findings:
-            if f.path == path and f.table == table:
-                out[f.category] = out.get(f.category, 0) + 1
-        return dict(sorted(out.items()))
+        return dict(sorted(self.tally().categories.get((path, table), {}).items()))
 
     def by_dealer(self) -> list[tuple[str | None, int, int]]:
         """(dealer, rounds dealt, findings at a table) for every dealer of the night, in name order,
@@ -69,18 +84,12 @@ class Report:
         for t in self.table_stats:
             for dealer, n in t.dealer_rounds.items():
                 rounds[dealer] = rounds.get(dealer, 0) + n
-        found: dict[str | None, int] = {}
-        for f in self.findings:
-            if f.table is not None:
-                found[f.dealer] = found.get(f.dealer, 0) + 1
+        found = self.tally().dealers
         dealers = sorted(set(rounds) | set(found), key=lambda d: (d is None, d or ""))
         return [(d, rounds.get(d, 0), found.get(d, 0)) for d in dealers]
 
     def counts(self) -> dict[str, int]:
-        out = {s: 0 for s in SEVERITIES}
-        for f in self.findings:
-            out[f.severity] += 1
-        return out
+        return dict(self.tally().severities)
 
 
 def report_order(report: Report, path: str) -> int:

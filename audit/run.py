@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Callable, Protocol
 
 from .engine.stats import TableStats
+from . import findings_store
 from .findings import Finding
 from .fingerprint import fingerprints
 from .report import InputSummary, Report, report_order
@@ -27,6 +28,7 @@ class PartResult:
     """What one process returns for one input (or one part of its tables)."""
 
     summary: InputSummary
+    #: a ``FindingStore`` whose findings past its threshold are in its run files (their names travel)
     findings: list[Finding]
     events: int
     rounds: int
@@ -54,13 +56,14 @@ _WORKER_READ = None
 POLL_SECONDS = 0.25
 
 
-def _init_worker(spec: dict, read=None) -> None:
+def _init_worker(spec: dict, read=None, spill: str | None = None) -> None:
     """A worker leaves interruption to the main process: a Ctrl-C to the process group is the
     main process's to handle (it ends the pool), and the pool's end (SIGTERM) ends a worker at
     once and quietly. A worker that died of the Ctrl-C itself was replaced by the pool while the
     main process was still unwinding, and the new one could wait on its input for ever."""
     global _WORKER_LIBRARY, _WORKER_READ
     _WORKER_READ = read
+    findings_store.use_folder(spill)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if _WORKER_LIBRARY is None:  # a spawned worker loads the rulesets itself
@@ -89,14 +92,17 @@ def _worker_tick(task: Task) -> Callable[[int], None] | None:
 
 
 def _collect(results, count: int, read, progress: Callable[[int], None] | None,
-             poll: float = POLL_SECONDS) -> list[PartResult]:
+             poll: float = POLL_SECONDS, arrived: Callable[[list], None] | None = None) -> list[PartResult]:
     """The pool's ``count`` results in order; while it waits for one, the bytes the workers have
-    read so far go to ``progress`` (so the bar moves while the parts of one file are replayed)."""
+    read so far go to ``progress`` (so the bar moves while the parts of one file are replayed).
+    ``arrived`` is given the results so far as each arrives."""
     out: list[PartResult] = []
     told = 0
     while len(out) < count:
         try:
             out.append(results.next(timeout=poll) if read is not None else next(results))
+            if arrived is not None:
+                arrived(out)
         except multiprocessing.TimeoutError:
             pass
         if progress is not None and read is not None and (now := read.value) > told:
@@ -144,16 +150,22 @@ def run_audit(library: Library, paths: list[str], jobs: int = 1,
         _WORKER_LIBRARY = library if forking else None  # a forked worker has it already: no second load
         read = ctx.Value("q", 0) if progress is not None else None
         spec = {**library.spec, "statistics": library.statistics}
-        with ctx.Pool(min(jobs, len(tasks)), initializer=_init_worker, initargs=(spec, read)) as pool:
-            results = _collect(pool.imap(_worker, tasks), len(tasks), read, progress)
+        with ctx.Pool(min(jobs, len(tasks)), initializer=_init_worker, initargs=(spec, read, findings_store.folder())) as pool:
+            results = _collect(pool.imap(_worker, tasks), len(tasks), read, progress, arrived=_settle)
     else:
         for path, part in tasks:
             results.append(_audit_part(library, path, part, progress))
+            _settle(results)
     return _merge(library, tasks, results)
+
+
+def _settle(results: list[PartResult]) -> None:
+    findings_store.settle([r.findings for r in results])
 
 
 def _merge(library: Library, tasks: list, results: list[PartResult]) -> Report:
     report = Report()
+    stores = []
     by_path: dict[str, InputSummary] = {}
     for (path, part), result in zip(tasks, results):
         if part is None or part[0] == 0:
@@ -163,14 +175,18 @@ def _merge(library: Library, tasks: list, results: list[PartResult]) -> Report:
             mine = by_path[result.summary.path].accounting
             for key in ("events", "syntax"):
                 mine[key] += result.summary.accounting[key]
-        report.findings.extend(result.findings)
+        stores.append(result.findings)
         report.rounds += result.rounds
         report.events += result.events
         report.table_stats.extend(result.tables[t] for t in sorted(result.tables))
     report.table_stats.sort(key=lambda t: (report_order(report, t.path), t.table))
     report.tables = len(report.table_stats)
-    report.findings.sort(key=Finding.sort_key)
-    report.fingerprints = fingerprints(report.findings)
+    if findings_store.spilled(stores):
+        report.findings = findings_store.merged(stores)
+        report.fingerprints = report.findings.fingerprints
+    else:
+        report.findings = sorted((f for s in stores for f in s), key=Finding.sort_key)
+        report.fingerprints = fingerprints(report.findings)
     report.rulesets = [library.rulesets[k] for k in sorted(library.rulesets)]
     if library.statistics:
         report.statistics = build_statistics(report, library)

@@ -62,9 +62,14 @@ class Selection:
         if not self.active:
             return
         report.reported_rules = frozenset(self.kept_rules())
-        kept = [(f, fp) for f, fp in zip(report.findings, report.fingerprints) if self._keeps_finding(f)]
-        report.findings = [f for f, _ in kept]
-        report.fingerprints = [fp for _, fp in kept]
+        where = getattr(report.findings, "where", None)
+        if where is not None:  # findings that spilled: narrowed as they are read
+            report.findings = where(lambda f, fp: self._keeps_finding(f))
+            report.fingerprints = report.findings.fingerprints
+        else:
+            kept = [(f, fp) for f, fp in zip(report.findings, report.fingerprints) if self._keeps_finding(f)]
+            report.findings = [f for f, _ in kept]
+            report.fingerprints = [fp for _, fp in kept]
         report.suppressed = [s for s in report.suppressed if self._keeps_finding(s.finding)]
         report.stale = [e for e in report.stale if self.keeps(e["rule"])]
 

@@ -247,7 +247,7 @@ def test_a_big_night_is_sampled_in_the_plots_not_in_the_tables():
 
 def test_filters_list_each_value_once_in_a_stable_order():
     report = hostile_report()
-    form = Page(findings_section._filters(report.findings))
+    form = Page(findings_section._filters(report.findings, len(report.findings)))
     assert form.count("select") == len(findings_section.FILTERS)
     assert form.text.count(shown("finding.rule")) == 1
 

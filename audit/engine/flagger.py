@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..findings import Finding
+from ..findings_store import FindingStore
 from .checks import Check, P
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -34,7 +35,7 @@ class Sink:
     """Where the findings of one audit go, with the position being read."""
 
     path: str
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=FindingStore)  # written to disk past a threshold
     line: int = 0
     text: str = ""  # the current event, from its verb on
     stamp: str | None = None  # the current line's timestamp as written (None: it has none)

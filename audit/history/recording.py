@@ -10,13 +10,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, time, timezone
 from decimal import Decimal
+from itertools import chain
 from pathlib import Path
+from typing import Iterable, Iterator
 
 from .. import __version__
 from . import schema
 from .gaming_day import GamingDayError, day_start, first_stamp, of_stamp
 from .migrate import prepare
 from .store import Store, StoreError, parse
+
+#: finding rows inserted at a time
+BATCH = 5_000
 
 
 @dataclass
@@ -102,15 +107,15 @@ def record(conn, store: Store, report, statistics, stamps: dict[str, str | None]
     anomalies = {id(a.group): a.p_adjusted for a in statistics.anomalies()} if statistics is not None else {}
     for inp in report.inputs:
         tables = [t for t in report.table_stats if t.path == inp.path]
-        found = [(f, fp, False) for f, fp in zip(report.findings, report.fingerprints) if f.path == inp.path]
-        found += [(s.finding, s.fingerprint, True) for s in report.suppressed if s.finding.path == inp.path]
+        suppressed = [(s.finding, s.fingerprint, True) for s in report.suppressed if s.finding.path == inp.path]
+        findings = sum(sum(n.values()) for (path, _), n in report.tally().categories.items() if path == inp.path)
         stamp = stamps.get(inp.path)
         row = {
             "sha256": inp.sha256, "path": inp.path, "size": inp.size, "lines": inp.lines,
             "events": inp.accounting.get("events", 0), "first_event": stamp,
             "gaming_day": of_stamp(stamp, start) if stamp is not None else None,
             "tables": len(tables), "rounds": sum(t.rounds for t in tables),
-            "findings": sum(1 for f in found if not f[2]), "suppressed": sum(1 for f in found if f[2]),
+            "findings": findings, "suppressed": len(suppressed),
             "alpha": statistics.alpha if statistics is not None else None,
             "audit_version": __version__, "recorded_at": now,
         }
@@ -123,7 +128,9 @@ def record(conn, store: Store, report, statistics, stamps: dict[str, str | None]
         _many(conn, schema.dealers, [{"input_id": input_id, "table_id": t.table, "dealer": dealer, "rounds": n}
                                      for t in tables for dealer, n in sorted(t.dealer_rounds.items(),
                                                                              key=lambda kv: kv[0] or "")])
-        _many(conn, schema.findings, [_finding_row(input_id, *f) for f in found])
+        found = ((f, fp, False) for f, fp in report.fingerprinted() if f.path == inp.path)
+        for rows in _batches(_finding_row(input_id, *f) for f in chain(found, suppressed)):
+            _many(conn, schema.findings, rows)
         if statistics is not None:
             _many(conn, schema.groups, [_group_row(input_id, g, anomalies.get(id(g)))
                                         for g in statistics.groups if g.path == inp.path])
@@ -134,6 +141,18 @@ def record(conn, store: Store, report, statistics, stamps: dict[str, str | None]
 def _many(conn, table, rows: list[dict]) -> None:
     if rows:
         conn.execute(table.insert(), rows)
+
+
+def _batches(rows: Iterable[dict], size: int = BATCH) -> Iterator[list[dict]]:
+    """``rows`` a list of ``size`` at a time: a night's findings are inserted without all their rows in memory."""
+    batch: list[dict] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def money(value: Decimal | None) -> str | None:

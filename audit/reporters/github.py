@@ -10,6 +10,8 @@ the message as ``%25``, ``%0D``, ``%0A``; in a property, ``:`` and ``,`` as
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from ..findings import Finding, moment, place
 from ..report import Report
 
@@ -39,5 +41,9 @@ def annotation(f: Finding) -> str:
     return f"::{COMMANDS[f.severity]} {props}::{escape_data(message(f))}"
 
 
+def pieces(report: Report) -> Iterator[str]:
+    return (annotation(f) + "\n" for f in report.findings)
+
+
 def render(report: Report) -> str:
-    return "".join(annotation(f) + "\n" for f in report.findings)
+    return "".join(pieces(report))

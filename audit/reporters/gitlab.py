@@ -11,26 +11,31 @@ that fails the audit) is ``critical``, a warning ``major``, an info ``info``;
 
 from __future__ import annotations
 
-import json
+from typing import Iterator
 
 from ..findings import moment, place
 from ..report import Report
+from . import json_pieces
 
 SEVERITIES = {"error": "critical", "warning": "major", "info": "info"}
 
 
-def issues(report: Report) -> list[dict]:
-    out = []
-    for f, fingerprint in zip(report.findings, report.fingerprints):
-        out.append({
+def issues(report: Report) -> Iterator[dict]:
+    for f, fingerprint in report.fingerprinted():
+        yield {
             "description": f"{f.rule}: {f.message} ({', '.join(filter(None, (place(f), moment(f))))})",
             "check_name": f.rule,
             "fingerprint": fingerprint,
             "severity": SEVERITIES[f.severity],
             "location": {"path": f.path, "lines": {"begin": f.line}},
-        })
-    return out
+        }
+
+
+def pieces(report: Report) -> Iterator[str]:
+    """The list an issue at a time (never all in memory)."""
+    yield from json_pieces.pieces(json_pieces.MARK, issues(report))
+    yield "\n"
 
 
 def render(report: Report) -> str:
-    return json.dumps(issues(report), indent=2, ensure_ascii=False) + "\n"
+    return "".join(pieces(report))

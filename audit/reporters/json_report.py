@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
-from typing import Any
+from typing import Any, Iterator
 
 from .. import __version__
 from ..escape import undecodable_escaped
 from ..engine.stats import TableStats
 from ..report import Report
+from . import json_pieces
 
 FORMAT = "del-audit-report"
 VERSION = 1
 
 
-def as_dict(report: Report, groups: bool = True) -> dict[str, Any]:
+def as_dict(report: Report) -> dict[str, Any]:
+    return _as_dict(report, [f.model_dump(mode="json") for f in report.findings])
+
+
+def _as_dict(report: Report, findings: Any, groups: bool = True) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -28,7 +33,7 @@ def as_dict(report: Report, groups: bool = True) -> dict[str, Any]:
             "events": report.events,
             "findings": report.counts(),
         },
-        "findings": [f.model_dump(mode="json") for f in report.findings],
+        "findings": findings,
         "table_summaries": [table_summary(report, t) for t in report.table_stats],
         "suppressed": [
             {**s.finding.model_dump(mode="json"), "fingerprint": s.fingerprint, "justification": s.justification}
@@ -95,20 +100,34 @@ def _group(g) -> dict[str, Any]:
     return out
 
 
-def render(report: Report) -> str:
-    """The report as UTF-8 text: a file name's bytes that are not UTF-8 are written ``\\xNN``.
+def pieces(report: Report) -> Iterator[str]:
+    """The report as UTF-8 text, a finding at a time (never all in memory): a file name's bytes
+    that are not UTF-8 are written ``\\xNN``."""
+    findings = (f.model_dump(mode="json") for f in report.findings)
+    document = _as_dict(report, json_pieces.MARK, groups=False)
+    mark = json.dumps(GROUPS_HERE)  # the statistics' groups, after the findings
+    for piece in json_pieces.pieces(document, findings, _escaped):
+        if report.statistics is not None and mark in piece:
+            before, _, after = piece.partition(mark)
+            yield from (before, _escaped(_groups_text(report.statistics.groups)), after)
+        else:
+            yield piece
+    yield "\n"
 
-    The statistics' groups (thousands on a long night) are written one flat object at a time by
-    the C encoder, laid out as the indented report lays them: the same bytes, without the
-    pure-Python encoder's pieces of every group held at once."""
-    text = json.dumps(as_dict(report, groups=False), indent=2, ensure_ascii=False)
-    if report.statistics is not None:
-        before, _, after = text.partition(json.dumps(GROUPS_HERE))
-        text = "".join((before, _groups_text(report.statistics.groups), after))
-    return undecodable_escaped(text, "\\\\") + "\n"
+
+def _escaped(text: str) -> str:
+    return undecodable_escaped(text, "\\\\")
+
+
+def render(report: Report) -> str:
+    """The report as UTF-8 text, whole."""
+    return "".join(pieces(report))
 
 
 def _groups_text(groups: list) -> str:
+    """The statistics' groups (thousands on a long night) as ``json.dumps(indent=2)`` lays them out
+    in the report, each flat object written by the C encoder: the same bytes, without the
+    pure-Python encoder's pieces of every group held at once."""
     if not groups:
         return "[]"
     body = ",\n      ".join("{\n        " + json.dumps(_group(g), ensure_ascii=False, separators=(_MEMBERS, ": "))[1:-1]

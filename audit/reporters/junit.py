@@ -16,10 +16,12 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
-from typing import Any
+from itertools import groupby
+from typing import Any, Iterator
 
 from ..escape import escape_char
 from ..findings import Finding
+from ..findings_store import SpilledFindings, ordered_pairs
 from ..report import Report
 from ..rulesets import LoadedRuleset
 from .json_report import table_summary
@@ -40,9 +42,25 @@ def _xml_safe(text: str) -> str:
 class _Case:
     classname: str
     name: str
-    failures: list[Finding] = field(default_factory=list)
+    #: whether findings fail it (they are written in its place afterwards: ``pieces``)
+    failed: bool = False
     skipped: list[tuple[Finding, str, str]] = field(default_factory=list)  # finding, fingerprint, justification
-    fingerprints: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Found:
+    """What the findings of one file are, without them: their tables and their test cases."""
+
+    tables: dict[str, None] = field(default_factory=dict)
+    cases: dict[tuple[str, str], None] = field(default_factory=dict)
+
+
+#: stands for a test case's failures in the document, written in its place (``pieces``)
+_FAILURES = "audit-failures"
+
+
+def _case_key(f: Finding) -> tuple[str, str]:
+    return (f"{f.ruleset}.{f.table if f.table is not None else NO_TABLE}", f.rule)
 
 
 def _failure_text(f: Finding, fingerprint: str | None) -> str:
@@ -70,7 +88,7 @@ def _value(v: Any) -> str:
 
 
 def _suite(report: Report, path: str, sha256: str | None, lines: int | None,
-           findings: list[tuple[Finding, str]], suppressed: list[tuple[Finding, str, str]]) -> ET.Element:
+           found: _Found, suppressed: list[tuple[Finding, str, str]]) -> ET.Element:
     rulesets = {rs.id: rs for rs in report.rulesets}
     fmt = rulesets.get(FORMAT_RULESET)
     stats = [t for t in report.table_stats if t.path == path]
@@ -96,25 +114,20 @@ def _suite(report: Report, path: str, sha256: str | None, lines: int | None,
         add_rules(fmt, t.table)
     # tables the auditor did not replay (never opened, unknown ruleset) are still checked by del-v1
     known = {t.table for t in stats}
-    for f in [f for f, _ in findings] + [f for f, _, _ in suppressed]:
-        if f.table is not None and f.table not in known:
-            known.add(f.table)
-            add_rules(fmt, f.table)
+    for table in [*found.tables, *(f.table for f, _, _ in suppressed)]:
+        if table is not None and table not in known:
+            known.add(table)
+            add_rules(fmt, table)
 
-    def case_of(f: Finding) -> _Case:
-        key = (f"{f.ruleset}.{f.table if f.table is not None else NO_TABLE}", f.rule)
-        return cases.setdefault(key, _Case(*key))
-
-    for f, fp in findings:
-        case = case_of(f)
-        case.failures.append(f)
-        case.fingerprints.append(fp)
+    for key in found.cases:
+        cases.setdefault(key, _Case(*key)).failed = True
     for f, fp, why in suppressed:
-        case_of(f).skipped.append((f, fp, why))
+        key = _case_key(f)
+        cases.setdefault(key, _Case(*key)).skipped.append((f, fp, why))
 
     ordered = [cases[k] for k in sorted(cases)]
-    failed = sum(1 for c in ordered if c.failures)
-    skipped = sum(1 for c in ordered if c.skipped and not c.failures)
+    failed = sum(1 for c in ordered if c.failed)
+    skipped = sum(1 for c in ordered if c.skipped and not c.failed)
     suite = ET.Element("testsuite", {
         "name": path, "tests": str(len(ordered)), "failures": str(failed),
         "errors": "0", "skipped": str(skipped),
@@ -141,9 +154,8 @@ def _suite(report: Report, path: str, sha256: str | None, lines: int | None,
 
     for case in ordered:
         el = ET.SubElement(suite, "testcase", {"classname": case.classname, "name": case.name, "file": path})
-        for f, fp in zip(case.failures, case.fingerprints):
-            failure = ET.SubElement(el, "failure", {"message": f.message, "type": f.category})
-            failure.text = _failure_text(f, fp)
+        if case.failed:
+            ET.SubElement(el, _FAILURES)
         if case.skipped:
             whys = sorted({why for _, _, why in case.skipped})
             skip = ET.SubElement(el, "skipped", {"message": "baselined: " + "; ".join(whys)})
@@ -151,23 +163,30 @@ def _suite(report: Report, path: str, sha256: str | None, lines: int | None,
     return suite
 
 
-def as_element(report: Report) -> ET.Element:
-    fps = report.fingerprints if len(report.fingerprints) == len(report.findings) else [""] * len(report.findings)
-    by_path: dict[str, list[tuple[Finding, str]]] = {}
-    for f, fp in zip(report.findings, fps):
-        by_path.setdefault(f.path, []).append((f, fp))
+def _failure(f: Finding, fingerprint: str) -> ET.Element:
+    failure = ET.Element("failure", {"message": _xml_safe(f.message), "type": f.category})
+    failure.text = _xml_safe(_failure_text(f, fingerprint))
+    return failure
+
+
+def _skeleton(report: Report) -> tuple[ET.Element, dict[str, int]]:
+    """The document with a mark where each test case's failures go; the place of each file's suite."""
+    found: dict[str, _Found] = {}
+    for f in report.findings:
+        mine = found.setdefault(f.path, _Found())
+        mine.tables[f.table] = None
+        mine.cases[_case_key(f)] = None
     sup_by_path: dict[str, list[tuple[Finding, str, str]]] = {}
     for s in sorted(report.suppressed, key=lambda s: (*s.finding.sort_key(), s.fingerprint)):
         sup_by_path.setdefault(s.finding.path, []).append((s.finding, s.fingerprint, s.justification))
 
     root = ET.Element("testsuites", {"name": "audit"})
-    seen: set[str] = set()
+    order = [i.path for i in report.inputs]
     for i in report.inputs:
-        seen.add(i.path)
-        root.append(_suite(report, i.path, i.sha256, i.lines, by_path.get(i.path, []), sup_by_path.get(i.path, [])))
-    # findings of a path that is not among the inputs (a report built by hand) are not dropped
-    for path in sorted((set(by_path) | set(sup_by_path)) - seen):
-        root.append(_suite(report, path, None, None, by_path.get(path, []), sup_by_path.get(path, [])))
+        root.append(_suite(report, i.path, i.sha256, i.lines, found.get(i.path, _Found()), sup_by_path.get(i.path, [])))
+    extra = sorted((set(found) | set(sup_by_path)) - set(order))
+    for path in extra:
+        root.append(_suite(report, path, None, None, found.get(path, _Found()), sup_by_path.get(path, [])))
     for key in ("tests", "failures", "errors", "skipped"):
         root.set(key, str(sum(int(s.get(key, "0")) for s in root)))
     for el in root.iter():
@@ -175,10 +194,49 @@ def as_element(report: Report) -> ET.Element:
             el.text = _xml_safe(el.text)
         for name, value in el.attrib.items():
             el.set(name, _xml_safe(value))
+    return root, {path: n for n, path in enumerate([*order, *extra])}
+
+
+def as_element(report: Report) -> ET.Element:
+    root, place = _skeleton(report)
+    failures = _failures(report, place)
+    for case in list(root.iter("testcase")):
+        mark = case.find(_FAILURES)
+        if mark is not None:
+            at = list(case).index(mark)
+            case[at:at + 1] = list(next(failures))
     return root
 
 
-def render(report: Report) -> str:
-    root = as_element(report)
+def _failures(report: Report, place: dict[str, int]) -> Iterator[Iterator[ET.Element]]:
+    """The failure elements of each failed test case in document order (the findings sorted by
+    suite and case, those that spilled through runs on disk), one at a time. ``place``: the rank
+    of each file's suite."""
+    def key(pair: tuple[Finding, str]) -> tuple[int, tuple[str, str]]:
+        return place[pair[0].path], _case_key(pair[0])
+    pairs = ordered_pairs(report.fingerprinted(), key, spill=isinstance(report.findings, SpilledFindings))
+    for _, group in groupby(pairs, key=key):
+        yield (_failure(f, fp) for f, fp in group)
+
+
+def pieces(report: Report) -> Iterator[str]:
+    """The document, a test case's failures at a time (never all the findings in memory)."""
+    root, place = _skeleton(report)
     ET.indent(root, space="  ")
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+    text = '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+    mark = f"<{_FAILURES} />"
+    at = 0
+    for failures in _failures(report, place):  # each in place of the next mark, indented as the mark is
+        where = text.index(mark, at)
+        indent = text[text.rfind("\n", 0, where):where]
+        yield text[at:where]
+        between = ""
+        for failure in failures:
+            yield between + ET.tostring(failure, encoding="unicode")
+            between = indent
+        at = where + len(mark)
+    yield text[at:]
+
+
+def render(report: Report) -> str:
+    return "".join(pieces(report))

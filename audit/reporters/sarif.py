@@ -10,10 +10,10 @@ Deterministic: no timestamps, keys sorted.
 
 from __future__ import annotations
 
-import json
 import re
+from itertools import chain
 from pathlib import PurePosixPath, PureWindowsPath
-from typing import Any
+from typing import Any, Iterator
 from urllib.parse import quote
 
 from .. import __version__
@@ -21,6 +21,7 @@ from ..escape import undecodable_escaped
 from ..findings import Finding
 from ..report import Report
 from ..rulesets import LoadedRuleset, Rule
+from . import json_pieces
 from .json_report import table_summary
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -130,6 +131,29 @@ def _result(f: Finding, fingerprint: str, rule_index: dict[tuple[str, str], int]
 
 
 def as_dict(report: Report) -> dict[str, Any]:
+    document, results = _document(report)
+    document["runs"][0]["results"] = list(results)
+    return document
+
+
+def _results(report: Report, rule_index: dict[tuple[str, str], int],
+             artifact_index: dict[str, int]) -> Iterator[dict[str, Any]]:
+    baselined = report.baseline is not None
+    for f, fp in report.fingerprinted():
+        result = _result(f, fp, rule_index, artifact_index)
+        if baselined:
+            result["baselineState"] = "new"
+        yield result
+    for s in sorted(report.suppressed, key=lambda s: (*s.finding.sort_key(), s.fingerprint)):
+        result = _result(s.finding, s.fingerprint, rule_index, artifact_index)
+        result["suppressions"] = [{"kind": "external", "status": "accepted", "justification": s.justification}]
+        if baselined:
+            result["baselineState"] = "unchanged"
+        yield result
+
+
+def _document(report: Report) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]:
+    """The document with a mark for its results (``json_pieces``), and the results."""
     rules: list[dict[str, Any]] = []
     rule_index: dict[tuple[str, str], int] = {}
     for rs in report.rulesets:
@@ -139,7 +163,7 @@ def as_dict(report: Report) -> dict[str, Any]:
                 rules.append(_rule_descriptor(rs, rule))
     # a finding of a rule not listed (disabled after the fact, say) still gets its descriptor
     by_id = {rs.id: rs for rs in report.rulesets}
-    for f in [*report.findings, *(s.finding for s in report.suppressed)]:
+    for f in chain(report.findings, (s.finding for s in report.suppressed)):
         key = (f.ruleset, f.rule)
         rs = by_id.get(f.ruleset)
         if key in rule_index or rs is None:
@@ -160,25 +184,10 @@ def as_dict(report: Report) -> dict[str, Any]:
         for i in report.inputs
     ]
 
-    baselined = report.baseline is not None
-    results = []
-    fps = report.fingerprints if len(report.fingerprints) == len(report.findings) else [""] * len(report.findings)
-    for f, fp in zip(report.findings, fps):
-        result = _result(f, fp, rule_index, artifact_index)
-        if baselined:
-            result["baselineState"] = "new"
-        results.append(result)
-    for s in sorted(report.suppressed, key=lambda s: (*s.finding.sort_key(), s.fingerprint)):
-        result = _result(s.finding, s.fingerprint, rule_index, artifact_index)
-        result["suppressions"] = [{"kind": "external", "status": "accepted", "justification": s.justification}]
-        if baselined:
-            result["baselineState"] = "unchanged"
-        results.append(result)
-
     run: dict[str, Any] = {
         "tool": {"driver": {"name": "audit", "version": __version__, "rules": rules}},
         "artifacts": artifacts,
-        "results": results,
+        "results": json_pieces.MARK,
         "columnKind": "unicodeCodePoints",
         "properties": {
             "summary": {
@@ -199,10 +208,20 @@ def as_dict(report: Report) -> dict[str, Any]:
             "staleBaselineEntries": list(report.stale),
         },
     }
-    return {"$schema": SCHEMA, "version": SARIF_VERSION, "runs": [run]}
+    return {"$schema": SCHEMA, "version": SARIF_VERSION, "runs": [run]}, _results(report, rule_index, artifact_index)
+
+
+def pieces(report: Report) -> Iterator[str]:
+    """The report as UTF-8 text, a result at a time (never all in memory): a file name's bytes
+    that are not UTF-8 are written ``\\xNN``."""
+    document, results = _document(report)
+    yield from json_pieces.pieces(document, results, _escaped, sort_keys=True)
+    yield "\n"
+
+
+def _escaped(text: str) -> str:
+    return undecodable_escaped(text, "\\\\")
 
 
 def render(report: Report) -> str:
-    """The report as UTF-8 text: a file name's bytes that are not UTF-8 are written ``\\xNN``."""
-    text = json.dumps(as_dict(report), indent=2, ensure_ascii=False, sort_keys=True)
-    return undecodable_escaped(text, "\\\\") + "\n"
+    return "".join(pieces(report))

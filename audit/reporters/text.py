@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from itertools import groupby
+from typing import Iterator
 
 from rich.console import Console
 from rich.markup import escape
@@ -11,6 +12,7 @@ from rich.markup import escape
 from .. import terminal
 from ..escape import for_terminal
 from ..findings import CATEGORIES, Finding, moment
+from ..findings_store import ordered
 from ..report import Report
 from .text_statistics import draw as draw_statistics
 
@@ -27,24 +29,37 @@ def _group_key(f: Finding) -> tuple[str, str, int]:
     return (f.path, f.table or "", -1 if f.round is None else f.round)
 
 
+def pieces(report: Report) -> Iterator[str]:
+    """The report as a file holds it: plain text, lines as long as they are; a finding at a time
+    (never all in memory)."""
+    out = io.StringIO()
+    console = Console(width=120, file=out, highlight=False, soft_wrap=True, color_system=None, force_terminal=False)
+    for _ in _drawing(report, console):
+        yield out.getvalue()
+        out.seek(0)
+        out.truncate()
+    yield out.getvalue()
+
+
 def render(report: Report) -> str:
-    """The report as a file holds it: plain text, lines as long as they are."""
-    console = Console(record=True, width=120, file=io.StringIO(), highlight=False, soft_wrap=True)
-    _draw(report, console)
-    if report.statistics is not None:
-        draw_statistics(report, console)
-    return console.export_text()
+    return "".join(pieces(report))
 
 
 def show(report: Report) -> None:
     """The report on standard output: in colour on a terminal, the same plain text in a pipe."""
     console = terminal.console(highlight=False, soft_wrap=True)
-    _draw(report, console)
+    for _ in _drawing(report, console):
+        pass
+
+
+def _drawing(report: Report, console: Console) -> Iterator[None]:
+    """The report drawn on ``console``, pausing after each finding."""
+    yield from _draw(report, console)
     if report.statistics is not None:
         draw_statistics(report, console)
 
 
-def _draw(report: Report, console: Console) -> None:
+def _draw(report: Report, console: Console) -> Iterator[None]:
     counts = report.counts()
     inputs = ", ".join(i.path for i in report.inputs)
     console.print(f"[bold]audit[/bold]: {safe(inputs)}")
@@ -70,8 +85,8 @@ def _draw(report: Report, console: Console) -> None:
     console.print("  findings: " + ", ".join(
         f"[{_STYLE[s]}]{n} {s}[/{_STYLE[s]}]" for s, n in counts.items()))
     regulations = {r.id: r.model.regulation.short or r.model.title for r in report.rulesets}
-    ordered = sorted(report.findings, key=lambda f: (*_group_key(f), f.line, f.rule))
-    for (path, table, rnd), items in groupby(ordered, key=_group_key):
+    by_place = ordered(report.findings, key=lambda f: (*_group_key(f), f.line, f.rule))
+    for (path, table, rnd), items in groupby(by_place, key=_group_key):
         where = f"table {table}" if table else "(no table)"
         when = f", round {rnd}" if rnd >= 0 else ""
         console.print()
@@ -87,16 +102,14 @@ def _draw(report: Report, console: Console) -> None:
                 console.print(f"    actual:   {safe(f.actual or '—')}")
             regulation = regulations.get(f.ruleset)
             console.print(f"    [dim]{safe(regulation + ', ' if regulation else '')}{safe(f.citation)}[/dim]")
+            yield
     _draw_tallies(report, console)
 
 
 def _draw_tallies(report: Report, console: Console) -> None:
     """Findings counted by rule and by category (as linters' statistics), then by dealer."""
-    by_rule: dict[tuple[str, str], int] = {}
-    by_category: dict[str, int] = {}
-    for f in report.findings:
-        by_rule[(f.rule, f.category)] = by_rule.get((f.rule, f.category), 0) + 1
-        by_category[f.category] = by_category.get(f.category, 0) + 1
+    tally = report.tally()
+    by_rule, by_category = tally.rules, tally.category_totals()
     width = len(str(max(by_rule.values())))
     console.print()
     console.print("[bold]findings by rule[/bold]")

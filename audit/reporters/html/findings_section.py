@@ -1,16 +1,20 @@
 """The findings, grouped by file, table and round, with their filters and tallies.
 
 Without scripts the page is complete: every finding is a row of one table, grouped by a
-header row per table and round. The filters are in the page but hidden until the script
+header row per table and round; past ``MAX_ROWS`` findings, the first ``MAX_ROWS`` in that order
+(a page of more is too heavy to open; the table's caption says so, and the JSON, SARIF and JUnit
+reports hold every finding). The filters are in the page but hidden until the script
 shows them; each row carries the values they match (``data-severity``, ``data-category``,
 ``data-rule``, ``data-table``, ``data-dealer``), written as the row shows them.
 """
 
 from __future__ import annotations
 
-from itertools import groupby
+from itertools import groupby, islice
+from typing import Iterable
 
 from ...findings import CATEGORIES, SEVERITIES, Finding
+from ...findings_store import ordered
 from ...report import Report
 from ..text import stale_entry
 from .markup import Html, el, join, row, table, text, void
@@ -21,6 +25,8 @@ NO_DEALER = "(no dealer)"
 FILTERS = (("severity", "severity"), ("category", "category"), ("rule", "rule"), ("table", "table"),
            ("dealer", "dealer"))
 _COLUMNS = ("where", "time", "dealer", "severity", "rule", "what", "regulation")
+#: most findings listed in the page
+MAX_ROWS = 10_000
 
 
 def _group_key(f: Finding) -> tuple[str, str, int]:
@@ -37,15 +43,21 @@ def section(report: Report, timeline: Html) -> Html:
     if not report.findings:
         body = el("p", "No finding: every round of every table kept the rules audited.", class_="clean")
     else:
-        body = join([_filters(report.findings), timeline, _findings_table(report), _tallies(report)])
+        body = join([_filters(report.findings, min(total, MAX_ROWS)), timeline, _findings_table(report, total),
+                     _tallies(report)])
     return el("section", el("h2", "Findings (", el("span", total, id="findings-total"), ")"), body,
               _suppressed(report), id="findings")
 
 
-def _filters(findings: list[Finding]) -> Html:
+def _filters(findings: Iterable[Finding], rows: int) -> Html:
+    """The filters of the ``rows`` findings listed, with every value the findings have."""
+    values: dict[str, set[str]] = {key: set() for key, _ in FILTERS}
+    for f in findings:
+        for key, value in _values(f).items():
+            values[key].add(value)
     controls = []
     for key, label in FILTERS:
-        seen = {_values(f)[key] for f in findings}
+        seen = values[key]
         if key == "severity":
             order = [s for s in SEVERITIES if s in seen]
         elif key == "category":
@@ -55,16 +67,16 @@ def _filters(findings: list[Finding]) -> Html:
         options = [el("option", "all", value="")] + [el("option", v, value=v) for v in order]
         controls.append(el("label", label, " ", el("select", *options, data_key=key, name=key)))
     controls.append(el("button", "show all", type="button", id="filters-reset"))
-    controls.append(el("output", f"{len(findings)} of {len(findings)} findings shown", id="findings-shown",
+    controls.append(el("output", f"{rows} of {rows} findings shown", id="findings-shown",
                        aria_live="polite"))
     return el("form", *controls, id="filters", class_="filters", hidden=True, aria_label="filter the findings")
 
 
-def _findings_table(report: Report) -> Html:
+def _findings_table(report: Report, total: int) -> Html:
     regulations = {r.id: r.model.regulation.short or r.model.title for r in report.rulesets}
-    ordered = sorted(report.findings, key=lambda f: (*_group_key(f), f.line, f.rule))
+    by_place = islice(ordered(report.findings, key=lambda f: (*_group_key(f), f.line, f.rule)), MAX_ROWS)
     groups = []
-    for (path, table_id, rnd), items in groupby(ordered, key=_group_key):
+    for (path, table_id, rnd), items in groupby(by_place, key=_group_key):
         items = list(items)
         where = [el("code", path), " — ", f"table {table_id}" if table_id else NO_TABLE]
         if rnd >= 0:
@@ -76,7 +88,11 @@ def _findings_table(report: Report) -> Html:
         groups.append(el("tbody", head, join(_finding_row(f, regulations) for f in items), class_="group"))
     cols = el("colgroup", *(void("col", class_=f"c-{c}") for c in _COLUMNS))
     head = el("thead", el("tr", *(el("th", c, scope="col") for c in _COLUMNS)))
-    return el("table", el("caption", "Findings by file, table and round"), cols, head, join(groups),
+    caption = "Findings by file, table and round"
+    if total > MAX_ROWS:
+        caption += (f": the first {MAX_ROWS:,} of {total:,} (a page of more would be too heavy to open; "
+                    "the JSON, SARIF and JUnit reports list every one)")
+    return el("table", el("caption", caption), cols, head, join(groups),
               id="findings-table", class_="findings")
 
 
@@ -109,11 +125,8 @@ def _time(stamp: str | None) -> Html:
 
 def _tallies(report: Report) -> Html:
     """Findings counted by rule, by category and by dealer (with the rounds each dealt)."""
-    by_rule: dict[tuple[str, str], int] = {}
-    by_category: dict[str, int] = {}
-    for f in report.findings:
-        by_rule[(f.rule, f.category)] = by_rule.get((f.rule, f.category), 0) + 1
-        by_category[f.category] = by_category.get(f.category, 0) + 1
+    tally = report.tally()
+    by_rule, by_category = tally.rules, tally.category_totals()
     rules = table(["rule", "category", "findings"],
                   (row(el("code", r), c, n, numeric=(2,)) for (r, c), n in
                    sorted(by_rule.items(), key=lambda item: (-item[1], item[0]))),

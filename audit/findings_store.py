@@ -1,0 +1,256 @@
+"""Findings beyond what memory should hold: written to disk in sorted runs, read back merged.
+
+A replay's findings go to a ``FindingStore``, a list as long as it holds fewer than
+``THRESHOLD`` findings (the common case: few findings, nothing written). Past it, while a
+spill folder is open (``spilling()``, as the command line opens one), the findings held are
+sorted in report order, written compactly to a run file of that folder, and the list starts
+again empty. A report whose findings spilled reads every run back merged in report order
+(``heapq.merge``), as often as it needs, holding one chunk of each run at a time. The folder is
+removed when the command ends, on an error or an interruption too. Without an open folder (the
+library's callers, a cluster's workers) the findings stay in memory as before.
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+import pickle
+import shutil
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from operator import attrgetter
+from typing import Any, Callable, Iterable, Iterator
+
+from .findings import SEVERITIES, Finding
+from .fingerprint import fingerprinted
+
+#: findings a store holds in memory before it writes them out (about 850 bytes each)
+THRESHOLD = 20_000
+#: findings pickled together in a run file: what a merge holds of each run
+CHUNK = 1_000
+
+_FIELDS = tuple(Finding.model_fields)
+_EVERY_FIELD = set(_FIELDS)
+_values = attrgetter(*_FIELDS)
+_construct = Finding.model_construct
+_folder: str | None = None
+
+
+@contextmanager
+def spilling() -> Iterator[str]:
+    """A spill folder for the findings of this process and of the workers it forks, removed at the end."""
+    global _folder
+    folder = tempfile.mkdtemp(prefix="audit-findings-")
+    previous, _folder = _folder, folder
+    try:
+        yield folder
+    finally:
+        _folder = previous
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def folder() -> str | None:
+    """The open spill folder (None: findings stay in memory)."""
+    return _folder
+
+
+def use_folder(path: str | None) -> None:
+    """A spawned worker spills to its parent's folder (a forked one inherits it)."""
+    global _folder
+    _folder = path
+
+
+class FindingStore(list):
+    """The findings of one replay, in the order they were made, minus those written to ``runs``."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        #: run files, each sorted in report order
+        self.runs: list[str] = []
+
+    def append(self, finding: Finding) -> None:
+        list.append(self, finding)
+        if len(self) >= THRESHOLD and _folder is not None:
+            self.spill()
+
+    def spill(self) -> None:
+        self.runs.append(write_run(sorted(self, key=Finding.sort_key)))
+        self.clear()
+
+
+def write_run(findings: list[Finding]) -> str:
+    """``findings`` (in report order) as tuples of their fields in a new file of the spill folder; its name."""
+    return _write([_values(f) for f in findings])
+
+
+def read_run(name: str) -> Iterator[Finding]:
+    return (_construct(_EVERY_FIELD, **dict(zip(_FIELDS, values))) for values in _read(name))
+
+
+def _write(rows: list[tuple]) -> str:
+    fd, name = tempfile.mkstemp(dir=_folder, suffix=".run")
+    with os.fdopen(fd, "wb") as out:
+        for start in range(0, len(rows), CHUNK):
+            pickle.dump(rows[start:start + CHUNK], out, pickle.HIGHEST_PROTOCOL)
+    return name
+
+
+def _read(name: str) -> Iterator[tuple]:
+    with open(name, "rb") as run:
+        while True:
+            try:
+                chunk = pickle.load(run)
+            except EOFError:
+                return
+            yield from chunk
+
+
+def settle(stores: list[list[Finding]]) -> None:
+    """The findings finished stores still hold (each under ``THRESHOLD``) written out once together
+    they pass it: many inputs of a few findings each do not add up in memory either."""
+    if _folder is not None and sum(len(s) for s in stores) >= THRESHOLD:
+        for s in stores:
+            if len(s) and isinstance(s, FindingStore):
+                s.spill()
+
+
+def spilled(stores: Iterable[list[Finding]]) -> bool:
+    """Whether any of ``stores`` wrote findings out."""
+    return any(getattr(s, "runs", None) for s in stores)
+
+
+@dataclass
+class Tally:
+    """What the reports count of the findings, counted in one pass."""
+
+    severities: dict[str, int] = field(default_factory=lambda: {s: 0 for s in SEVERITIES})
+    #: (path, table) -> category -> findings
+    categories: dict[tuple[str, str | None], dict[str, int]] = field(default_factory=dict)
+    #: dealer -> findings made at a table
+    dealers: dict[str | None, int] = field(default_factory=dict)
+    #: (rule, category) -> findings
+    rules: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, findings: Iterable[Finding]) -> Tally:
+        tally = cls()
+        severities, categories, dealers, rules = tally.severities, tally.categories, tally.dealers, tally.rules
+        for f in findings:
+            severities[f.severity] += 1
+            rule = (f.rule, f.category)
+            rules[rule] = rules.get(rule, 0) + 1
+            mine = categories.setdefault((f.path, f.table), {})
+            mine[f.category] = mine.get(f.category, 0) + 1
+            if f.table is not None:
+                dealers[f.dealer] = dealers.get(f.dealer, 0) + 1
+        return tally
+
+    def category_totals(self) -> dict[str, int]:
+        """category -> findings, in the order categories were first met (as the rules were)."""
+        out: dict[str, int] = {}
+        for (_, category), n in self.rules.items():
+            out[category] = out.get(category, 0) + n
+        return out
+
+
+class SpilledFindings:
+    """A report's findings when they spilled: iterable again and again in report order, never
+    all in memory; ``fingerprints`` iterates theirs in the same order. ``where`` narrows them
+    (the selection, the baseline) without reading them."""
+
+    def __init__(self, runs: list[str], keep: Callable[[Finding, str], bool] | None = None) -> None:
+        self.runs = runs
+        self._keep = keep
+        self._tally: Tally | None = None
+
+    def _merged(self) -> Iterator[Finding]:
+        return heapq.merge(*(read_run(r) for r in self.runs), key=Finding.sort_key)
+
+    def pairs(self) -> Iterator[tuple[Finding, str]]:
+        """(finding, fingerprint) in report order; fingerprints count every finding, kept or not."""
+        keep = self._keep
+        for pair in fingerprinted(self._merged()):
+            if keep is None or keep(*pair):
+                yield pair
+
+    def where(self, keep: Callable[[Finding, str], bool]) -> SpilledFindings:
+        before = self._keep
+        both = keep if before is None else (lambda f, fp: before(f, fp) and keep(f, fp))
+        return SpilledFindings(self.runs, both)
+
+    def __iter__(self) -> Iterator[Finding]:
+        if self._keep is None:  # no fingerprint needed
+            return self._merged()
+        return (f for f, _ in self.pairs())
+
+    @property
+    def fingerprints(self) -> _Fingerprints:
+        return _Fingerprints(self)
+
+    def tally(self) -> Tally:
+        if self._tally is None:
+            self._tally = Tally.of(self)
+        return self._tally
+
+    def __len__(self) -> int:
+        return sum(self.tally().severities.values())
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+
+class _Fingerprints:
+    def __init__(self, findings: SpilledFindings) -> None:
+        self.findings = findings
+
+    def __iter__(self) -> Iterator[str]:
+        return (fp for _, fp in self.findings.pairs())
+
+    def __len__(self) -> int:
+        return len(self.findings)
+
+
+def merged(stores: list[list[Finding]]) -> SpilledFindings:
+    """The findings of stores some of which spilled: what each still holds written out too (and
+    let go of)."""
+    runs: list[str] = []
+    for s in stores:  # each store's runs in the order it wrote them: equal keys merge as a sort keeps them
+        runs += getattr(s, "runs", ())
+        if len(s):
+            runs.append(write_run(sorted(s, key=Finding.sort_key)))
+            s.clear()
+    return SpilledFindings(runs)
+
+
+def ordered(findings: Iterable[Finding], key: Callable[[Finding], Any]) -> Iterator[Finding]:
+    """``sorted(findings, key=key)`` (stable) without holding findings that spilled: sorted
+    ``THRESHOLD`` at a time into runs, merged."""
+    if not isinstance(findings, SpilledFindings):
+        return iter(sorted(findings, key=key))
+    pairs = ordered_pairs(((f, "") for f in findings), lambda pair: key(pair[0]), spill=True)
+    return (f for f, _ in pairs)
+
+
+def ordered_pairs(pairs: Iterable[tuple[Finding, str]], key: Callable[[tuple[Finding, str]], Any],
+                  spill: bool) -> Iterator[tuple[Finding, str]]:
+    """``ordered`` for (finding, fingerprint) pairs; written out in runs only if ``spill``."""
+    if not spill:
+        yield from sorted(pairs, key=key)
+        return
+    runs, chunk = [], []
+    for pair in pairs:
+        chunk.append(pair)
+        if len(chunk) >= THRESHOLD:
+            runs.append(_write([(*_values(f), fp) for f, fp in sorted(chunk, key=key)]))
+            chunk = []
+    try:
+        yield from heapq.merge(*(_read_pairs(r) for r in runs), sorted(chunk, key=key), key=key)
+    finally:
+        for run in runs:
+            os.unlink(run)
+
+
+def _read_pairs(name: str) -> Iterator[tuple[Finding, str]]:
+    for values in _read(name):
+        yield _construct(_EVERY_FIELD, **dict(zip(_FIELDS, values))), values[-1]
