@@ -23,7 +23,7 @@ from operator import attrgetter
 from typing import Any, Callable, Iterable, Iterator
 
 from .findings import SEVERITIES, Finding
-from .fingerprint import fingerprinted
+from .fingerprint import content, content_key, fingerprint_of
 
 #: findings a store holds in memory before it writes them out (about 850 bytes each)
 THRESHOLD = 20_000
@@ -159,25 +159,34 @@ class SpilledFindings:
     all in memory; ``fingerprints`` iterates theirs in the same order. ``where`` narrows them
     (the selection, the baseline) without reading them."""
 
-    def __init__(self, runs: list[str], keep: Callable[[Finding, str], bool] | None = None) -> None:
+    def __init__(self, runs: list[str], keep: Callable[[Finding, str], bool] | None = None,
+                 ordinals: list[list[str]] | None = None) -> None:
         self.runs = runs
         self._keep = keep
         self._tally: Tally | None = None
+        #: the runs of each finding's ordinal among those about the same content, once counted
+        #: (shared with the narrowed views of the same findings)
+        self._ordinals = ordinals if ordinals is not None else []
 
     def _merged(self) -> Iterator[Finding]:
         return heapq.merge(*(read_run(r) for r in self.runs), key=Finding.sort_key)
 
     def pairs(self) -> Iterator[tuple[Finding, str]]:
-        """(finding, fingerprint) in report order; fingerprints count every finding, kept or not."""
+        """(finding, fingerprint) in report order; fingerprints count every finding, kept or not.
+        The same fingerprints as ``fingerprint.fingerprinted`` gives, counted on disk."""
+        if not self._ordinals:
+            self._ordinals.append(ordinal_runs(self._merged()))
         keep = self._keep
-        for pair in fingerprinted(self._merged()):
-            if keep is None or keep(*pair):
-                yield pair
+        ordinals = heapq.merge(*(_read(r) for r in self._ordinals[0]))
+        for f, (_, n) in zip(self._merged(), ordinals):
+            fp = fingerprint_of(content(f), n)
+            if keep is None or keep(f, fp):
+                yield f, fp
 
     def where(self, keep: Callable[[Finding, str], bool]) -> SpilledFindings:
         before = self._keep
         both = keep if before is None else (lambda f, fp: before(f, fp) and keep(f, fp))
-        return SpilledFindings(self.runs, both)
+        return SpilledFindings(self.runs, both, self._ordinals)
 
     def __iter__(self) -> Iterator[Finding]:
         if self._keep is None:  # no fingerprint needed
@@ -198,6 +207,41 @@ class SpilledFindings:
 
     def __bool__(self) -> bool:
         return len(self) > 0
+
+
+def ordinal_runs(findings: Iterable[Finding]) -> list[str]:
+    """For findings in report order, runs of (position, ordinal) sorted by position: each
+    finding's rank among the findings about the same content up to it. Counted on disk, as
+    ``fingerprint.fingerprinted`` counts in memory: the (digest, position) pairs sorted into runs
+    and merged, so that equal digests come together in report order, then numbered and sorted
+    back by position. Nothing held grows with the number of findings or of their contents."""
+    by_key = _sorted_runs((content_key(f)[1], i) for i, f in enumerate(findings))
+
+    def numbered() -> Iterator[tuple[int, int]]:
+        last, n = None, 0
+        for key, i in heapq.merge(*(_read(r) for r in by_key)):
+            n = n + 1 if key == last else 1
+            last = key
+            yield i, n
+
+    runs = _sorted_runs(numbered())
+    for name in by_key:
+        os.remove(name)
+    return runs
+
+
+def _sorted_runs(rows: Iterable[tuple]) -> list[str]:
+    """``rows`` written ``THRESHOLD`` at a time, each run sorted."""
+    runs: list[str] = []
+    chunk: list[tuple] = []
+    for row in rows:
+        chunk.append(row)
+        if len(chunk) >= THRESHOLD:
+            runs.append(_write(sorted(chunk)))
+            chunk.clear()
+    if chunk:
+        runs.append(_write(sorted(chunk)))
+    return runs
 
 
 class _Fingerprints:

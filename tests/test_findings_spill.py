@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from audit import findings_store, interrupt, selection
+from audit import findings_store, fingerprint, interrupt, selection
 from audit import run as run_module
 from audit.cli import app
 
@@ -149,3 +149,24 @@ def test_many_inputs_of_few_findings_each_spill_together(tmp_path, monkeypatch, 
     monkeypatch.setattr(findings_store, "THRESHOLD", 320)  # above each file's findings (300 at most), below their sum (348)
     spilled_status, spilled = _check(tmp_path, "spilled", *logs)
     assert spill_folder[1] and spilled_status == status and spilled == kept
+
+
+def test_fingerprints_counted_on_disk_are_those_counted_in_memory(tmp_path, monkeypatch, spill_folder):
+    """The plain count (a digest per distinct content, in memory) against the count on disk that
+    spilled findings use (digests sorted in runs, numbered, sorted back): the same fingerprints,
+    with contents repeated within a run, across runs and across files."""
+    findings = list(run_module.run_audit(run_module.Library.load(), _logs(tmp_path)).findings)
+    expected = list(fingerprint.fingerprinted(findings))
+    assert len({fp for _, fp in expected}) == len(expected)  # repeated contents told apart
+    assert len({fingerprint.content(f) for f in findings}) < len(findings) - 100
+    monkeypatch.setattr(findings_store, "THRESHOLD", 7)
+    with findings_store.spilling():
+        store = findings_store.FindingStore()
+        for f in findings:
+            store.append(f)
+        spilled = findings_store.merged([store])
+        assert len(spilled.runs) > 10
+        assert list(spilled.pairs()) == expected
+        assert list(spilled.where(lambda f, fp: f.rule != "DEL-SYNTAX").pairs()) == \
+            [(f, fp) for f, fp in expected if f.rule != "DEL-SYNTAX"]
+        assert list(spilled.fingerprints) == [fp for _, fp in expected]

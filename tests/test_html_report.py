@@ -263,3 +263,37 @@ def test_a_big_night_draws_its_card_tests_as_boxes_and_the_shoes_outside_the_ban
     assert f"{len(points) // 2:,} shoes: boxes of the middle 95 %" in boxed
     outside = sum(abs(p.z) > series.Z95 for p in points)
     assert boxed.count("<use ") >= outside  # every shoe outside the band still a mark
+
+
+def test_the_timeline_counted_by_interval_in_two_passes_is_the_plain_count(tmp_path, monkeypatch):
+    """Past ``MAX_MOMENTS`` timed findings the timeline counts them by category and interval, in two
+    passes over the findings rather than a moment held for each: the same counts as every moment
+    kept and counted (the plain way), on a night whose stamps carry offsets."""
+    findings = list(run_audit(Library.load(), [str(faulty_night(tmp_path))]).findings)
+    plain = series.timeline(findings)  # below the limit: every moment kept
+    assert len(plain.moments) > 10 and not plain.counts
+    monkeypatch.setattr(series, "MAX_MOMENTS", 5)
+    read = []
+    counted = series.timeline(_counting(findings, read))
+    assert read == [len(findings), len(findings)] and not counted.moments  # read twice, nothing kept
+    first = min(m.when for m in plain.moments)
+    step = series.interval(first, max(m.when for m in plain.moments))
+    expected: dict = {}
+    for m in plain.moments:
+        key = (m.category, (m.when - first) // step)
+        expected[key] = expected.get(key, 0) + 1
+    assert (counted.start, counted.step, counted.counts) == (first, step, expected)
+    assert counted.untimed == plain.untimed and counted.categories == plain.categories
+
+
+class _counting:
+    """Findings that count how many are read in each pass."""
+
+    def __init__(self, findings: list, read: list[int]) -> None:
+        self.findings, self.read = findings, read
+
+    def __iter__(self):
+        self.read.append(0)
+        for f in self.findings:
+            self.read[-1] += 1
+            yield f

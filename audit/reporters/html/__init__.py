@@ -52,10 +52,10 @@ def _plot(svg: Html, caption: str) -> Html:
 
 
 def _timeline(report: Report) -> Html:
-    moments, untimed = series.moments(report.findings)
-    if not moments:
+    line = series.timeline(report.findings)
+    if not line.categories:
         return Html("")
-    return _plot(plots.timeline(moments, untimed),
+    return _plot(plots.timeline(line),
                  "Each mark is a finding at the time its line was stamped, by category; a cluster shows when "
                  "and where a table went wrong.")
 

@@ -14,9 +14,7 @@ import io
 import math
 import re
 import warnings
-from collections import Counter
 from dataclasses import replace
-from datetime import timedelta
 
 import matplotlib
 from matplotlib import dates as mdates
@@ -24,8 +22,9 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import StrMethodFormatter
 
 from ...escape import for_terminal
+from ...findings import CATEGORIES
 from .markup import Html
-from .series import MAX_CARD_POINTS, MAX_MARKED_SHOES, MAX_MOMENTS, Z95, Band, CardPoint, Course, Moment, categories_of
+from .series import MAX_CARD_POINTS, MAX_MARKED_SHOES, Z95, Band, CardPoint, Course, Timeline
 
 WIDTH = 9.0  # inches: 864 pixels on a screen, scaled down to the page's width in print
 BAND = "#d5dbe1"
@@ -127,25 +126,23 @@ def night_courses(courses: list[Course], total: int) -> Html:
     return _svg(fig, "courses", "cumulative result by table against its expectation")
 
 
-def timeline(moments: list[Moment], untimed: int) -> Html:
+def timeline(line: Timeline) -> Html:
     """The findings over the night, one line per category: each finding (or, on a big night, each
     category's count per interval) at its time, coloured by severity."""
-    categories = categories_of(moments)
+    categories = [c for c in CATEGORIES if c in line.categories]
     row = {c: i for i, c in enumerate(reversed(categories))}
     fig = _figure(1.3 + 0.26 * len(categories))
     with matplotlib.rc_context(_RC):
         ax = fig.add_subplot()
-        if len(moments) <= MAX_MOMENTS:
+        if not line.counts:
             for severity, colour in SEVERITY_COLOURS.items():
-                mine = [m for m in moments if m.severity == severity]
+                mine = [m for m in line.moments if m.severity == severity]
                 if mine:
                     ax.scatter([m.when for m in mine], [row[m.category] for m in mine], marker="|", s=70,
                                color=colour, label=severity, linewidths=1.2)
             how = "each finding at its time"
         else:
-            step = _interval(moments)
-            start = min(m.when for m in moments)
-            counts = Counter((m.category, (m.when - start) // step) for m in moments)
+            counts, start, step = line.counts, line.start, line.step
             keys = sorted(counts, key=lambda k: (row[k[0]], k[1]))
             biggest = max(counts.values())
             ax.scatter([start + step * k[1] + step / 2 for k in keys], [row[k[0]] for k in keys],
@@ -156,16 +153,10 @@ def timeline(moments: list[Moment], untimed: int) -> Html:
         ax.set_ylim(-0.7, len(categories) - 0.3)
         ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(ax.xaxis.get_major_locator()))
         ax.grid(axis="y", color="#eeeeee")
-        untold = f"; {untimed} without a time not shown" if untimed else ""
+        untold = f"; {line.untimed} without a time not shown" if line.untimed else ""
         ax.set_title(f"Findings over the night by category, {how}{untold}", loc="left")
         fig.legend(loc="outside lower center", ncols=3, frameon=False)
     return _svg(fig, "timeline", "findings over the night by category")
-
-
-def _interval(moments: list[Moment]) -> timedelta:
-    """About a hundred intervals over the span, a whole number of minutes each."""
-    span = max(m.when for m in moments) - min(m.when for m in moments)
-    return timedelta(minutes=max(1, math.ceil(span.total_seconds() / 60 / 100)))
 
 
 def card_tests(points: list[CardPoint], middles: list[tuple[float, str]], between: list[float]) -> Html:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Iterable, Iterator
 
-from ...findings import CATEGORIES, Finding
+from ...findings import Finding
 from ...statistics import Group, Statistics
 
 #: the normal quantile of a two-sided 95 % band
@@ -134,28 +135,64 @@ def courses(stats: Statistics, several_inputs: bool) -> tuple[list[Course], int]
     return [c for c in out if id(c) in kept], len(out)
 
 
-def moments(findings: list[Finding]) -> tuple[list[Moment], int]:
-    """The findings with a readable time, each on the clock of the first one's offset; and how many
-    had none (a syntax line without a stamp, a finding about a whole file)."""
-    out, zone, untimed = [], None, 0
+@dataclass
+class Timeline:
+    """The findings with a readable time: each one (``moments``), or past ``MAX_MOMENTS`` their
+    count by category and interval of ``step`` from ``start`` (``counts``; ``moments`` empty)."""
+
+    moments: list[Moment]
+    untimed: int
+    counts: dict[tuple[str, int], int] = field(default_factory=dict)
+    start: datetime | None = None
+    step: timedelta | None = None
+    categories: set[str] = field(default_factory=set)
+
+
+def timeline(findings: Iterable[Finding]) -> Timeline:
+    """The findings on the clock of the first one's offset, in two passes when there are more
+    than ``MAX_MOMENTS`` (the span, then the counts by interval), so that memory does not grow
+    with their number; ``untimed``: how many had none (a syntax line without a stamp, a finding
+    about a whole file). ``findings`` is read once or twice."""
+    kept: list[Moment] = []
+    untimed = seen = 0
+    first = last = None
+    for when, category, severity in _times(findings):
+        if when is None:
+            untimed += 1
+            continue
+        seen += 1
+        first = when if first is None or when < first else first
+        last = when if last is None or when > last else last
+        if seen <= MAX_MOMENTS:
+            kept.append(Moment(when, category, severity))
+    if seen <= MAX_MOMENTS:
+        return Timeline(kept, untimed, categories={m.category for m in kept})
+    step = interval(first, last)
+    counts: dict[tuple[str, int], int] = {}
+    for when, category, _ in _times(findings):
+        if when is not None:
+            key = (category, (when - first) // step)
+            counts[key] = counts.get(key, 0) + 1
+    return Timeline([], untimed, counts, first, step, {c for c, _ in counts})
+
+
+def _times(findings: Iterable[Finding]) -> Iterator[tuple[datetime | None, str, str]]:
+    """Each finding's time (None: none readable), on the clock of the first time's offset."""
+    zone = None
     for f in findings:
         try:
             when = datetime.fromisoformat(f.time) if f.time else None
         except ValueError:
             when = None
-        if when is None:
-            untimed += 1
-            continue
-        if when.tzinfo is not None:
+        if when is not None and when.tzinfo is not None:
             zone = zone or when.tzinfo
             when = when.astimezone(zone).replace(tzinfo=None)
-        out.append(Moment(when, f.category, f.severity))
-    return out, untimed
+        yield when, f.category, f.severity
 
 
-def categories_of(items: list[Moment]) -> list[str]:
-    present = {m.category for m in items}
-    return [c for c in CATEGORIES if c in present]
+def interval(first: datetime, last: datetime) -> timedelta:
+    """About a hundred intervals over the span, a whole number of minutes each."""
+    return timedelta(minutes=max(1, math.ceil((last - first).total_seconds() / 60 / 100)))
 
 
 def card_points(stats: Statistics) -> tuple[list[CardPoint], list[tuple[float, str]], list[float]]:
