@@ -53,7 +53,12 @@ def check_yaml_depth(text: str) -> None:
                     raise _too_deep(event.start_mark.line + 1)
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
-    except yaml.YAMLError:
+    except yaml.YAMLError as err:
+        # libyaml 0.2.5 and later (PyYAML's wheels from 6.0.4) stop at 1,000 levels themselves,
+        # while scanning ahead, before the parser hands over the events that go past our limit
+        mark = getattr(err, "problem_mark", None)
+        if "maximum nesting depth" in str(err) and mark is not None:
+            raise _too_deep(mark.line + 1) from None
         return
 
 

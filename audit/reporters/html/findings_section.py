@@ -26,7 +26,7 @@ FILTERS = (("severity", "severity"), ("category", "category"), ("rule", "rule"),
            ("dealer", "dealer"))
 _COLUMNS = ("where", "time", "dealer", "severity", "rule", "what", "regulation")
 #: most findings listed in the page
-MAX_ROWS = 10_000
+MAX_ROWS = 2_000
 
 
 def _group_key(f: Finding) -> tuple[str, str, int]:
