@@ -19,6 +19,7 @@ import shutil
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import islice
 from operator import attrgetter
 from typing import Any, Callable, Iterable, Iterator
 
@@ -81,22 +82,26 @@ class FindingStore(list):
 
 def write_run(findings: list[Finding]) -> str:
     """``findings`` (in report order) as tuples of their fields in a new file of the spill folder; its name."""
-    return _write([_values(f) for f in findings])
+    return write_rows([_values(f) for f in findings])
 
 
 def read_run(name: str) -> Iterator[Finding]:
-    return (_construct(_EVERY_FIELD, **dict(zip(_FIELDS, values))) for values in _read(name))
+    return (_construct(_EVERY_FIELD, **dict(zip(_FIELDS, values))) for values in read_rows(name))
 
 
-def _write(rows: list[tuple]) -> str:
+def write_rows(rows: Iterable[tuple], chunk: int = CHUNK) -> str:
+    """``rows`` pickled in chunks of ``chunk`` (what a reader holds) to a new file of the spill folder
+    (a list, or a stream read a chunk at a time); its name."""
     fd, name = tempfile.mkstemp(dir=_folder, suffix=".run")
+    rows = iter(rows)
     with os.fdopen(fd, "wb") as out:
-        for start in range(0, len(rows), CHUNK):
-            pickle.dump(rows[start:start + CHUNK], out, pickle.HIGHEST_PROTOCOL)
+        while held := list(islice(rows, chunk)):
+            pickle.dump(held, out, pickle.HIGHEST_PROTOCOL)
     return name
 
 
-def _read(name: str) -> Iterator[tuple]:
+def read_rows(name: str) -> Iterator[tuple]:
+    """The rows of a file ``write_rows`` wrote, one chunk held at a time."""
     with open(name, "rb") as run:
         while True:
             try:
@@ -177,7 +182,7 @@ class SpilledFindings:
         if not self._ordinals:
             self._ordinals.append(ordinal_runs(self._merged()))
         keep = self._keep
-        ordinals = heapq.merge(*(_read(r) for r in self._ordinals[0]))
+        ordinals = heapq.merge(*(read_rows(r) for r in self._ordinals[0]))
         for f, (_, n) in zip(self._merged(), ordinals):
             fp = fingerprint_of(content(f), n)
             if keep is None or keep(f, fp):
@@ -219,7 +224,7 @@ def ordinal_runs(findings: Iterable[Finding]) -> list[str]:
 
     def numbered() -> Iterator[tuple[int, int]]:
         last, n = None, 0
-        for key, i in heapq.merge(*(_read(r) for r in by_key)):
+        for key, i in heapq.merge(*(read_rows(r) for r in by_key)):
             n = n + 1 if key == last else 1
             last = key
             yield i, n
@@ -237,10 +242,10 @@ def _sorted_runs(rows: Iterable[tuple]) -> list[str]:
     for row in rows:
         chunk.append(row)
         if len(chunk) >= THRESHOLD:
-            runs.append(_write(sorted(chunk)))
+            runs.append(write_rows(sorted(chunk)))
             chunk.clear()
     if chunk:
-        runs.append(_write(sorted(chunk)))
+        runs.append(write_rows(sorted(chunk)))
     return runs
 
 
@@ -286,7 +291,7 @@ def ordered_pairs(pairs: Iterable[tuple[Finding, str]], key: Callable[[tuple[Fin
     for pair in pairs:
         chunk.append(pair)
         if len(chunk) >= THRESHOLD:
-            runs.append(_write([(*_values(f), fp) for f, fp in sorted(chunk, key=key)]))
+            runs.append(write_rows([(*_values(f), fp) for f, fp in sorted(chunk, key=key)]))
             chunk = []
     try:
         yield from heapq.merge(*(_read_pairs(r) for r in runs), sorted(chunk, key=key), key=key)
@@ -296,5 +301,5 @@ def ordered_pairs(pairs: Iterable[tuple[Finding, str]], key: Callable[[tuple[Fin
 
 
 def _read_pairs(name: str) -> Iterator[tuple[Finding, str]]:
-    for values in _read(name):
+    for values in read_rows(name):
         yield _construct(_EVERY_FIELD, **dict(zip(_FIELDS, values))), values[-1]

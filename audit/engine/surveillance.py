@@ -6,16 +6,49 @@ report is built (``audit.statistics``), so no fraction is computed on the replay
 A group's variance is bounded by treating the bets of one round as perfectly
 correlated (they share the dealer's card or the coup): the figures are per round
 sums of stakes by bet kind, and their products (docs/statistics.md).
+
+Memory does not grow with the log. When a shoe ends, its figures are final: its money
+group and its two card tests become *records*, and its rounds are added to the table's
+and to each dealer's sums. Past ``THRESHOLD`` records and live sums in this process, each
+table writes what it holds (the shoes' records, and its players' and dealers' sums so far
+as partial records) to a sorted run of the spill folder (``findings_store.folder()``).
+The report reads every table's records back merged (``records``); the partial sums of one
+group at one table are added exactly, so the figures do not depend on when, or whether,
+anything was written out.
 """
 
 from __future__ import annotations
 
+import heapq
+import itertools
+import os
+import weakref
 from decimal import Decimal
+from typing import Iterator
+
+from .. import findings_store
+from . import card_tests
 
 ZERO = Decimal(0)
+#: the scopes of the statistics' groups, in report order
+SCOPES = ("table", "dealer", "player", "banker", "ponte", "shoe")
+_SCOPE = {scope: i for i, scope in enumerate(SCOPES)}
+#: records and live sums a process holds (each about 1 to 2 KB) before its tables write theirs out
+THRESHOLD = 4_000
+
+#: a table's runs merged into one when they reach this many, and the records pickled together in a
+#: run: a merge of every table's runs holds at most MAX_RUNS * CHUNK records of each table
+MAX_RUNS = 4
+CHUNK = 100
 
 #: a bet kind: "bet" or "bet strategy", as ``audit odds`` names its rows (a string: its hash is cached)
 Kind = str
+#: (scope index, id, test, table, sequence, payload): a group's figures at one table, in report order;
+#: the payload is an ``Acc`` (test "result"), a ``ShoeCards`` or a table's ``CardSums``
+Record = tuple
+
+_held = 0
+_live: weakref.WeakSet = weakref.WeakSet()
 
 
 class Acc:
@@ -59,51 +92,128 @@ class Acc:
 
 
 class ShoeCards:
-    """The cards seen from one shoe: by rank, and how many came right after one of the same rank."""
+    """The cards seen from one shoe and its two tests' figures, worked out when the shoe ends."""
 
-    __slots__ = ("id", "decks", "ranks", "repeats", "rounds")
+    __slots__ = ("id", "rounds", "seen", "chi", "repeats", "null")
 
     def __init__(self, id: str, decks: int, ranks: dict[str, int], repeats: int, rounds: int) -> None:
         self.id = id
-        self.decks = decks
-        self.ranks = ranks
-        self.repeats = repeats
         self.rounds = rounds
+        self.seen = sum(ranks.values())
+        #: (statistic, degrees of freedom) of the rank counts, or None when it cannot say
+        self.chi = card_tests.chi_square(ranks, decks)
+        self.repeats = repeats
+        #: the mean and variance of ``repeats`` for a shuffled shoe, or None below the test's minimum
+        self.null = card_tests.repeats_null(decks, self.seen) if self.seen >= card_tests.MIN_CARDS else None
+
+
+class CardSums:
+    """A table's card tests: its shoes' figures summed, in the order the shoes ended."""
+
+    __slots__ = ("chi", "df", "ranked", "repeats", "mean", "variance", "ordered", "rounds")
+
+    def __init__(self) -> None:
+        self.chi, self.df, self.ranked = 0.0, 0, 0
+        self.repeats, self.mean, self.variance, self.ordered = 0, 0.0, 0.0, 0
+        self.rounds = 0
+
+    def add(self, shoe: ShoeCards) -> None:
+        self.rounds += shoe.rounds
+        if shoe.chi is not None:
+            self.chi += shoe.chi[0]
+            self.df += shoe.chi[1]
+            self.ranked += shoe.seen
+        if shoe.null is not None:
+            self.repeats += shoe.repeats
+            self.mean += shoe.null[0]
+            self.variance += shoe.null[1]
+            self.ordered += shoe.seen
 
 
 class Surveillance:
-    """One table's accumulators: money groups by (scope, id), and each shoe's cards."""
+    """One table's accumulators: the live sums (players, dealers, the shoe being dealt), the records
+    of what is final, and the runs they were written to."""
 
     def __init__(self, table: str, house_banked: bool) -> None:
         self.table = table
         self.house_banked = house_banked
-        self.groups: dict[tuple[str, str], Acc] = {}
-        self.shoes: list[ShoeCards] = []
+        #: by player id, or (scope, id) for chemin de fer's banker and ponte
+        self.players: dict = {}
+        #: the rounds of the shoe being dealt, by the dealer in charge ("" for none)
+        self.shoe_dealers: dict[str, Acc] = {}
+        #: the finished shoes' rounds, by dealer, and the table's
+        self.dealers: dict[str, Acc] = {}
+        self.whole = Acc()
+        self.cards = CardSums()
+        self.records: list[Record] = []
+        self.runs: list[str] = []
         self.shoe_n = 0
         self.shoe_rounds = 0
+        self._seq = itertools.count()
+        _live.add(self)
+
+    def __getstate__(self) -> dict:  # a worker's table travels to the main process without its counter
+        state = dict(self.__dict__)
+        state["_seq"] = next(self._seq)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        state["_seq"] = itertools.count(state["_seq"])
+        self.__dict__.update(state)
 
     def new_shoe(self, previous) -> None:
-        """At ``SHOE new``: the last shoe's cards are kept, the next shoe is numbered."""
+        """At ``SHOE new``: the last shoe's figures are final, the next shoe is numbered."""
         self.end_shoe(previous)
         self.shoe_n += 1
         self.shoe_rounds = 0
 
     def end_shoe(self, shoe) -> None:
-        if shoe is None or shoe.surveyed:
-            return
-        shoe.surveyed = True
-        ranks: dict[str, int] = {}
-        for (rank, _), count in shoe.counts.items():
-            ranks[rank] = ranks.get(rank, 0) + count
-        self.shoes.append(ShoeCards(f"{self.table}#{self.shoe_n}", shoe.decks, dict(sorted(ranks.items())),
-                                    shoe.repeats, self.shoe_rounds))
+        """The shoe's money group and card tests made records; its rounds added to its dealers' and the table's."""
+        global _held
+        if shoe is not None and not shoe.surveyed:
+            shoe.surveyed = True
+            ranks: dict[str, int] = {}
+            for (rank, _), count in shoe.counts.items():
+                ranks[rank] = ranks.get(rank, 0) + count
+            cards = ShoeCards(self._shoe_id(), shoe.decks, ranks, shoe.repeats, self.shoe_rounds)
+            self.cards.add(cards)
+            if cards.null is not None:
+                self._record("shoe", cards.id, "order", cards)
+            if cards.chi is not None:
+                self._record("shoe", cards.id, "ranks", cards)
+        if self.shoe_dealers:
+            shoe_acc = Acc()
+            for dealer, acc in sorted(self.shoe_dealers.items()):
+                shoe_acc.merge(acc)
+                self.whole.merge(acc)
+                if dealer:
+                    mine = self.dealers.get(dealer)
+                    if mine is None:
+                        self.dealers[dealer] = acc
+                        _held += 1
+                    else:
+                        mine.merge(acc)
+            self.shoe_dealers = {}
+            self._record("shoe", self._shoe_id(), "result", shoe_acc)
+        if _held > THRESHOLD and findings_store.folder() is not None:
+            for table in list(_live):
+                table.spill()
+
+    def _shoe_id(self) -> str:
+        return f"{self.table}#{self.shoe_n}"
+
+    def _record(self, scope: str, ident: str, test: str, payload) -> None:
+        global _held
+        self.records.append((_SCOPE[scope], ident, test, self.table, next(self._seq), payload))
+        _held += 1
 
     def add_round(self, dealer: str | None, bets: list) -> None:
         """A round's settled bets: (player, kind or None, stake, result of the group's side).
 
         The player is an id (scope ``player``) or a (scope, id) pair. Where the house is a party,
-        the round's whole is added once, under (dealer, shoe): the table's, the dealer's and
-        the shoe's groups are sums of those (``rounds_by``)."""
+        the round's whole is added once, under its dealer, to the shoe being dealt: the shoe's,
+        the table's and the dealer's groups are sums of those (``end_shoe``)."""
+        global _held
         self.shoe_rounds += 1
         if not bets:
             return
@@ -122,14 +232,18 @@ class Surveillance:
                 if kind is not None:
                     mine = entry[0]
                     mine[kind] = mine[kind] + stake if kind in mine else stake
-        groups = self.groups
         if self.house_banked:
-            players[(dealer or "", self.shoe_n)] = (whole, total)
+            acc = self.shoe_dealers.get(dealer or "")
+            if acc is None:
+                acc = self.shoe_dealers[dealer or ""] = Acc()
+            acc.add(whole, total)
         players.pop(None, None)  # an anonymous seat counts in the table, dealer and shoe only
+        groups = self.players
         for key, (stakes, result) in players.items():
             acc = groups.get(key)
             if acc is None:
                 acc = groups[key] = Acc()
+                _held += 1
             if len(stakes) != 1:
                 acc.add(stakes, result)
                 continue
@@ -140,20 +254,58 @@ class Surveillance:
                 mine[kind] = mine.get(kind, ZERO) + amount
                 square[kind] = square.get(kind, ZERO) + amount * amount
 
-    def rounds_by(self) -> dict[tuple[str, str], Acc]:
-        """The groups of the table, by (scope, id): its players', the table's, each dealer's and each shoe's."""
-        out: dict[tuple[str, str], Acc] = {}
-        for key, acc in sorted(self.groups.items(), key=lambda kv: (type(kv[0]).__name__, str(kv[0]))):
-            if isinstance(key, str):
-                out[("player", key)] = acc
-                continue
-            if isinstance(key[1], str):  # (scope, id)
-                out[key] = acc
-                continue
-            dealer, shoe = key
-            targets = [("table", self.table), ("shoe", f"{self.table}#{shoe}")]
-            if dealer:
-                targets.append(("dealer", dealer))
-            for target in targets:
-                out.setdefault(target, Acc()).merge(acc)
+    def _partials(self) -> list[Record]:
+        """The players' and dealers' sums so far, as records (partial: the group may go on)."""
+        out = []
+        for key, acc in self.players.items():
+            scope, ident = ("player", key) if isinstance(key, str) else key
+            out.append((_SCOPE[scope], ident, "result", self.table, next(self._seq), acc))
+        for dealer, acc in self.dealers.items():
+            out.append((_SCOPE["dealer"], dealer, "result", self.table, next(self._seq), acc))
         return out
+
+    def spill(self) -> None:
+        """What the table holds written to a sorted run; it goes on with empty sums."""
+        global _held
+        held = self.records + self._partials()
+        if not held:
+            return
+        held.sort(key=_order)
+        self.runs.append(findings_store.write_rows(held, CHUNK))
+        _held -= len(held)
+        self.records, self.players, self.dealers = [], {}, {}
+        if len(self.runs) >= MAX_RUNS:  # a long log: its runs merged into one, so a merge never opens too many files
+            runs, self.runs = self.runs, []
+            self.runs.append(findings_store.write_rows(
+                heapq.merge(*(findings_store.read_rows(name) for name in runs), key=_order), CHUNK))
+            for name in runs:
+                os.remove(name)
+
+    def records_in_order(self) -> Iterator[Record]:
+        """Every record of the table, its runs' and those it holds, in report order (then as made).
+
+        Rounds the table played after its last shoe ended (no shoe, or after a ``CLOSE``) are closed
+        first, as a shoe of their own, as they were counted before."""
+        self.end_shoe(None)
+        held = self.records + self._partials()
+        if self.house_banked and self.whole.rounds:
+            held.append((_SCOPE["table"], self.table, "result", self.table, -1, self.whole))
+        if self.cards.ordered:
+            held.append((_SCOPE["table"], self.table, "order", self.table, -1, self.cards))
+        if self.cards.df:
+            held.append((_SCOPE["table"], self.table, "ranks", self.table, -1, self.cards))
+        held.sort(key=_order)
+        streams = [findings_store.read_rows(name) for name in self.runs]
+        return heapq.merge(*streams, held, key=_order) if streams else iter(held)
+
+    def release(self) -> None:
+        """The records were read: this table no longer counts in what the process holds."""
+        global _held
+        _held -= len(self.records) + len(self.players) + len(self.dealers)
+        _held = max(_held, 0)
+        self.records, self.players, self.dealers, self.runs = [], {}, {}, []
+        _live.discard(self)
+
+
+def _order(record: Record) -> tuple:
+    return record[:5]

@@ -104,7 +104,7 @@ def record(conn, store: Store, report, statistics, stamps: dict[str, str | None]
     holds is skipped (ON CONFLICT DO NOTHING: a concurrent job recording it too waits, then skips)."""
     out = Outcome()
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    anomalies = {id(a.group): a.p_adjusted for a in statistics.anomalies()} if statistics is not None else {}
+    anomalies = {a.group.key: a.p_adjusted for a in statistics.anomalies()} if statistics is not None else {}
     for inp in report.inputs:
         tables = [t for t in report.table_stats if t.path == inp.path]
         suppressed = [(s.finding, s.fingerprint, True) for s in report.suppressed if s.finding.path == inp.path]
@@ -132,7 +132,7 @@ def record(conn, store: Store, report, statistics, stamps: dict[str, str | None]
         for rows in _batches(_finding_row(input_id, *f) for f in chain(found, suppressed)):
             _many(conn, schema.findings, rows)
         if statistics is not None:
-            _many(conn, schema.groups, [_group_row(input_id, g, anomalies.get(id(g)))
+            _many(conn, schema.groups, [_group_row(input_id, g, anomalies.get(g.key))
                                         for g in statistics.groups if g.path == inp.path])
         out.recorded.append(inp.path)
     return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from .. import __version__
 from ..escape import undecodable_escaped
@@ -109,7 +109,9 @@ def pieces(report: Report) -> Iterator[str]:
     for piece in json_pieces.pieces(document, findings, _escaped):
         if report.statistics is not None and mark in piece:
             before, _, after = piece.partition(mark)
-            yield from (before, _escaped(_groups_text(report.statistics.groups)), after)
+            yield before
+            yield from map(_escaped, _groups_pieces(report.statistics.groups))
+            yield after
         else:
             yield piece
     yield "\n"
@@ -124,12 +126,13 @@ def render(report: Report) -> str:
     return "".join(pieces(report))
 
 
-def _groups_text(groups: list) -> str:
-    """The statistics' groups (thousands on a long night) as ``json.dumps(indent=2)`` lays them out
-    in the report, each flat object written by the C encoder: the same bytes, without the
-    pure-Python encoder's pieces of every group held at once."""
-    if not groups:
-        return "[]"
-    body = ",\n      ".join("{\n        " + json.dumps(_group(g), ensure_ascii=False, separators=(_MEMBERS, ": "))[1:-1]
-                             + "\n      }" for g in groups)
-    return "[\n      " + body + "\n    ]"
+def _groups_pieces(groups: Iterable) -> Iterator[str]:
+    """The statistics' groups (tens of thousands on a long log) as ``json.dumps(indent=2)`` lays them
+    out in the report, one flat object at a time by the C encoder: the same bytes, without the
+    pure-Python encoder's pieces of every group, or the groups themselves, held at once."""
+    first = True
+    for g in groups:
+        text = "{\n        " + json.dumps(_group(g), ensure_ascii=False, separators=(_MEMBERS, ": "))[1:-1] + "\n      }"
+        yield ("[\n      " if first else ",\n      ") + text
+        first = False
+    yield "[]" if first else "\n    ]"

@@ -19,12 +19,12 @@ _TESTS = {"result": "result against expectation", "ranks": "rank frequencies", "
 
 def draw(report: Report, console: Console) -> None:
     stats = report.statistics
-    tested = [g for g in stats.groups if g.p is not None]
     if not stats.groups:
         return
+    tested, shown = _smallest(stats.groups)
     console.print()
     anomalies = stats.anomalies()
-    console.print(f"[bold]statistics[/bold]: {len(tested)} group(s) tested of {len(stats.groups)}, "
+    console.print(f"[bold]statistics[/bold]: {tested} group(s) tested of {len(stats.groups)}, "
                   f"alpha {stats.alpha} (Holm), {len(anomalies)} anomal{'y' if len(anomalies) == 1 else 'ies'}")
     for a in anomalies:
         g = a.group
@@ -32,13 +32,34 @@ def draw(report: Report, console: Console) -> None:
                       f"p = {g.p:g}, adjusted {a.p_adjusted:g}")
     for scope in SCOPES:
         for test, label in _TESTS.items():
-            rows = [g for g in tested if g.scope == scope and g.test == test]
-            if not rows:
+            count, rows = shown.get((scope, test), (0, []))
+            if not count:
                 continue
-            rows.sort(key=lambda g: (g.p, g.id))
-            console.print(f"  [bold]{scope}[/bold] — {label} ({len(rows)} tested, smallest p first)")
-            for g in rows[:SHOWN]:
+            console.print(f"  [bold]{scope}[/bold] — {label} ({count} tested, smallest p first)")
+            for g in rows:
                 console.print("    " + _row(g))
+
+
+def _smallest(groups) -> tuple[int, dict[tuple[str, str], tuple[int, list[Group]]]]:
+    """In one pass over the groups: how many were tested, and per scope and test how many and the
+    ``SHOWN`` of smallest (p, id), ties in report order: ``sorted(rows, key)[:SHOWN]`` without the rows."""
+    tested = 0
+    shown: dict[tuple[str, str], tuple[int, list[Group]]] = {}
+    for g in groups:
+        if g.p is None:
+            continue
+        tested += 1
+        count, rows = shown.get((g.scope, g.test), (0, []))
+        if len(rows) < SHOWN or _key(g) < _key(rows[-1]):
+            rows.append(g)
+            rows.sort(key=_key)  # stable: a tie stays in report order
+            del rows[SHOWN:]
+        shown[(g.scope, g.test)] = (count + 1, rows)
+    return tested, shown
+
+
+def _key(g: Group) -> tuple:
+    return (g.p, g.id)
 
 
 def _row(g: Group) -> str:

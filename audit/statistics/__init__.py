@@ -10,18 +10,23 @@ the run, is below alpha.
 
 from __future__ import annotations
 
+import heapq
 import math
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from itertools import groupby
+from operator import attrgetter, itemgetter
+from typing import Collection
 
-from . import cards
+from ..engine import card_tests
+from ..engine.surveillance import SCOPES, Acc, CardSums
 from .money import Figures, MoneyGroup, units
+from .store import GroupStore
 
 DEFAULT_ALPHA = 0.001
 #: fewest rounds for a money group to be tested (the normal approximation needs a sample)
 MIN_ROUNDS = 30
-SCOPES = ("table", "dealer", "player", "banker", "ponte", "shoe")
 
 
 @dataclass
@@ -46,6 +51,11 @@ class Group:
     p_exact: float | None = None
     message: str = ""
 
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        """What names the group in a run (a group read back from a file is another object)."""
+        return (self.path, self.scope, self.id, self.test)
+
 
 @dataclass
 class Anomaly:
@@ -56,46 +66,85 @@ class Anomaly:
 @dataclass
 class Statistics:
     alpha: float = DEFAULT_ALPHA
-    groups: list[Group] = field(default_factory=list)
+    #: every group, in report order (a ``GroupStore`` after a build: read, not held, on a long night)
+    groups: Collection[Group] = field(default_factory=list)
+    #: the last answer of ``anomalies``, for the alpha and the number of groups it was read for
+    _anomalies: tuple[float, int, list[Anomaly]] | None = field(default=None, repr=False, compare=False)
 
     def anomalies(self) -> list[Anomaly]:
-        """Holm: the k-th smallest of m p-values times (m - k + 1), never below the one before."""
-        tested = sorted((g for g in self.groups if g.p_exact is not None), key=lambda g: g.p_exact)  # type: ignore[arg-type, return-value]
-        out, running, m = [], 0.0, len(tested)
-        for k, group in enumerate(tested):
+        """Holm: the k-th smallest of m p-values times (m - k + 1), never below the one before.
+
+        Read in one pass: only a p-value below alpha can be an anomaly (the product is never
+        below the p-value), so those are all the sort needs, with m."""
+        seen = (self.alpha, len(self.groups))  # type: ignore[arg-type]
+        if self._anomalies is not None and self._anomalies[:2] == seen:
+            return self._anomalies[2]
+        m, candidates = 0, []
+        for g in self.groups:
+            if g.p_exact is not None:
+                m += 1
+                if g.p_exact < self.alpha:
+                    candidates.append(g)
+        candidates.sort(key=lambda g: g.p_exact)  # type: ignore[arg-type, return-value]
+        out, running = [], 0.0
+        for k, group in enumerate(candidates):
             running = max(running, min(1.0, (m - k) * group.p_exact))  # type: ignore[operator]
             if running >= self.alpha:
                 break
             out.append(Anomaly(group, _round_p(running)))
+        self._anomalies = (*seen, out)
         return out
 
 
-def build(report, library) -> Statistics:
-    """Every group of the report's tables (``report.table_stats``, in report order).
+def build(report, library, alpha: float = DEFAULT_ALPHA) -> Statistics:
+    """Every group of the report's tables (``report.table_stats``, in report order), made one at a time.
 
-    Each table's accumulators are let go once read: the groups are all the report keeps, and
-    the memory the sums held serves the report's writing."""
-    stats = Statistics()
-    figures: dict[tuple[str, str], Figures] = {}
-    money: dict[tuple[int, str, str], MoneyGroup] = {}
-    paths = {inp.path: i for i, inp in enumerate(report.inputs)}
-    for t in report.table_stats:
-        watch = t.surveillance
-        if watch is None:
-            continue
-        key = (t.ruleset, t.overlay)
-        if key not in figures:
-            ruleset = library.for_table(t.ruleset, t.table)
-            figures[key] = Figures(units(ruleset) if ruleset is not None else {})
-        for (scope, ident), acc in watch.rounds_by().items():
-            group = money.setdefault((paths[t.path], t.path, scope, ident), MoneyGroup())
-            group.add(acc, figures[key], t.table, t.ruleset)
-        stats.groups.extend(_card_groups(t))
-        t.surveillance = None
-    for (_, path, scope, ident), group in sorted(money.items()):
-        stats.groups.append(_money_group(path, scope, ident, group))
-    stats.groups.sort(key=lambda g: (paths[g.path], SCOPES.index(g.scope), g.id, g.test))
+    For each input, its tables' records are read merged in report order (``Surveillance.records_in_order``);
+    the records of one money group at one table (a shoe's, a player's sums written out in parts) are added
+    exactly, then the group's tables in report order, as one table's sums were before. Each table's
+    accumulators are let go once read."""
+    stats = Statistics(alpha=alpha, groups=GroupStore(Group))
+    figures: dict[tuple[str, str | None], Figures] = {}
+    for path, tables in groupby(report.table_stats, key=attrgetter("path")):
+        watched = [t for t in tables if t.surveillance is not None]
+        played: dict[str, tuple[Figures, str]] = {}
+        for t in watched:
+            key = (t.ruleset, t.overlay)
+            if key not in figures:
+                ruleset = library.for_table(t.ruleset, t.table)
+                figures[key] = Figures(units(ruleset) if ruleset is not None else {})
+            played[t.table] = (figures[key], t.ruleset)
+        merged = heapq.merge(*(t.surveillance.records_in_order() for t in watched), key=_order)
+        for (scope, ident, test), records in groupby(merged, key=itemgetter(0, 1, 2)):
+            if test == "result":
+                money = MoneyGroup()
+                for table, parts in groupby(records, key=itemgetter(3)):
+                    money.add(_summed(parts), played[table][0], table, played[table][1])
+                stats.groups.append(_money_group(path, SCOPES[scope], ident, money))
+            else:
+                for record in records:  # one: a shoe's test, or a table's shoes summed
+                    stats.groups.append(_card_group(path, SCOPES[scope], ident, test, record[3], played[record[3]][1],
+                                                    record[5]))
+        for t in watched:
+            t.surveillance.release()
+            t.surveillance = None
     return stats
+
+
+def _order(record: tuple) -> tuple:
+    return record[:5]
+
+
+def _summed(parts) -> Acc:
+    """One group's sums at one table, from its records (usually one)."""
+    first = next(parts)[5]
+    rest = [record[5] for record in parts]
+    if not rest:
+        return first
+    total = Acc()
+    for acc in (first, *rest):
+        total.merge(acc)
+    return total
 
 
 def _money_group(path: str, scope: str, ident: str, m: MoneyGroup) -> Group:
@@ -127,43 +176,30 @@ def _money_message(g: Group, m: MoneyGroup, gap: Fraction) -> str:
     return f"the house won {amount} {did} than expected {where}, {m.rounds} {unit} (z = {g.z:.2f})"
 
 
-def _card_groups(t) -> list[Group]:
-    """Each shoe's two card tests, then the table's (its shoes' statistics summed)."""
-    out: list[Group] = []
-    sums = [0.0, 0, 0, 0, 0.0, 0.0, 0, 0]  # chi-square, df, cards (ranks), repeats, mean, variance, cards (order), rounds
-    for shoe in t.surveillance.shoes:
-        seen = sum(shoe.ranks.values())
-        sums[7] += shoe.rounds
-        chi = cards.chi_square(shoe.ranks, shoe.decks)
-        if chi is not None:
-            out.append(_ranks_group(t, "shoe", shoe.id, shoe.rounds, seen, *chi))
-            sums[0] += chi[0]
-            sums[1] += chi[1]
-            sums[2] += seen
-        if seen >= cards.MIN_CARDS:
-            mean, var = cards.repeats_null(shoe.decks, seen)
-            out.append(_order_group(t, "shoe", shoe.id, shoe.rounds, seen, shoe.repeats, mean, var))
-            sums[3] += shoe.repeats
-            sums[4] += mean
-            sums[5] += var
-            sums[6] += seen
-    if sums[1]:
-        out.append(_ranks_group(t, "table", t.table, sums[7], sums[2], sums[0], sums[1]))
-    if sums[6]:
-        out.append(_order_group(t, "table", t.table, sums[7], sums[6], sums[3], sums[4], sums[5]))
-    return out
+def _card_group(path: str, scope: str, ident: str, test: str, table: str, ruleset: str, cards) -> Group:
+    """A shoe's card test (``ShoeCards``) or a table's, its shoes summed (``CardSums``)."""
+    if isinstance(cards, CardSums):
+        if test == "ranks":
+            return _ranks_group(path, table, ruleset, scope, ident, cards.rounds, cards.ranked, cards.chi, cards.df)
+        return _order_group(path, table, ruleset, scope, ident, cards.rounds, cards.ordered, cards.repeats,
+                            cards.mean, cards.variance)
+    if test == "ranks":
+        return _ranks_group(path, table, ruleset, scope, ident, cards.rounds, cards.seen, *cards.chi)
+    return _order_group(path, table, ruleset, scope, ident, cards.rounds, cards.seen, cards.repeats, *cards.null)
 
 
-def _ranks_group(t, scope: str, ident: str, rounds: int, seen: int, stat: float, df: int) -> Group:
-    g = Group(scope, ident, t.path, "ranks", t.table, t.ruleset, rounds, cards=seen, statistic=round(stat, 2))
-    _set_z(g, cards.chi_square_z(stat, df), cards.chi_square_p(stat, df))
+def _ranks_group(path: str, table: str, ruleset: str, scope: str, ident: str, rounds: int, seen: int,
+                 stat: float, df: int) -> Group:
+    g = Group(scope, ident, path, "ranks", table, ruleset, rounds, cards=seen, statistic=round(stat, 2))
+    _set_z(g, card_tests.chi_square_z(stat, df), card_tests.chi_square_p(stat, df))
     g.message = (f"the ranks of the {seen} cards seen from {scope} {ident} depart from its shoes' composition "
                  f"(chi-square {stat:.2f}, {df} degrees of freedom)")
     return g
 
 
-def _order_group(t, scope: str, ident: str, rounds: int, seen: int, repeats: int, mean: float, var: float) -> Group:
-    g = Group(scope, ident, t.path, "order", t.table, t.ruleset, rounds, cards=seen, statistic=float(repeats))
+def _order_group(path: str, table: str, ruleset: str, scope: str, ident: str, rounds: int, seen: int, repeats: int,
+                 mean: float, var: float) -> Group:
+    g = Group(scope, ident, path, "order", table, ruleset, rounds, cards=seen, statistic=float(repeats))
     z = (repeats - mean) / math.sqrt(var)
     _set_z(g, z, math.erfc(abs(z) / math.sqrt(2)))
     how = "more" if z > 0 else "fewer"

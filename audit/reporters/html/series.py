@@ -90,14 +90,14 @@ def _improbable_first(items, z_of):
 
 def bands(stats: Statistics, scope: str, several_inputs: bool) -> tuple[list[Band], int]:
     """The groups of ``scope`` with a spread, at most ``MAX_ROWS`` (the most improbable); and how many there were."""
-    flagged = {id(a.group) for a in stats.anomalies()}
+    flagged = {a.group.key for a in stats.anomalies()}
     groups = [g for g in stats.groups if g.scope == scope and g.test == "result" and g.sd]
     if len(groups) > MAX_ROWS:
         kept = {id(g) for g in _improbable_first(groups, lambda g: g.z)[:MAX_ROWS]}
         groups_kept = [g for g in groups if id(g) in kept]  # in the report's order
     else:
         groups_kept = groups
-    return [Band(_label(g, several_inputs), float(g.result), float(g.expected), float(g.sd), g.z, id(g) in flagged)
+    return [Band(_label(g, several_inputs), float(g.result), float(g.expected), float(g.sd), g.z, g.key in flagged)
             for g in groups_kept], len(groups)
 
 
@@ -198,7 +198,7 @@ def interval(first: datetime, last: datetime) -> timedelta:
 def card_points(stats: Statistics) -> tuple[list[CardPoint], list[tuple[float, str]], list[float]]:
     """Each shoe's two card tests, table after table: the points, each table's middle and label,
     and the places between tables."""
-    flagged = {id(a.group) for a in stats.anomalies()}
+    flagged = {a.group.key for a in stats.anomalies()}
     shoes = [g for g in stats.groups if g.scope == "shoe" and g.test in ("ranks", "order") and g.z is not None]
     points, middles, between, x = [], [], [], 0  # x: the next free place
     for column, ((path, table), groups) in enumerate(_by_table(shoes).items()):
@@ -207,7 +207,7 @@ def card_points(stats: Statistics) -> tuple[list[CardPoint], list[tuple[float, s
             x += 1
         places = _places(groups)
         for g in groups:
-            points.append(CardPoint(x + places[_shoe_number(g)], column, table, g.test, g.z, id(g) in flagged))
+            points.append(CardPoint(x + places[_shoe_number(g)], column, table, g.test, g.z, g.key in flagged))
         middles.append((x + (len(places) - 1) / 2, table))
         x += len(places)
     return points, middles, between
