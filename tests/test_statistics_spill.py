@@ -61,6 +61,7 @@ def _check(tmp_path: Path, name: str, *args: str) -> dict[str, bytes]:
     options = [o for fmt, path in zip(FORMATS, paths) for o in ("-f", fmt, "-o", str(path))]
     result = CliRunner().invoke(app, ["check", "--statistics", "--no-progress", *options, *args])
     assert result.exit_code == 0, result.output
+    assert surveillance._held == 0  # every table's records were read and let go
     return {p.name: p.read_bytes() for p in paths}
 
 

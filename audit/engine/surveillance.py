@@ -47,8 +47,28 @@ Kind = str
 #: the payload is an ``Acc`` (test "result"), a ``ShoeCards`` or a table's ``CardSums``
 Record = tuple
 
+#: what the process's tables hold, in records and sums (each table's own count is its ``held`` cell)
 _held = 0
+#: the tables of this process that hold any: those that write theirs out when the process holds too much
 _live: weakref.WeakSet = weakref.WeakSet()
+
+
+def _count(cell: list[int], n: int) -> None:
+    global _held
+    cell[0] += n
+    _held += n
+
+
+def _forget(cell: list[int]) -> None:
+    """A table let go (read, sent to the main process, or dropped): what it held no longer counts."""
+    _count(cell, -cell[0])
+
+
+def _crowded() -> None:
+    """Past the threshold, while a spill folder is open, every table writes out what it holds."""
+    if _held > THRESHOLD and findings_store.folder() is not None:
+        for table in list(_live):
+            table.spill()
 
 
 class Acc:
@@ -150,16 +170,27 @@ class Surveillance:
         self.shoe_n = 0
         self.shoe_rounds = 0
         self._seq = itertools.count()
-        _live.add(self)
+        self._register([0])
 
-    def __getstate__(self) -> dict:  # a worker's table travels to the main process without its counter
+    def _register(self, held: list[int]) -> None:
+        self.held = held
+        _live.add(self)
+        weakref.finalize(self, _forget, held)
+
+    def __getstate__(self) -> dict:  # a worker's table travels to the main process: its counts as numbers
         state = dict(self.__dict__)
         state["_seq"] = next(self._seq)
+        state["held"] = self.held[0]
         return state
 
     def __setstate__(self, state: dict) -> None:
+        """A worker's table arrived: it counts in what this process holds, and may make it write out."""
+        held = state.pop("held")
         state["_seq"] = itertools.count(state["_seq"])
         self.__dict__.update(state)
+        self._register([0])
+        _count(self.held, held)
+        _crowded()
 
     def new_shoe(self, previous) -> None:
         """At ``SHOE new``: the last shoe's figures are final, the next shoe is numbered."""
@@ -169,7 +200,6 @@ class Surveillance:
 
     def end_shoe(self, shoe) -> None:
         """The shoe's money group and card tests made records; its rounds added to its dealers' and the table's."""
-        global _held
         if shoe is not None and not shoe.surveyed:
             shoe.surveyed = True
             ranks: dict[str, int] = {}
@@ -190,22 +220,19 @@ class Surveillance:
                     mine = self.dealers.get(dealer)
                     if mine is None:
                         self.dealers[dealer] = acc
-                        _held += 1
+                        _count(self.held, 1)
                     else:
                         mine.merge(acc)
             self.shoe_dealers = {}
             self._record("shoe", self._shoe_id(), "result", shoe_acc)
-        if _held > THRESHOLD and findings_store.folder() is not None:
-            for table in list(_live):
-                table.spill()
+        _crowded()
 
     def _shoe_id(self) -> str:
         return f"{self.table}#{self.shoe_n}"
 
     def _record(self, scope: str, ident: str, test: str, payload) -> None:
-        global _held
         self.records.append((_SCOPE[scope], ident, test, self.table, next(self._seq), payload))
-        _held += 1
+        _count(self.held, 1)
 
     def add_round(self, dealer: str | None, bets: list) -> None:
         """A round's settled bets: (player, kind or None, stake, result of the group's side).
@@ -213,7 +240,6 @@ class Surveillance:
         The player is an id (scope ``player``) or a (scope, id) pair. Where the house is a party,
         the round's whole is added once, under its dealer, to the shoe being dealt: the shoe's,
         the table's and the dealer's groups are sums of those (``end_shoe``)."""
-        global _held
         self.shoe_rounds += 1
         if not bets:
             return
@@ -243,7 +269,7 @@ class Surveillance:
             acc = groups.get(key)
             if acc is None:
                 acc = groups[key] = Acc()
-                _held += 1
+                _count(self.held, 1)
             if len(stakes) != 1:
                 acc.add(stakes, result)
                 continue
@@ -266,13 +292,12 @@ class Surveillance:
 
     def spill(self) -> None:
         """What the table holds written to a sorted run; it goes on with empty sums."""
-        global _held
         held = self.records + self._partials()
         if not held:
             return
         held.sort(key=_order)
         self.runs.append(findings_store.write_rows(held, CHUNK))
-        _held -= len(held)
+        _forget(self.held)
         self.records, self.players, self.dealers = [], {}, {}
         if len(self.runs) >= MAX_RUNS:  # a long log: its runs merged into one, so a merge never opens too many files
             runs, self.runs = self.runs, []
@@ -300,9 +325,7 @@ class Surveillance:
 
     def release(self) -> None:
         """The records were read: this table no longer counts in what the process holds."""
-        global _held
-        _held -= len(self.records) + len(self.players) + len(self.dealers)
-        _held = max(_held, 0)
+        _forget(self.held)
         self.records, self.players, self.dealers, self.runs = [], {}, {}, []
         _live.discard(self)
 
