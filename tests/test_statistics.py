@@ -88,3 +88,21 @@ def test_without_the_option_the_report_has_no_statistics(tmp_path):
     night = Path(__file__).resolve().parent.parent / "fixtures" / "nights" / "example-night.del"
     assert audit("check", "-f", "json", "-o", str(report), str(night)).returncode == 0
     assert "statistics" not in json.loads(report.read_text())
+
+
+def test_cents_and_the_expectation_in_integers_equal_the_fractions():
+    """``cents`` and ``MoneyGroup.ratio`` (integers) against ``round(Fraction * 100)`` and the sum of fractions."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from audit.statistics.money import MoneyGroup, cents
+    rng = random.Random(8)
+    for _ in range(5000):
+        d = rng.choice([1, 2, 4, 200, 311, 622, 4965115, rng.randrange(1, 10**9)])
+        n = rng.randrange(-10**12, 10**12) if rng.random() < 0.5 else rng.choice([-3, -1, 0, 1, 3]) * d // 200
+        assert cents(n, d) == Decimal(round(Fraction(n, d) * 100)).scaleb(-2)
+        m = MoneyGroup()
+        m.parts = {rng.randrange(1, 10**6): rng.randrange(-10**9, 10**9) for _ in range(rng.randrange(0, 4))}
+        numerator, denominator = m.ratio()
+        assert Fraction(numerator, denominator) == m.expected
+    assert cents(1, 200) == Decimal("0.00") and cents(3, 200) == Decimal("0.02") and cents(-1, 200) == Decimal("-0.00")

@@ -34,7 +34,7 @@ ZERO = Decimal(0)
 SCOPES = ("table", "dealer", "player", "banker", "ponte", "shoe")
 _SCOPE = {scope: i for i, scope in enumerate(SCOPES)}
 #: records and live sums a process holds (each about 1 to 2 KB) before its tables write theirs out
-THRESHOLD = 4_000
+THRESHOLD = 10_000
 
 #: a table's runs merged into one when they reach this many, and the records pickled together in a
 #: run: a merge of every table's runs holds at most MAX_RUNS * CHUNK records of each table
@@ -109,6 +109,25 @@ class Acc:
         for mine, theirs in ((self.stakes, other.stakes), (self.square, other.square), (self.cross, other.cross)):
             for key, amount in theirs.items():
                 mine[key] = mine.get(key, ZERO) + amount
+
+
+def add_bet(players: dict, who, kind: Kind | None, amount: Decimal, result: Decimal) -> None:
+    """One settled bet of a round into the round's sums by player (``Surveillance.add_round``):
+    its stake under its kind (None: a stake with no row of its own, its result only), its result.
+
+    A player's usual round is one bet, kept as the tuple (kind, stake, result); a second makes it
+    [stakes by kind, result]."""
+    entry = players.get(who)
+    if entry is None:
+        players[who] = (kind, amount, result)
+        return
+    if type(entry) is tuple:
+        first, stake, before = entry
+        entry = players[who] = [{} if first is None else {first: stake}, before]
+    entry[1] += result
+    if kind is not None:
+        mine = entry[0]
+        mine[kind] = mine[kind] + amount if kind in mine else amount
 
 
 class ShoeCards:
@@ -234,48 +253,33 @@ class Surveillance:
         self.records.append((_SCOPE[scope], ident, test, self.table, next(self._seq), payload))
         _count(self.held, 1)
 
-    def add_round(self, dealer: str | None, bets: list) -> None:
-        """A round's settled bets: (player, kind or None, stake, result of the group's side).
+    def add_round(self, dealer: str | None, players: dict, whole: tuple[dict, Decimal] | None) -> None:
+        """A round's settled bets, summed by the game (``add_bet``): by player (the result of the
+        player's side), and where the house is a party the round's whole, (stakes by kind,
+        the house's result), or None when nothing was settled.
 
-        The player is an id (scope ``player``) or a (scope, id) pair. Where the house is a party,
-        the round's whole is added once, under its dealer, to the shoe being dealt: the shoe's,
-        the table's and the dealer's groups are sums of those (``end_shoe``)."""
+        The player is an id (scope ``player``) or a (scope, id) pair. The round's whole is added once,
+        under its dealer, to the shoe being dealt: the shoe's, the table's and the dealer's groups are
+        sums of those (``end_shoe``)."""
         self.shoe_rounds += 1
-        if not bets:
-            return
-        players: dict = {}
-        whole: dict = {}
-        total = ZERO
-        for who, kind, stake, result in bets:
-            total += result
-            if kind is not None:
-                whole[kind] = whole[kind] + stake if kind in whole else stake
-            entry = players.get(who)
-            if entry is None:
-                players[who] = [{} if kind is None else {kind: stake}, result]
-            else:
-                entry[1] += result
-                if kind is not None:
-                    mine = entry[0]
-                    mine[kind] = mine[kind] + stake if kind in mine else stake
-        if self.house_banked:
+        if whole is not None:
             acc = self.shoe_dealers.get(dealer or "")
             if acc is None:
                 acc = self.shoe_dealers[dealer or ""] = Acc()
-            acc.add(whole, total)
-        players.pop(None, None)  # an anonymous seat counts in the table, dealer and shoe only
+            acc.add(*whole)
         groups = self.players
-        for key, (stakes, result) in players.items():
+        for key, entry in players.items():
             acc = groups.get(key)
             if acc is None:
                 acc = groups[key] = Acc()
                 _count(self.held, 1)
-            if len(stakes) != 1:
-                acc.add(stakes, result)
+            if type(entry) is not tuple:
+                acc.add(*entry)
                 continue
-            acc.rounds += 1  # the usual group of a round, one kind of bet: ``add`` without its call
+            kind, amount, result = entry  # the usual round, one bet: ``add`` without its call or its dictionary
+            acc.rounds += 1
             acc.result += result
-            for kind, amount in stakes.items():
+            if kind is not None:
                 mine, square = acc.stakes, acc.square
                 mine[kind] = mine.get(kind, ZERO) + amount
                 square[kind] = square.get(kind, ZERO) + amount * amount

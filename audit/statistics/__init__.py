@@ -14,14 +14,13 @@ import heapq
 import math
 from dataclasses import dataclass, field
 from decimal import Decimal
-from fractions import Fraction
 from itertools import groupby
 from operator import attrgetter, itemgetter
 from typing import Collection
 
 from ..engine import card_tests
 from ..engine.surveillance import SCOPES, Acc, CardSums
-from .money import Figures, MoneyGroup, units
+from .money import Figures, MoneyGroup, cents, units
 from .store import GroupStore
 
 DEFAULT_ALPHA = 0.001
@@ -150,19 +149,21 @@ def _summed(parts) -> Acc:
 def _money_group(path: str, scope: str, ident: str, m: MoneyGroup) -> Group:
     table = next(iter(m.tables)) if len(m.tables) == 1 else None
     ruleset = next(iter(m.rulesets)) if len(m.rulesets) == 1 else None
-    expected = m.expected
+    numerator, denominator = m.ratio()
     g = Group(scope, ident, path, "result", table, ruleset, m.rounds, handle=m.handle, result=m.result,
-              expected=_cents(expected), sd=_cents(Fraction(m.sd)))
+              expected=cents(numerator, denominator), sd=cents(*m.sd.as_integer_ratio()))
     if m.rounds >= MIN_ROUNDS and m.variance > 0:
-        gap = Fraction(m.result) - expected
-        z = float(gap) / m.sd
+        result, scale = m.result.as_integer_ratio()
+        gap = (result * denominator - numerator * scale, scale * denominator)  # result - expected
+        z = gap[0] / gap[1] / m.sd  # int / int: correctly rounded, as float(Fraction) is
         _set_z(g, z, math.erfc(abs(z) / math.sqrt(2)))
-        g.message = _money_message(g, m, gap)
+        g.message = _money_message(g, m, *gap)
     return g
 
 
-def _money_message(g: Group, m: MoneyGroup, gap: Fraction) -> str:
-    amount = format(abs(_cents(gap)), ",.2f")
+def _money_message(g: Group, m: MoneyGroup, gap: int, scale: int) -> str:
+    """``gap / scale``: the result less the expectation."""
+    amount = format(abs(cents(gap, scale)), ",.2f")
     unit = "coups" if g.scope in ("banker", "ponte") else "rounds"
     if g.scope in ("banker", "ponte"):
         who = f"player {g.id} as {g.scope}"
@@ -217,7 +218,3 @@ def _set_z(g: Group, z: float, p: float) -> None:
 def _round_p(p: float) -> float:
     """Three significant digits: the same figure on every machine."""
     return float(f"{p:.3g}")
-
-
-def _cents(value: Fraction) -> Decimal:
-    return Decimal(round(value * 100)).scaleb(-2)

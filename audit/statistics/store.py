@@ -18,7 +18,7 @@ from typing import Iterator
 from .. import findings_store
 
 #: groups held in memory before they go to a file (about 1 KB each)
-THRESHOLD = 4_000
+THRESHOLD = 10_000
 #: groups pickled together: what a reader holds of the file
 CHUNK = 500
 

@@ -390,4 +390,4 @@ class BatailleRound(War, Settlement, Round):
         self._finish_war(line)
         self._finish_settlements(line)
         if self.table.surveillance is not None:
-            self.table.surveillance.add_round(self.table.dealer, self.surveyed_bets())
+            self.table.surveillance.add_round(self.table.dealer, *self.surveyed_round())

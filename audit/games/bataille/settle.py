@@ -15,6 +15,7 @@ from pydantic import Field
 from ... import events as ev
 from ...engine.checks import Check, NoParams, Params, declare
 from ...engine.format_checks import OUT_OF_CONTEXT
+from ...engine.surveillance import add_bet
 from ...values import fmt_amount
 from .hands import ZERO, HandState, compare
 
@@ -192,34 +193,50 @@ class Settlement:
             return PAY_BATAILLE, "COLLECT", stake, reason
         return PAY_BATAILLE, "PUSH", None, reason
 
-    def surveyed_bets(self: BatailleRound) -> list:
-        """The round's settled bets for the statistics: (player, kind, stake, house's result) by owner.
+    def surveyed_round(self: BatailleRound) -> tuple[dict, tuple[dict, Decimal] | None]:
+        """The round's settled bets for the statistics, summed as ``Surveillance.add_round`` takes them:
+        by player, and the round's whole (stakes by kind, the house's result), None if nothing was settled.
 
         The main bet's row is the strategy the hand followed at its tie (surrender or bataille),
         the bataille row when it did not tie; the war stake has no row of its own: its result is
-        the main bet's (the main row's edge is per unit of initial stake, war included)."""
-        out = []
+        the main bet's (the main row's edge is per unit of initial stake, war included). A stake of
+        several owners is shared in proportion; an anonymous seat counts in the whole only."""
+        if not self.settlements:
+            return {}, None
+        players: dict = {}
+        whole: dict = {}
+        total = ZERO
         hands, seated = self.hands, self.seated
         for seat, name, result in self.settlements:
             hand = hands[seat]
-            spot = hand.spots[name]
             if name == "main":
                 kind = MAIN_SURRENDER if hand.choice == "surrender" else MAIN_BATAILLE
             elif name == "egalite-war":
                 kind = EGALITE_WAR_ALONE if len(self.warring()) == 1 else EGALITE_WAR_OTHERS
             else:
                 kind = EGALITE if name == "egalite" else None
+            spot = hand.spots[name]
             stakes = spot.stakes
             if len(stakes) == 1:
+                total += result
                 for owner, (amount, _) in stakes.items():
-                    out.append((owner.id if owner.kind == "standing" else seated.get(int(owner.id)), kind, amount, result))
+                    if kind is not None:
+                        whole[kind] = whole[kind] + amount if kind in whole else amount
+                    who = owner.id if owner.kind == "standing" else seated.get(int(owner.id))
+                    if who is not None:
+                        add_bet(players, who, kind, amount, result)
                 continue
-            total = spot.total
+            spot_total = spot.total
             for owner, (amount, _) in stakes.items():
                 if amount > ZERO:
+                    if kind is not None:
+                        whole[kind] = whole[kind] + amount if kind in whole else amount
+                    share = result * amount / spot_total
+                    total += share
                     who = owner.id if owner.kind == "standing" else seated.get(int(owner.id))
-                    out.append((who, kind, amount, result * amount / total))
-        return out
+                    if who is not None:
+                        add_bet(players, who, kind, amount, share)
+        return players, (whole, total)
 
     def _war_outcome(self: BatailleRound, hand: HandState) -> str | None:
         if hand.war_card is None:

@@ -16,6 +16,7 @@ from ... import events as ev
 from ...engine.checks import NoParams, Params, declare
 from ...engine.format_checks import OUT_OF_CONTEXT
 from ...engine.game import Round
+from ...engine.surveillance import add_bet
 from ...values import Card, Owner, fmt_amount
 from .drawing import Drawing
 from .hand import CDF_AUCTION, CDF_FIRST_HAND, CDF_HAND_PASSING
@@ -444,23 +445,25 @@ class CdfRound(Drawing, Round):
         b.prev_sole_staker = positive[0] if not self.bancos and len(positive) == 1 else None
         b.coups_in_shoe += 1
         if self.table.surveillance is not None:
-            self.table.surveillance.add_round(self.table.dealer, self._surveyed_bets(stakes))
+            self.table.surveillance.add_round(self.table.dealer, self._surveyed_players(stakes), None)
 
-    def _surveyed_bets(self, stakes: dict[Owner, Decimal]) -> list:
-        """The coup's settled stakes for the statistics, from each player's side: the ponte's
-        result, and its opposite for the banker who holds the hand (his associates' shares with it)."""
+    def _surveyed_players(self, stakes: dict[Owner, Decimal]) -> dict:
+        """The coup's settled stakes for the statistics, by player and side: the ponte's result, and its
+        opposite for the banker who holds the hand (his associates' shares with it)."""
         seated = self.table.seated
         holder = self.hand.holder
         banker = None if holder is None else self._player(holder, seated)
-        out = []
+        players: dict = {}
         for by, result in self.settlements:
             stake = stakes.get(by)
             if stake is None:
                 continue
             ponte = self._player(by, seated)
-            out.append((None if ponte is None else ("ponte", ponte), PONTE, stake, result))
-            out.append((None if banker is None else ("banker", banker), BANKER, stake, -result))
-        return out
+            if ponte is not None:
+                add_bet(players, ("ponte", ponte), PONTE, stake, result)
+            if banker is not None:
+                add_bet(players, ("banker", banker), BANKER, stake, -result)
+        return players
 
     @staticmethod
     def _player(owner: Owner, seated: dict[int, str | None]) -> str | None:
