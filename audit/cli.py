@@ -191,7 +191,7 @@ def check(
     color: Annotated[Color, typer.Option("--color", help="Colour the text report and progress bar: auto (a terminal, unless NO_COLOR is set), always or never.")] = Color("auto"),
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Draw no progress bar.")] = False,
     cluster: Annotated[Optional[str], typer.Option("--cluster", help="Run on a Dask cluster: a scheduler's address (tcp://host:8786), or local[:N] for N worker processes here; --jobs then does not apply (needs the cluster extra).")] = None,
-    statistics: Annotated[bool, typer.Option("--statistics", help="Add the surveillance statistics (docs/statistics.md): each table's, dealer's, player's and shoe's result against its exact expectation, and the card tests.")] = False,
+    statistics: Annotated[Optional[bool], typer.Option("--statistics/--no-statistics", help="Add the surveillance statistics (docs/statistics.md): each table's, dealer's, player's and shoe's result against its exact expectation, and the card tests. On unless the configuration's statistics setting is false.")] = None,
     alpha: Annotated[float, typer.Option("--alpha", min=0.0, max=1.0, help="Error rate of the statistics' anomalies, corrected for the number of groups tested (Holm).")] = DEFAULT_ALPHA,
     fail_on_anomaly: Annotated[bool, typer.Option("--fail-on-anomaly", help="Exit with status 1 when the statistics find an anomaly (they never do otherwise).")] = False,
     store: Annotated[Optional[str], typer.Option("--store", help="Record the run in this history store: a SQLite file, sqlite:///FILE or postgresql://USER@HOST/DB (docs/history.md).")] = None,
@@ -212,7 +212,8 @@ def check(
     narrator.selection(selection)
     files = _expand(paths)
     recorder = history.open_recorder(store, cfg, files)  # before a log is read: exit 2 if unusable
-    library.statistics = statistics or recorder is not None  # the store keeps them
+    shown = statistics if statistics is not None else cfg.settings.statistics
+    library.statistics = shown or recorder is not None  # the store keeps them
     base_path = baseline or cfg.baseline()
     with _exit_2_on(OutputError):  # before a log is read
         check_outputs(outputs, run_sources(files, library, cfg.path, base_path))
@@ -224,7 +225,7 @@ def check(
         if report.statistics is not None:
             report.statistics.alpha = alpha
         if recorder is not None:
-            recorder.keep_statistics(report, shown=statistics)
+            recorder.keep_statistics(report, shown=shown)
         if base_path is not None:
             with _exit_2_on(baseline_file.BaselineError):
                 baseline_file.apply(report, baseline_file.load(base_path), base_path.as_posix())
