@@ -56,6 +56,9 @@ class LineParser:
         # (table, begin or end) -> the fields of its ROUND lines but the number
         self._round_bases: dict[tuple[str, str], tuple[type, dict[str, Any]]] = {}
         self._stand_ins: dict[str, str] = {}  # terminal -> the word standing for its values
+        #: word -> what ``take_out`` makes of it: the words of a night's lines repeat (the same amounts,
+        #: players, seats) where the lines do not, so each is matched and converted once
+        self._taken: dict[str, tuple[str, str, Any] | object | None] = {}
         self.rest = ""  # the current line from its verb on
         #: the current line's timestamp as written, when the fast path read it (else None)
         self.stamp: str | None = None
@@ -184,22 +187,21 @@ class LineParser:
             return None
         words = rest.split(" ")
         values: dict[str, Any] = {}
+        taken = self._taken
         for i in range(1, len(words)):
             word = words[i]
-            key, eq, _ = word.partition("=")
-            terminals = _kv_terminals().get(key) if eq else None
-            if not terminals:
+            found = taken.get(word, _MISSING)
+            if found is _MISSING:  # a word not seen lately: looked at as ``take_out`` does
+                found = take_out(word)
+                if len(taken) >= self.max_cached:
+                    taken.clear()
+                taken[word] = found
+            if found is None:
                 continue
-            matching = [t for t in terminals if t[1](word)]
-            if len(matching) != 1 or matching[0][2] not in _SHAPED_FIELDS:
-                continue
-            term, _, name, convert = matching[0]
-            if name in values:
+            if found is _REFUSED:
                 return None
-            try:
-                value = convert(word)
-                check_range(name, value, 0)
-            except (DelSyntaxError, ArithmeticError, ValueError):
+            term, name, value = found  # type: ignore[misc]
+            if name in values:
                 return None
             values[name] = value
             words[i] = self._stand_ins.setdefault(term, word)
@@ -238,6 +240,29 @@ class LineParser:
         cache[rest] = template
         return template
 
+
+def take_out(word: str) -> tuple[str, str, Any] | object | None:
+    """What ``LineParser._shape`` does with one word of a line after its verb: (terminal, field,
+    value) when its value is taken out; None when it stays in the text; ``_REFUSED`` when the
+    line is left to the grammar (a value that does not convert, or out of range)."""
+    key, eq, _ = word.partition("=")
+    terminals = _kv_terminals().get(key) if eq else None
+    if not terminals:
+        return None
+    matching = [t for t in terminals if t[1](word)]
+    if len(matching) != 1 or matching[0][2] not in _SHAPED_FIELDS:
+        return None
+    term, _, name, convert = matching[0]
+    try:
+        value = convert(word)
+        check_range(name, value, 0)
+    except (DelSyntaxError, ArithmeticError, ValueError):
+        return _REFUSED
+    return term, name, value
+
+
+#: ``take_out``: the word's value is not one the grammar would accept
+_REFUSED = object()
 
 #: fields whose values ``LineParser._shape`` may take out of a line (free values, not choices)
 _SHAPED_FIELDS = frozenset({"amount", "seat", "player", "id", "by", "n", "talon", "min", "max",
