@@ -100,7 +100,7 @@ class BatailleRound(War, Settlement, Round):
     def staked_seats(self) -> list[int]:
         """Seats whose hand holds an initial stake, ascending (cached until a main stake changes)."""
         if self._staked is None:
-            self._staked = sorted(s for s, h in self.hands.items() if h.stake("main") > 0)
+            self._staked = sorted([s for s, h in self.hands.items() if h.stake("main") > ZERO])
         return self._staked
 
     def warring(self) -> list[int]:
@@ -354,7 +354,7 @@ class BatailleRound(War, Settlement, Round):
             if e.to == "dealer":
                 self.dealer_card = e.card
                 self.phase = "choices"
-            elif e.seat in self.hands and e.seat not in self.dealt and self.hands[e.seat].stake("main") > 0:
+            elif e.seat in self.hands and e.seat not in self.dealt and self.hands[e.seat].stake("main") > ZERO:
                 self.hands[e.seat].card = e.card
                 self.dealt.add(e.seat)
             elif e.seat is not None:
