@@ -163,6 +163,26 @@ def test_lines_that_differ_in_free_values_share_a_parse_and_keep_the_grammars_ve
     assert fast.parse(text, 10) == parse_line(text, 10)  # the second time from the cache
 
 
+def test_a_words_value_is_taken_out_once_and_the_memo_agrees_with_taking_it_out_afresh():
+    """``_shape`` keeps what ``take_out`` made of each word: lines of new texts made of words already
+    seen give the events the grammar gives, and every word kept is what ``take_out`` makes of it now."""
+    from audit.parse.fast import _REFUSED, take_out
+    words = ["seat=3", "seat=07", "seat=0", "seat=100", "spot=main", "spot=war", "amount=12.50", "amount=12.505",
+             "amount=05", "amount=1000000000000", "by=seat:2", "by=seat:0", "by=standing:P-1", "by=standing:",
+             "player=P-9", "player=-P", "approved", "n=0", "n=7"]
+    rng = random.Random(7)
+    fast = LineParser(max_cached=16)  # small: the memo is cleared on the way, and filled again
+    for n in range(1, 400):
+        rest = " ".join(["BET", *rng.sample(words, rng.randrange(1, 6))])
+        text = f"2026-11-20T21:00:01.000+01:00 T1 {rest}"
+        got, want = fast.parse(text, n), parse_line(text, n)
+        assert got == want and type(got) is type(want), rest
+    assert fast._taken
+    for word, kept in fast._taken.items():
+        fresh = take_out(word)
+        assert kept is fresh if fresh is None or fresh is _REFUSED else kept == fresh, word
+
+
 @pytest.mark.parametrize("rest", [
     "ROUND 7 begin", "ROUND 7 end", "ROUND 007 begin", "ROUND 0 begin", "ROUND 999999999 end",
     "ROUND 1000000000 begin", "ROUND 7  begin", "ROUND\t7 begin", "ROUND 7 begun", "ROUND -7 begin",

@@ -315,10 +315,12 @@ class Table:
         if e.n <= self.last_round_n:
             self._flag(ROUND_NUMBER, f"round {e.n} after round {self.last_round_n}: round numbers increase",
                        round=e.n, expected=f"ROUND {self.last_round_n + 1} begin (or higher)")
-        self.last_round_n = max(self.last_round_n, e.n)
-        if self.shoe is None:
+        else:
+            self.last_round_n = e.n
+        shoe = self.shoe
+        if shoe is None:
             self._flag(OUT_OF_CONTEXT, "a round begins with no shoe prepared", round=e.n)
-        elif not self.shoe.round_may_begin(e.n):
+        elif shoe.stop_out and not shoe.round_may_begin(e.n):  # (before the stop card, any round may)
             self._flag(PLAY_PAST_STOPCARD, f"round {e.n} begins after the stop card came out "
                        f"(line {self.shoe.stop_out_line}) without a new shoe", round=e.n, expected="SHOE new ...")
         if self.announced == "last-rounds":

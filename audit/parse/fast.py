@@ -56,13 +56,19 @@ class LineParser:
         # (table, begin or end) -> the fields of its ROUND lines but the number
         self._round_bases: dict[tuple[str, str], tuple[type, dict[str, Any]]] = {}
         self._stand_ins: dict[str, str] = {}  # terminal -> the word standing for its values
+        #: word -> what ``take_out`` makes of it: the words of a night's lines repeat (the same amounts,
+        #: players, seats) where the lines do not, so each is matched and converted once
+        self._taken: dict[str, tuple[str, str, Any] | object | None] = {}
         self.rest = ""  # the current line from its verb on
         #: the current line's timestamp as written, when the fast path read it (else None)
         self.stamp: str | None = None
 
     def parse(self, text: str, lineno: int = 0) -> Parsed:
-        stamp, _, tail = text.partition(" ")
-        table, _, key = tail.partition(" ")
+        try:
+            stamp, table, key = text.split(" ", 2)
+        except ValueError:  # fewer than three words: as two partitions would cut them
+            stamp, _, tail = text.partition(" ")
+            table, _, key = tail.partition(" ")
         known = self._lines.get(key)  # the text from the verb on as read, its line end included
         if known is None or table not in self._tables:
             body = text.rstrip()
@@ -80,13 +86,15 @@ class LineParser:
         except ValueError:
             return self._reference(text.rstrip(), lineno)
         self.stamp = stamp
-        # the event built as the validated constructor would, without validating again: the grammar did
-        values = fields.copy()
+        # the event built as the validated constructor would, without validating again: the grammar did.
+        # Its own (empty) attribute dictionary is filled in place: replacing it through
+        # ``object.__setattr__`` (the class is frozen) costs a slot wrapper's call, about 50 ns an event
+        obj = _new(cls)
+        values = obj.__dict__
+        values.update(fields)
         values["ts"] = ts
         values["table"] = table
         values["line"] = lineno
-        obj = _new(cls)
-        _set(obj, "__dict__", values)
         return obj
 
     def _stamp_ok(self, stamp: str) -> bool:
@@ -179,22 +187,21 @@ class LineParser:
             return None
         words = rest.split(" ")
         values: dict[str, Any] = {}
+        taken = self._taken
         for i in range(1, len(words)):
             word = words[i]
-            key, eq, _ = word.partition("=")
-            terminals = _kv_terminals().get(key) if eq else None
-            if not terminals:
+            found = taken.get(word, _MISSING)
+            if found is _MISSING:  # a word not seen lately: looked at as ``take_out`` does
+                found = take_out(word)
+                if len(taken) >= self.max_cached:
+                    taken.clear()
+                taken[word] = found
+            if found is None:
                 continue
-            matching = [t for t in terminals if t[1](word)]
-            if len(matching) != 1 or matching[0][2] not in _SHAPED_FIELDS:
-                continue
-            term, _, name, convert = matching[0]
-            if name in values:
+            if found is _REFUSED:
                 return None
-            try:
-                value = convert(word)
-                check_range(name, value, 0)
-            except (DelSyntaxError, ArithmeticError, ValueError):
+            term, name, value = found  # type: ignore[misc]
+            if name in values:
                 return None
             values[name] = value
             words[i] = self._stand_ins.setdefault(term, word)
@@ -234,6 +241,29 @@ class LineParser:
         return template
 
 
+def take_out(word: str) -> tuple[str, str, Any] | object | None:
+    """What ``LineParser._shape`` does with one word of a line after its verb: (terminal, field,
+    value) when its value is taken out; None when it stays in the text; ``_REFUSED`` when the
+    line is left to the grammar (a value that does not convert, or out of range)."""
+    key, eq, _ = word.partition("=")
+    terminals = _kv_terminals().get(key) if eq else None
+    if not terminals:
+        return None
+    matching = [t for t in terminals if t[1](word)]
+    if len(matching) != 1 or matching[0][2] not in _SHAPED_FIELDS:
+        return None
+    term, _, name, convert = matching[0]
+    try:
+        value = convert(word)
+        check_range(name, value, 0)
+    except (DelSyntaxError, ArithmeticError, ValueError):
+        return _REFUSED
+    return term, name, value
+
+
+#: ``take_out``: the word's value is not one the grammar would accept
+_REFUSED = object()
+
 #: fields whose values ``LineParser._shape`` may take out of a line (free values, not choices)
 _SHAPED_FIELDS = frozenset({"amount", "seat", "player", "id", "by", "n", "talon", "min", "max",
                             "egalite_min", "egalite_max", "seats", "decks", "ponte", "banker"})
@@ -254,5 +284,4 @@ def _kv_terminals() -> dict[str, list[tuple[str, Callable[[str], Any], str, Call
 _MISSING = object()
 _DIGITS_AS_0 = bytes.maketrans(b"0123456789", b"0000000000")
 _new = object.__new__
-_set = object.__setattr__
 _fromisoformat = datetime.fromisoformat

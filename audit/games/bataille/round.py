@@ -100,7 +100,7 @@ class BatailleRound(War, Settlement, Round):
     def staked_seats(self) -> list[int]:
         """Seats whose hand holds an initial stake, ascending (cached until a main stake changes)."""
         if self._staked is None:
-            self._staked = sorted(s for s, h in self.hands.items() if h.stake("main") > 0)
+            self._staked = sorted([s for s, h in self.hands.items() if h.stake("main") > ZERO])
         return self._staked
 
     def warring(self) -> list[int]:
@@ -328,7 +328,8 @@ class BatailleRound(War, Settlement, Round):
     def _next_first(self) -> int | None:
         """The staked seat due the next first-deal card (None: the dealer's turn)."""
         dealt = self.dealt
-        for seat in self.staked_seats():
+        staked = self._staked  # (``staked_seats``, without its call on every card of the deal)
+        for seat in staked if staked is not None else self.staked_seats():
             if seat not in dealt:
                 return seat
         return None
@@ -339,8 +340,9 @@ class BatailleRound(War, Settlement, Round):
         phase = self.phase
         if phase == "dealing" and e.to == "seat":  # the usual card first
             hand = self.hands.get(e.seat)  # type: ignore[arg-type]
-            if hand is not None and e.seat not in self.dealt and hand.stake("main") > ZERO:
-                hand.card = e.card
+            main = hand.spots.get("main") if hand is not None else None  # (``stake("main")``, without its call)
+            if main is not None and e.seat not in self.dealt and main.total > ZERO:
+                hand.card = e.card  # type: ignore[union-attr]
             self.dealt.add(e.seat)  # type: ignore[arg-type]
             self.burn_lines = []
             return
@@ -352,7 +354,7 @@ class BatailleRound(War, Settlement, Round):
             if e.to == "dealer":
                 self.dealer_card = e.card
                 self.phase = "choices"
-            elif e.seat in self.hands and e.seat not in self.dealt and self.hands[e.seat].stake("main") > 0:
+            elif e.seat in self.hands and e.seat not in self.dealt and self.hands[e.seat].stake("main") > ZERO:
                 self.hands[e.seat].card = e.card
                 self.dealt.add(e.seat)
             elif e.seat is not None:

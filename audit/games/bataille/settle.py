@@ -78,7 +78,7 @@ class Settlement:
             return
         hand = self.hands.get(e.seat)
         spot = hand.spots.get(e.spot) if hand else None
-        if spot is None or spot.total <= 0:
+        if spot is None or spot.total <= ZERO:  # (ZERO: a Decimal compares with an int by converting it first)
             self.flag(SETTLE_ONCE, f"seat {e.seat} {e.spot} settled, but nothing is staked there",
                       expected=f"no {e.verb} on an empty spot")
             return
@@ -122,7 +122,7 @@ class Settlement:
             return
         hand = self.hands.get(e.seat)
         spot = hand.spots.get(e.spot) if hand else None
-        if spot is None or spot.total <= 0 or spot.settled_line:
+        if spot is None or spot.total <= ZERO or spot.settled_line:
             return
         spot.settled_line = e.line
         self.last_settled_seat = e.seat
@@ -135,7 +135,7 @@ class Settlement:
         """(check, verb, amount, reason) the rules require for a spot now, or None if it cannot be
         settled yet; the reason is written only when asked (``why``), for a finding."""
         stake = hand.stake(spot)
-        if hand.card is None and hand.stake("main") <= 0:
+        if hand.card is None and hand.stake("main") <= ZERO:
             return SETTLE_ONCE, "PUSH", None, ("the hand holds no initial stake and got no card: the bet is returned" if why else "")
         if hand.card is None or self.dealer_card is None:
             self.flag(SETTLE_ONCE, f"seat {hand.seat} {spot} settled before its card and the dealer's were dealt",
