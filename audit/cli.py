@@ -191,7 +191,7 @@ def check(
     color: Annotated[Color, typer.Option("--color", help="Colour the text report and progress bar: auto (a terminal, unless NO_COLOR is set), always or never.")] = Color("auto"),
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Draw no progress bar.")] = False,
     cluster: Annotated[Optional[str], typer.Option("--cluster", help="Run on a Dask cluster: a scheduler's address (tcp://host:8786), or local[:N] for N worker processes here; --jobs then does not apply (needs the cluster extra).")] = None,
-    statistics: Annotated[Optional[bool], typer.Option("--statistics/--no-statistics", help="Add the surveillance statistics (docs/statistics.md): each table's, dealer's, player's and shoe's result against its exact expectation, and the card tests. On unless the configuration's statistics setting is false.")] = None,
+    statistics: Annotated[Optional[bool], typer.Option("--statistics/--no-statistics", help="Add the surveillance statistics (docs/statistics.md): each table's, dealer's, player's and shoe's result against its exact expectation, and the card tests. Off unless the configuration's statistics setting is true.")] = None,
     alpha: Annotated[float, typer.Option("--alpha", min=0.0, max=1.0, help="Error rate of the statistics' anomalies, corrected for the number of groups tested (Holm).")] = DEFAULT_ALPHA,
     fail_on_anomaly: Annotated[bool, typer.Option("--fail-on-anomaly", help="Exit with status 1 when the statistics find an anomaly (they never do otherwise).")] = False,
     store: Annotated[Optional[str], typer.Option("--store", help="Record the run in this history store: a SQLite file, sqlite:///FILE or postgresql://USER@HOST/DB (docs/history.md).")] = None,
