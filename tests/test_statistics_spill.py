@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -38,11 +37,8 @@ def night(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def spill_folder(tmp_path, monkeypatch):
+def spill_folder(temporary_folder, monkeypatch):
     """Where the spill folders go (checked empty after each test), and a count of the runs written."""
-    folder = tmp_path / "tmp"
-    folder.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(folder))
     runs = []
     real = findings_store.write_rows
 
@@ -50,8 +46,7 @@ def spill_folder(tmp_path, monkeypatch):
         runs.append(1)
         return real(rows, *args)
     monkeypatch.setattr(findings_store, "write_rows", write_rows)
-    yield runs
-    assert list(folder.iterdir()) == []
+    return runs
 
 
 def _check(tmp_path: Path, name: str, *args: str) -> dict[str, bytes]:
