@@ -78,11 +78,11 @@ from targets import (BASELINE, NIGHTS, QUICK_LINES, TARGET_JOBS_SPEEDUP, TARGET_
 
 def measure(log: Log, tmp: Path, name: str, args: argparse.Namespace, one_core: str | None, jobs: bool,
             problems: list[str], target: float | None, longer: Callable[[Path, int], Log] | None,
-            statistics: list[str] | None = None) -> dict:
+            statistics: bool = False) -> dict:
     """Every figure of one night: (a), (b), (c), their ratios, the texts' variety, memory and --jobs.
 
     ``longer(path, rounds)`` generates the same night with other rounds, for the memory check (None:
-    not measured); ``statistics``, the options that switch the statistics the other way, timed too.
+    not measured); ``statistics``, whether to time (b) again with the statistics switched the other way.
     """
     f: dict = {"texts": distinct_shares(log.path)}
     say(f"{name}: (c) floor: read and split")
@@ -120,13 +120,14 @@ def measure(log: Log, tmp: Path, name: str, args: argparse.Namespace, one_core: 
                    "target_naive_over_audit": target,
                    "met": None if args.quick or target is None else speedup >= target}
 
-    if statistics is not None:
-        say(f"{name}: (b) again, audit check {' '.join(statistics)}")
-        s_runs = [audit(log.path, tmp / f"{name}-stats.json", tmp, one_core, *statistics) for _ in range(args.repeat)]
+    if statistics:  # the other way from (b): on if (b)'s report has none, off if it has them
+        switch = ["--no-statistics"] if "statistics" in best.report else ["--statistics"]
+        say(f"{name}: (b) again, audit check {' '.join(switch)}")
+        s_runs = [audit(log.path, tmp / f"{name}-stats.json", tmp, one_core, *switch) for _ in range(args.repeat)]
         for s in s_runs:
             check_clean(s, log, problems)
         s_best = min(s_runs, key=lambda s: s.run.seconds)
-        f["statistics"] = {"options": statistics, "seconds": round(s_best.run.seconds, 3),
+        f["statistics"] = {"options": switch, "seconds": round(s_best.run.seconds, 3),
                            "cpu_seconds": round(min(s.run.cpu_seconds for s in s_runs), 3),
                            "naive_over_audit": round(naive_s / s_best.run.seconds, 3)}
 
@@ -312,8 +313,7 @@ def main(argv: list[str] | None = None) -> int:
             real_log = generate_at_least(tmp / "realistic.del", args.lines, args.real_tables, args.seed, tmp,
                                          multiple, "realistic")
             say(f"{real_log.event_lines:,} event lines, {mb(real_log.bytes)}, generated in {real_log.seconds:.1f} s")
-            other = ["--no-statistics"] if has_option(help_text, "--no-statistics") else \
-                ["--statistics"] if has_option(help_text, "--statistics") else None
+            other = has_option(help_text, "--statistics")
             real = measure(real_log, tmp, "realistic", args, one_core, jobs, problems, TARGET_REAL_SPEEDUP,
                            lambda path, rounds: generate(path, args.real_tables, rounds, args.seed, tmp, "realistic"),
                            other)
