@@ -131,9 +131,10 @@ def record(conn, store: Store, report, statistics, stamps: dict[str, str | None]
         found = ((f, fp, False) for f, fp in report.fingerprinted() if f.path == inp.path)
         for rows in _batches(_finding_row(input_id, *f) for f in chain(found, suppressed)):
             _many(conn, schema.findings, rows)
-        if statistics is not None:
-            _many(conn, schema.groups, [_group_row(input_id, g, anomalies.get(g.key))
-                                        for g in statistics.groups if g.path == inp.path])
+        if statistics is not None:  # read from the run's group store, a batch at a time
+            for rows in _batches(_group_row(input_id, g, anomalies.get(g.key))
+                                 for g in statistics.groups if g.path == inp.path):
+                _many(conn, schema.groups, rows)
         out.recorded.append(inp.path)
     return out
 
