@@ -6,6 +6,7 @@ the plain sort of every group."""
 
 from __future__ import annotations
 
+import pickle
 import random
 import subprocess
 import sys
@@ -133,3 +134,31 @@ def test_the_text_reports_smallest_p_equal_the_plain_sort():
             mine = [g for g in rows if (g.scope, g.test) == (scope, test)]
             assert count == len(mine)
             assert kept == sorted(mine, key=lambda g: (g.p, g.id))[:text_statistics.SHOWN]  # same objects, same order
+
+
+def test_a_table_sent_away_is_never_written_out_again(monkeypatch, tmp_path):
+    """A Dask worker keeps a task's result after sending it: a table it sent must no longer count in
+    what the worker holds nor be written out by its next task (that would merge the table's runs and
+    remove the files the main process reads); the copy that arrives counts where it arrives."""
+    monkeypatch.setattr(findings_store, "_folder", str(tmp_path))
+    sent = surveillance.Surveillance("T1", True)
+    sent._record("shoe", "T1#1", "result", surveillance.Acc())
+    assert sent in surveillance._live and sent.held[0] == 1
+    before = surveillance._held
+    arrived = pickle.loads(pickle.dumps(sent))
+    assert sent not in surveillance._live and sent.held[0] == 0
+    assert arrived in surveillance._live and arrived.held[0] == 1 and surveillance._held == before
+    monkeypatch.setattr(surveillance, "THRESHOLD", 0)
+    surveillance._crowded()
+    assert arrived.runs and not sent.runs  # only the copy that arrived was written out
+    assert [r[1] for r in arrived.records_in_order()] == ["T1#1"]
+    arrived.release()
+
+
+def test_the_same_reports_on_a_cluster_when_the_statistics_spill(tmp_path, night, monkeypatch):
+    pytest.importorskip("distributed")
+    other = tmp_path / "other.del"
+    other.write_bytes(night.read_bytes())
+    held = _check(tmp_path, "held", str(night), str(other))
+    _tiny(monkeypatch)
+    assert _check(tmp_path, "cluster", "--cluster", "local:1", str(night), str(other)) == held

@@ -196,10 +196,15 @@ class Surveillance:
         _live.add(self)
         weakref.finalize(self, _forget, held)
 
-    def __getstate__(self) -> dict:  # a worker's table travels to the main process: its counts as numbers
+    def __getstate__(self) -> dict:
+        """A worker's table travels to the main process, which owns it from then on: here it no longer
+        counts, and is never written out again (a Dask worker keeps a task's result after sending it;
+        writing it out would merge its runs and remove the files the main process reads)."""
         state = dict(self.__dict__)
         state["_seq"] = next(self._seq)
         state["held"] = self.held[0]
+        _live.discard(self)
+        _forget(self.held)
         return state
 
     def __setstate__(self, state: dict) -> None:
