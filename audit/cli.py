@@ -218,7 +218,7 @@ def check(
     with _exit_2_on(OutputError):  # before a log is read
         check_outputs(outputs, run_sources(files, library, cfg.path, base_path))
     show_progress = progress_bar_fits(outputs) and not (no_progress or quiet)
-    with findings_store.spilling():  # removed at the end, on an error or an interruption too
+    with findings_store.spilling(), _exit_2_on(findings_store.SpillError):  # removed at the end, on an error or an interruption too
         with narrator.timed("logs audited"):
             report = _audit(files, library, jobs, show_progress=show_progress, narrator=narrator,
                             cluster=cluster or cfg.settings.cluster)
@@ -258,7 +258,7 @@ def baseline_create(
     files = _expand(paths)
     with _exit_2_on(OutputError):  # before a log is read
         check_files([output], run_sources(files, library, cfg.path))
-    with findings_store.spilling():
+    with findings_store.spilling(), _exit_2_on(findings_store.SpillError):
         report = _audit(files, library)
         selection.apply(report)
         _write(output, baseline_file.render(baseline_file.from_report(report, justification)))

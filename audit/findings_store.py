@@ -89,25 +89,45 @@ def read_run(name: str) -> Iterator[Finding]:
     return (_construct(_EVERY_FIELD, **dict(zip(_FIELDS, values))) for values in read_rows(name))
 
 
+class SpillError(Exception):
+    """The spill folder could not be written or read (a full disk, say): the audit stops (exit 2)."""
+
+
+@contextmanager
+def spill_io(what: str, folder: str | None) -> Iterator[None]:
+    """An operating system's error on a file of the spill folder ``folder``, said as what it is: not the
+    log's, nor a bug; the message names the folder that holds spill folders (TMPDIR's)."""
+    try:
+        yield
+    except OSError as err:
+        where = os.path.dirname(folder) if folder else tempfile.gettempdir()  # the spill folder's own is removed
+        raise SpillError(f"cannot {what} temporary files in {where}: {err.strerror or err} "
+                         "(TMPDIR names another folder)") from None
+
+
 def write_rows(rows: Iterable[tuple], chunk: int = CHUNK) -> str:
     """``rows`` pickled in chunks of ``chunk`` (what a reader holds) to a new file of the spill folder
     (a list, or a stream read a chunk at a time); its name."""
-    fd, name = tempfile.mkstemp(dir=_folder, suffix=".run")
-    rows = iter(rows)
-    with os.fdopen(fd, "wb") as out:
-        while held := list(islice(rows, chunk)):
-            pickle.dump(held, out, pickle.HIGHEST_PROTOCOL)
+    with spill_io("write", _folder):
+        fd, name = tempfile.mkstemp(dir=_folder, suffix=".run")
+        rows = iter(rows)
+        with os.fdopen(fd, "wb") as out:
+            while held := list(islice(rows, chunk)):
+                pickle.dump(held, out, pickle.HIGHEST_PROTOCOL)
     return name
 
 
 def read_rows(name: str) -> Iterator[tuple]:
     """The rows of a file ``write_rows`` wrote, one chunk held at a time."""
-    with open(name, "rb") as run:
+    with spill_io("read", os.path.dirname(name)):
+        run = open(name, "rb")
+    with run:
         while True:
-            try:
-                chunk = pickle.load(run)
-            except EOFError:
-                return
+            with spill_io("read", os.path.dirname(name)):
+                try:
+                    chunk = pickle.load(run)
+                except EOFError:
+                    return
             yield from chunk
 
 

@@ -6,8 +6,10 @@ the plain sort of every group."""
 
 from __future__ import annotations
 
+import errno
 import pickle
 import random
+import tempfile
 import subprocess
 import sys
 from pathlib import Path
@@ -162,3 +164,23 @@ def test_the_same_reports_on_a_cluster_when_the_statistics_spill(tmp_path, night
     held = _check(tmp_path, "held", str(night), str(other))
     _tiny(monkeypatch)
     assert _check(tmp_path, "cluster", "--cluster", "local:1", str(night), str(other)) == held
+
+
+def test_a_full_disk_while_spilling_stops_with_what_and_where(tmp_path, night, temporary_folder, monkeypatch):
+    """No room for a spill file: exit 2 and one line saying so (not a read error of the log, not a bug),
+    no report written, the spill folder removed."""
+    _tiny(monkeypatch)
+    real = tempfile.mkstemp
+
+    def full(*args, **kwargs):
+        if kwargs.get("suffix") in (".run", ".groups"):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(*args, **kwargs)
+    monkeypatch.setattr(tempfile, "mkstemp", full)
+    report = tmp_path / "r.json"
+    result = CliRunner().invoke(app, ["check", "--statistics", "--no-progress", "-f", "json", "-o", str(report),
+                                      str(night)])
+    assert result.exit_code == 2
+    assert result.output.startswith("audit: cannot write temporary files in ")
+    assert "No space left on device" in result.output and "Traceback" not in result.output
+    assert not report.exists()

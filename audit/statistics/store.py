@@ -51,24 +51,28 @@ class GroupStore:
         folder = findings_store.folder()
         if folder is None:
             return
-        if self.file is None:
-            fd, self.file = tempfile.mkstemp(dir=folder, suffix=".groups")
-            os.close(fd)
-        values = self._values
-        with open(self.file, "ab") as out:
-            for start in range(0, len(self.held), CHUNK):
-                pickle.dump([values(g) for g in self.held[start:start + CHUNK]], out, pickle.HIGHEST_PROTOCOL)
+        with findings_store.spill_io("write", folder):
+            if self.file is None:
+                fd, self.file = tempfile.mkstemp(dir=folder, suffix=".groups")
+                os.close(fd)
+            values = self._values
+            with open(self.file, "ab") as out:
+                for start in range(0, len(self.held), CHUNK):
+                    pickle.dump([values(g) for g in self.held[start:start + CHUNK]], out, pickle.HIGHEST_PROTOCOL)
         self.held = []
 
     def __iter__(self) -> Iterator:
         if self.file is not None:
-            cls = self.cls
-            with open(self.file, "rb") as run:
+            cls, folder = self.cls, os.path.dirname(self.file)
+            with findings_store.spill_io("read", folder):
+                run = open(self.file, "rb")
+            with run:
                 while True:
-                    try:
-                        chunk = pickle.load(run)
-                    except EOFError:
-                        break
+                    with findings_store.spill_io("read", folder):
+                        try:
+                            chunk = pickle.load(run)
+                        except EOFError:
+                            break
                     for values in chunk:
                         yield cls(*values)
         yield from self.held
