@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import contextmanager
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Iterator, Literal, NoReturn, Optional
@@ -34,6 +35,7 @@ from .rulesets import Library, RulesetError
 from .selection import Selection, SelectionError, choose
 from .simulate.anomalies import KINDS as ANOMALIES
 from .simulate.anomalies import Anomaly
+from .simulate.style import STYLES
 from .statistics import DEFAULT_ALPHA
 from .stream.inputs import InputError, expand, input_size
 from .verbose import Narrator
@@ -59,6 +61,7 @@ def _choices(name: str, values: tuple[str, ...]) -> type[Enum]:
 Format = _choices("Format", names())
 FailOn = _choices("FailOn", SEVERITIES)
 AnomalyKind = _choices("AnomalyKind", ANOMALIES)
+StyleName = _choices("StyleName", tuple(STYLES))
 RulesFormat = _choices("RulesFormat", LISTING_FORMATS)
 _NAME_WIDTH = max(map(len, REPORTERS))
 FORMATS_HELP = "\b\nReport formats (--format):\n" + "\n".join(
@@ -349,6 +352,8 @@ def simulate(
     expected: Annotated[Optional[Path], typer.Option("--expected", help="Write the expected findings, a JSON list of {rule, category, line, table} sorted by line (table null for a syntax finding); with --anomaly, the anomaly expected, a JSON object {anomaly, strength, table, scope, id}.")] = None,
     anomaly: Annotated[Optional[AnomalyKind], typer.Option("--anomaly", help="Play a statistical anomaly at the first bataille table, every round still legal: collusion (the dealer gives the first seated player better cards) or stacked-shoe (the second shoe comes in clumps).")] = None,
     strength: Annotated[float, typer.Option("--strength", min=0.0, max=1.0, help="With --anomaly collusion: the share of the player's hands the dealer favours.")] = 1.0,
+    style: Annotated[StyleName, typer.Option("--style", help="How the people behave where the rules leave room: plain (the fixture nights) or realistic (heavy-tailed stakes over the whole range, more seat changes, many standing players, limits changing often; the benchmark's realistic night).")] = StyleName("plain"),
+    per_table: Annotated[Optional[Path], typer.Option("--per-table", help="Write each table's night to its own file DIR/TABLE.del, header lines included, instead of one log (not with --output, --inject or --anomaly).")] = None,
 ) -> None:
     """Write a rule-abiding night of interleaved tables, optionally with known faults.
 
@@ -370,6 +375,8 @@ def simulate(
         specs = sim.cli_tables(rulesets, tables if tables is not None else 2 * len(rulesets), rounds)
     except ValueError as err:
         _die(str(err))
+    if style.value != "plain":
+        specs = [replace(spec, style=STYLES[style.value]) for spec in specs]
     begin = sim.EXAMPLE_START
     if start is not None:
         try:
@@ -388,6 +395,16 @@ def simulate(
         else:
             wanted.append(name)
     wanted = list(dict.fromkeys(wanted))
+    if per_table is not None:
+        if output is not None or wanted or anomaly is not None or expected is not None:
+            _die("--per-table writes one file a table: not with --output, --inject, --anomaly or --expected")
+        try:
+            count = sim.write_tables(tables=specs, seed=seed, start=begin, directory=per_table)
+        except OSError as err:
+            _die(f"{for_terminal(str(per_table))}: cannot write: {err.strerror or err}")
+        sys.stderr.write(f"audit: {count} lines, {len(specs)} table(s) × {rounds} round(s), one file a table "
+                         f"in {for_terminal(str(per_table))}\n")
+        raise typer.Exit(0)
     found: list = []
     chosen = None
     played = None if anomaly is None else Anomaly(anomaly.value, strength)

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -150,3 +151,42 @@ def test_a_fault_with_no_place_is_reported(tmp_path):
     assert done.returncode == 1
     assert "no place for a " in done.stderr
     assert done.stdout.startswith("#DEL 1")
+
+
+def test_the_realistic_style_audits_clean_and_varies_the_stakes(tmp_path):
+    """``--style realistic``, the benchmark's realistic night from the command line: clean, and stakes
+    over the whole range (not the plain style's multiples of 5)."""
+    plain, realistic = tmp_path / "plain.del", tmp_path / "realistic.del"
+    for path, style in ((plain, "plain"), (realistic, "realistic")):
+        done = run(*simulate(FR, CDF, rounds=60, seed=3, extra=("--style", style, "--output", str(path))))
+        assert done.returncode == 0, done.stderr
+    code, report = check_json(realistic)
+    assert (code, report["findings"]) == (0, [])
+
+    def stakes(path: Path) -> set[str]:
+        return {w.split("=", 1)[1] for line in path.read_text().splitlines() if " BET " in line
+                for w in line.split() if w.startswith("amount=")}
+    assert not any(Decimal(s) % 5 for s in stakes(plain))
+    assert any(Decimal(s) % 5 for s in stakes(realistic))
+    assert len(stakes(realistic)) > 2 * len(stakes(plain))
+
+
+def test_per_table_writes_each_tables_lines_to_its_own_file(tmp_path):
+    """``--per-table DIR``: one file a table, each with the header lines and exactly its table's lines of
+    the interleaved night of the same seed, each auditing clean."""
+    night = tmp_path / "night.del"
+    folder = tmp_path / "tables"
+    assert run(*simulate(FR, MC, rounds=20, seed=4, extra=("--output", str(night)))).returncode == 0
+    done = run(*simulate(FR, MC, rounds=20, seed=4, extra=("--per-table", str(folder))))
+    assert done.returncode == 0, done.stderr
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == ["FR-01.del", "FR-02.del", "MC-01.del", "MC-02.del"]
+    events = [line for line in night.read_text().splitlines() if not line.startswith("#")]
+    for name in names:
+        table = name.removesuffix(".del")
+        own = [line for line in (folder / name).read_text().splitlines() if not line.startswith("#")]
+        assert own == [line for line in events if line.split()[1] == table]
+    code, report = check_json(folder)
+    assert (code, report["findings"]) == (0, [])
+    refused = run(*simulate(FR, rounds=5, extra=("--per-table", str(folder), "--output", str(night))))
+    assert refused.returncode == 2 and "--per-table" in refused.stderr
