@@ -353,7 +353,7 @@ def simulate(
     anomaly: Annotated[Optional[AnomalyKind], typer.Option("--anomaly", help="Play a statistical anomaly at the first bataille table, every round still legal: collusion (the dealer gives the first seated player better cards) or stacked-shoe (the second shoe comes in clumps).")] = None,
     strength: Annotated[float, typer.Option("--strength", min=0.0, max=1.0, help="With --anomaly collusion: the share of the player's hands the dealer favours.")] = 1.0,
     style: Annotated[StyleName, typer.Option("--style", help="How the people behave where the rules leave room: plain (the fixture nights) or realistic (heavy-tailed stakes over the whole range, more seat changes, many standing players, limits changing often; the benchmark's realistic night).")] = StyleName("plain"),
-    per_table: Annotated[Optional[Path], typer.Option("--per-table", help="Write each table's night to its own file DIR/TABLE.del, header lines included, instead of one log (not with --output, --inject or --anomaly).")] = None,
+    per_table: Annotated[Optional[Path], typer.Option("--per-table", help="Write each table's night to its own file DIR/TABLE.del, header lines included, instead of one log (not with --output, --inject, --anomaly or --expected).")] = None,
 ) -> None:
     """Write a rule-abiding night of interleaved tables, optionally with known faults.
 

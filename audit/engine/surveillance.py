@@ -304,14 +304,14 @@ class Surveillance:
         held = self.records + self._partials()
         if not held:
             return
-        held.sort(key=_order)
+        held.sort(key=record_order)
         self.runs.append(findings_store.write_rows(held, CHUNK))
         _forget(self.held)
         self.records, self.players, self.dealers = [], {}, {}
         if len(self.runs) >= MAX_RUNS:  # a long log: its runs merged into one, so a merge never opens too many files
             runs, self.runs = self.runs, []
             self.runs.append(findings_store.write_rows(
-                heapq.merge(*(findings_store.read_rows(name) for name in runs), key=_order), CHUNK))
+                heapq.merge(*(findings_store.read_rows(name) for name in runs), key=record_order), CHUNK))
             for name in runs:
                 os.remove(name)
 
@@ -328,9 +328,9 @@ class Surveillance:
             held.append((_SCOPE["table"], self.table, "order", self.table, -1, self.cards))
         if self.cards.df:
             held.append((_SCOPE["table"], self.table, "ranks", self.table, -1, self.cards))
-        held.sort(key=_order)
+        held.sort(key=record_order)
         streams = [findings_store.read_rows(name) for name in self.runs]
-        return heapq.merge(*streams, held, key=_order) if streams else iter(held)
+        return heapq.merge(*streams, held, key=record_order) if streams else iter(held)
 
     def release(self) -> None:
         """The records were read: this table no longer counts in what the process holds."""
@@ -339,5 +339,6 @@ class Surveillance:
         _live.discard(self)
 
 
-def _order(record: Record) -> tuple:
+def record_order(record: Record) -> tuple:
+    """A record's place in report order: scope, id, test, table, then as made (never the payload)."""
     return record[:5]

@@ -19,7 +19,7 @@ from operator import attrgetter, itemgetter
 from typing import Collection
 
 from ..engine import card_tests
-from ..engine.surveillance import SCOPES, Acc, CardSums
+from ..engine.surveillance import SCOPES, Acc, CardSums, record_order
 from .money import Figures, MoneyGroup, cents, units
 from .store import GroupStore
 
@@ -113,7 +113,7 @@ def build(report, library, alpha: float = DEFAULT_ALPHA) -> Statistics:
                 ruleset = library.for_table(t.ruleset, t.table)
                 figures[key] = Figures(units(ruleset) if ruleset is not None else {})
             played[t.table] = (figures[key], t.ruleset)
-        merged = heapq.merge(*(t.surveillance.records_in_order() for t in watched), key=_order)
+        merged = heapq.merge(*(t.surveillance.records_in_order() for t in watched), key=record_order)
         for (scope, ident, test), records in groupby(merged, key=itemgetter(0, 1, 2)):
             if test == "result":
                 money = MoneyGroup()
@@ -128,10 +128,6 @@ def build(report, library, alpha: float = DEFAULT_ALPHA) -> Statistics:
             t.surveillance.release()
             t.surveillance = None
     return stats
-
-
-def _order(record: tuple) -> tuple:
-    return record[:5]
 
 
 def _summed(parts) -> Acc:
