@@ -52,15 +52,20 @@ def rules_of(ruleset: LoadedRuleset) -> BatailleRules:
     )
 
 
-def _pairs(counts: dict[int, int]) -> Iterator[tuple[int, int, Fraction]]:
-    """Two cards drawn without replacement: (player's value, dealer's value, probability)."""
-    total = sum(counts.values())
-    pairs = total * (total - 1)
+def _pairs(counts: dict[int, int]) -> Iterator[tuple[int, int, int]]:
+    """Two cards drawn without replacement: (player's value, dealer's value, number of ordered ways),
+    out of ``_deals(counts)`` ways in all."""
     for i, ci in counts.items():
         for j, cj in counts.items():
             ways = ci * (cj - (i == j))
             if ways:
-                yield i, j, Fraction(ways, pairs)
+                yield i, j, ways
+
+
+def _deals(counts: dict[int, int]) -> int:
+    """The ordered ways of drawing two cards from the shoe."""
+    total = sum(counts.values())
+    return total * (total - 1)
 
 
 def _less(counts: dict[int, int], value: int) -> dict[int, int]:
@@ -79,36 +84,49 @@ def _spot(outcome: str, odds: Fraction) -> Fraction:
     return {"pay": -odds, "push": Fraction(0), "collect": Fraction(1)}[outcome]
 
 
+def _distribution(ways: dict[Fraction, int], out_of: int) -> dict[Fraction, Fraction]:
+    """{result: number of ways} out of ``out_of`` ways, as {result: probability}."""
+    return {result: Fraction(count, out_of) for result, count in ways.items()}
+
+
 def _main(rules: BatailleRules, counts: dict[int, int], strategy: str, alone: bool) -> dict[Fraction, Fraction]:
-    """The house's result on an initial stake of 1 (the bataille stake equals it)."""
-    out: dict[Fraction, Fraction] = defaultdict(Fraction)
-    for i, j, p in _pairs(counts):
+    """The house's result on an initial stake of 1 (the bataille stake equals it).
+
+    Counted in whole numbers of ordered deals: the two first cards, and at a tie the two bataille
+    cards, each deal of the first two weighing as many deals of the next two as the rest of the
+    shoe allows (all the same: the shoe less two cards), so every probability has one denominator."""
+    first, second = _deals(counts), _deals(counts) - 4 * sum(counts.values()) + 6  # (n-2)(n-3)
+    ways: dict[Fraction, int] = defaultdict(int)
+    win, loss = -rules.main_odds, Fraction(1)
+    if strategy != "surrender" and rules.war_outcomes is not None:
+        war = {side: _spot(main, rules.war_odds) + _spot(bet, rules.war_odds)
+               for side, (main, bet) in rules.war_outcomes.items()}
+    for i, j, w in _pairs(counts):
         if i > j:
-            out[-rules.main_odds] += p
+            ways[win] += w * second
         elif i < j:
-            out[Fraction(1)] += p
+            ways[loss] += w * second
         elif strategy == "surrender":
-            out[rules.surrender] += p
+            ways[rules.surrender] += w * second
         else:
-            for k, m, q in _pairs(_less(counts, i)):
-                main, war = rules.war_outcomes[_side(rules, k, m, alone)]
-                out[_spot(main, rules.war_odds) + _spot(war, rules.war_odds)] += p * q
-    return out
+            for k, m, v in _pairs(_less(counts, i)):
+                ways[war[_side(rules, k, m, alone)]] += w * v
+    return _distribution(ways, first * second)
 
 
 def _egalite(odds: Fraction, counts: dict[int, int]) -> dict[Fraction, Fraction]:
-    tie = sum((p for i, j, p in _pairs(counts) if i == j), Fraction(0))
+    tie = Fraction(sum(w for i, j, w in _pairs(counts) if i == j), _deals(counts))
     return {-odds: tie, Fraction(1): 1 - tie}
 
 
 def _egalite_war(rules: BatailleRules, counts: dict[int, int], alone: bool) -> dict[Fraction, Fraction]:
     """The re-bet, placed only at a bataille: given a tie, on the bataille cards being equal."""
-    ties = {i: p for i, j, p in _pairs(counts) if i == j}
-    tie = sum(ties.values())
-    equal = Fraction(0)
-    for i, p in ties.items():
-        equal += p / tie * sum((q for k, m, q in _pairs(_less(counts, i))
-                                if _side(rules, k, m, alone) == "equal"), Fraction(0))
+    ties = {i: w for i, j, w in _pairs(counts) if i == j}
+    tied = sum(ties.values())
+    second = _deals(counts) - 4 * sum(counts.values()) + 6
+    equal = sum(w * sum(v for k, m, v in _pairs(_less(counts, i)) if _side(rules, k, m, alone) == "equal")
+                for i, w in ties.items())
+    equal = Fraction(equal, tied * second)
     return {-rules.egalite_war_odds: equal, Fraction(1): 1 - equal}
 
 
