@@ -46,12 +46,10 @@ def outcome_weights(counts: tuple[int, ...]) -> dict[tuple, tuple[int, int]]:
     total = sum(counts)
     out: dict[tuple, list[int]] = {}
 
-    def add(key: tuple, ponte: int, banker: int, weight: int) -> None:
+    def add(key: tuple, banker_weight: int, ponte_weight: int) -> None:
         cell = out.setdefault(key, [0, 0])
-        if banker > ponte:
-            cell[0] += weight
-        elif ponte > banker:
-            cell[1] += weight
+        cell[0] += banker_weight
+        cell[1] += ponte_weight
 
     pairs = list(combinations_with_replacement(range(10), 2))
     for pa, pb in pairs:
@@ -66,23 +64,42 @@ def outcome_weights(counts: tuple[int, ...]) -> dict[tuple, tuple[int, int]]:
             deal *= (1 + (pa != pb)) * (1 + (ba != bb))  # the orders the hands' cards came in
             p, b = (pa + pb) % 10, (ba + bb) % 10
             if p in NATURALS or b in NATURALS:
-                add(("natural",), p, b, deal * perm(total - 4, CARDS - 4))
+                add(("natural",), *_split(p, b, deal * perm(total - 4, CARDS - 4)))
                 continue
             after5 = total - 5
-            add((p, b, False, NON, False), p, b, deal * perm(total - 4, 2))
-            for e in range(10):
-                add((p, b, False, NON, True), p, (b + e) % 10, deal * left[e] * after5)
+            add((p, b, False, NON, False), *_split(p, b, deal * perm(total - 4, 2)))
+            wins, losses = _banker_third(left, p, b)
+            add((p, b, False, NON, True), wins * deal * after5, losses * deal * after5)
             for c in range(10):
                 if not left[c]:
                     continue
                 third = deal * left[c]
                 pc = (p + c) % 10
-                add((p, b, True, c, False), pc, b, third * after5)
+                add((p, b, True, c, False), *_split(pc, b, third * after5))
                 left[c] -= 1
-                for e in range(10):
-                    add((p, b, True, c, True), pc, (b + e) % 10, third * left[e])
+                wins, losses = _banker_third(left, pc, b)
+                add((p, b, True, c, True), wins * third, losses * third)
                 left[c] += 1
     return {k: (v[0], v[1]) for k, v in out.items()}
+
+
+def _split(ponte: int, banker: int, weight: int) -> tuple[int, int]:
+    """A path's weight as (banker wins, ponte wins): to the higher point, to neither at a tie."""
+    return (weight, 0) if banker > ponte else (0, weight) if ponte > banker else (0, 0)
+
+
+def _banker_third(left: list[int], ponte: int, banker: int) -> tuple[int, int]:
+    """The banker draws a third card from ``left``: (cards that make him win, cards that make him lose)
+    against the ponte's final point."""
+    wins = losses = 0
+    for card, n in enumerate(left):
+        if n:
+            point = (banker + card) % 10
+            if point > ponte:
+                wins += n
+            elif point < ponte:
+                losses += n
+    return wins, losses
 
 
 def _points_shoe(counts: dict[int, int]) -> tuple[int, ...]:
