@@ -29,7 +29,7 @@ def rules_text(library: Library, ids: list[str]) -> str:
     def safe(text: str) -> str:  # a rulesets folder or an overlay is text from outside
         return escape(for_terminal(text))
 
-    console = Console(record=True, file=io.StringIO(), highlight=False, soft_wrap=True, width=120)
+    console = Console(record=True, file=io.StringIO(), highlight=False, soft_wrap=True, width=120, emoji=False)
     for rid in ids:
         loaded = library.rulesets[rid]
         m = loaded.model

@@ -29,8 +29,10 @@ def choose_color(choice: str) -> None:
 
 
 def console(**options: Any) -> Console:
-    """A rich console (options as rich takes them) that follows the colour choice."""
+    """A rich console (options as rich takes them) that follows the colour choice. It never turns
+    ``:name:`` into an emoji: what it prints quotes logs and rulesets, and must quote them as written."""
     from rich.console import Console  # rich is imported only where it draws (start-up time)
+    options.setdefault("emoji", False)
     if _choice == "always":
         return Console(force_terminal=True, no_color=False, **options)
     if _choice == "never" or os.environ.get("NO_COLOR"):

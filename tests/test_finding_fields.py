@@ -192,6 +192,18 @@ def test_a_line_number_is_never_an_emoji():
     assert f"{path}:100: error" in text.render(report)
 
 
+def test_the_text_report_quotes_a_line_as_written_never_with_emoji(tmp_path):
+    """rich turns ``:smile:`` into an emoji unless told not to: a report quotes the log's own characters."""
+    log = tmp_path / "emoji.del"
+    log.write_text("#DEL 1\n2026-01-01T20:00:01Z T1 FOO :thumbs_up: :smile: :1:\n", encoding="utf-8")
+    for args in (["-f", "text"], ["-f", "text", "--color", "always"]):
+        done = subprocess.run([sys.executable, "-m", "audit", "check", *args, str(log)],
+                              capture_output=True, text=True, cwd=tmp_path, timeout=60)
+        quoted = [line for line in done.stdout.splitlines() if "actual:" in line]
+        assert quoted and all(line.endswith("FOO :thumbs_up: :smile: :1:") for line in quoted), done.stdout
+        assert "\N{THUMBS UP SIGN}" not in done.stdout and "\N{SMILING FACE WITH OPEN MOUTH AND SMILING EYES}" not in done.stdout
+
+
 @pytest.mark.parametrize("name, said", [
     ("FR-SEAT-RANGE", "taken at a table of"), ("MC-BURN-OTHER", "between rounds"), ("DEL-ROUND-OPEN", ""),
     ("MC-DEALER-RELIEF", ""), ("MC-BURN-START-EXTRA", ""), ("MC-BURN-RESUME-EXTRA", "")])

@@ -44,6 +44,6 @@ def render_text(odds: Odds) -> str:
         table.add_column(name, justify=justify)
     for f in odds.figures:
         table.add_row(f.bet, escape(f.strategy or "—"), _fraction(f.edge), f"{f.pct:.4f}", f"{f.sd:.4f}")
-    console = Console(record=True, width=120, file=io.StringIO(), highlight=False, soft_wrap=True)
+    console = Console(record=True, width=120, file=io.StringIO(), highlight=False, soft_wrap=True, emoji=False)
     console.print(table)
     return console.export_text()

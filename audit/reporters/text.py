@@ -33,7 +33,8 @@ def pieces(report: Report) -> Iterator[str]:
     """The report as a file holds it: plain text, lines as long as they are; a finding at a time
     (never all in memory)."""
     out = io.StringIO()
-    console = Console(width=120, file=out, highlight=False, soft_wrap=True, color_system=None, force_terminal=False)
+    console = Console(width=120, file=out, highlight=False, soft_wrap=True, color_system=None, force_terminal=False,
+                      emoji=False)
     for _ in _drawing(report, console):
         yield out.getvalue()
         out.seek(0)
