@@ -5,8 +5,6 @@ failing severity, 1 at least one, 2 the audit could not be done. No Python
 traceback ever reaches the user: every expected failure is a one-line message.
 """
 
-from __future__ import annotations
-
 import os
 import sys
 from contextlib import contextmanager

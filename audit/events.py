@@ -9,8 +9,6 @@ a night: a ``BaseModel`` defines ``__getattr__``, which keeps CPython from
 specialising attribute reads (about 40 ns a read against 13 ns here).
 """
 
-from __future__ import annotations
-
 from datetime import datetime
 from decimal import Decimal
 from functools import partial

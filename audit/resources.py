@@ -30,11 +30,12 @@ def rulesets_dir() -> Path:
 
 
 def cache_dir() -> Path | None:
-    """Where the compiled grammar is kept between runs, made if need be; None: nowhere.
+    """Where the compiled grammar and the rulesets' data (``ruleset_cache``) are kept between runs,
+    made if need be; None: nowhere.
 
     ``AUDIT_CACHE_DIR`` if set (set and empty: no cache), else ``del-audit`` in the user's cache
     folder (``XDG_CACHE_HOME``, or ``~/.cache``). Only the user can write there (mode 0700):
-    the compiled grammar is read back with pickle. A folder that cannot be made means no cache."""
+    both are read back with pickle. A folder that cannot be made means no cache."""
     chosen = os.environ.get("AUDIT_CACHE_DIR")
     try:
         if chosen is not None:

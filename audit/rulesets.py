@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
-from . import nesting
+from . import __version__, nesting, ruleset_cache
 from .engine.checks import DECLARED, Check, P, Params
 from .findings import Category, Severity
 from .games import checks_for
@@ -178,13 +178,17 @@ class LoadedOverlay:
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def _read(path: Path) -> tuple[Any, yaml.Node | None, str]:
+def _bytes(path: Path) -> bytes:
     try:
         raw = path.read_bytes()
     except OSError as err:
         raise RulesetError(f"{path}: cannot read: {err.strerror or err}") from None
     if len(raw) > MAX_YAML_BYTES:
         raise RulesetError(f"{path}: larger than {MAX_YAML_BYTES} bytes; refused")
+    return raw
+
+
+def _parse(raw: bytes, path: Path) -> tuple[Any, yaml.Node | None]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -206,6 +210,12 @@ def _read(path: Path) -> tuple[Any, yaml.Node | None, str]:
         where = f", line {mark.line + 1}" if mark else ""
         problem = getattr(err, "problem", None) or str(err)
         raise RulesetError(f"{path}{where}: invalid YAML: {problem}") from None
+    return data, node
+
+
+def _read(path: Path) -> tuple[Any, yaml.Node | None, str]:
+    raw = _bytes(path)
+    data, node = _parse(raw, path)
     return data, node, hashlib.sha256(raw).hexdigest()
 
 
@@ -309,10 +319,32 @@ def _verify_game(data: Any, node: yaml.Node | None, path: Path) -> None:
                                f"is a {DECLARED[check].scope} check, not one a {data['game']} ruleset can bind")
 
 
-def load_ruleset(path: Path) -> LoadedRuleset:
-    data, node, sha = _read(path)
+def _checked(data: Any, node: yaml.Node | None, path: Path) -> Ruleset:
     _verify_game(data, node, path)
-    ruleset = _validate(Ruleset, data, node, path)
+    return _validate(Ruleset, data, node, path)
+
+
+def _cache_key(sha256: str) -> str:
+    """What the data read from a ruleset's bytes depends on, besides them: the reader and its limits."""
+    return (f"ruleset sha256={sha256} del-audit={__version__} pyyaml={yaml.__version__} "
+            f"limits={MAX_YAML_BYTES},{MAX_YAML_NODES},{nesting.MAX_DEPTH}")
+
+
+def load_ruleset(path: Path) -> LoadedRuleset:
+    """The ruleset of a file, validated; its YAML read again only when its bytes were not read
+    before (``ruleset_cache``)."""
+    raw = _bytes(path)
+    sha = hashlib.sha256(raw).hexdigest()
+    key = _cache_key(sha)
+    data = ruleset_cache.recall(key)
+    if data is not None:
+        try:
+            return LoadedRuleset(_checked(data, None, path), path, sha)
+        except RulesetError:
+            pass  # refused by this version's checks: refused below as without the cache, with its line
+    data, node = _parse(raw, path)
+    ruleset = _checked(data, node, path)
+    ruleset_cache.keep(key, data)
     return LoadedRuleset(ruleset, path, sha)
 
 

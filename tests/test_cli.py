@@ -183,7 +183,7 @@ def test_the_compiled_grammar_is_cached_per_user_and_a_damaged_cache_changes_not
                               env={**os.environ, "AUDIT_CACHE_DIR": where}, capture_output=True, text=True, timeout=300)
 
     first = run(str(cache))
-    files = list(cache.iterdir())
+    files = list(cache.glob("del-grammar-*"))  # (beside the rulesets' data: audit/ruleset_cache.py)
     assert first.returncode == 1 and len(files) == 1 and files[0].stat().st_size > 10_000
     assert oct(cache.stat().st_mode & 0o777) == "0o700"
     assert run(str(cache)).stdout == first.stdout
@@ -209,3 +209,28 @@ def test_a_reader_that_stops_early_ends_the_output_quietly():
         full = subprocess.run([sys.executable, "-m", "audit", "simulate", "--ruleset", "fr-bataille-2007", "--tables", "1",
                                "--rounds", "5"], cwd=ROOT, stdout=device, stderr=subprocess.PIPE, text=True, timeout=300)
     assert full.returncode == 2 and "standard output: cannot write" in full.stderr
+
+
+def test_the_command_starts_with_the_collector_off_and_runs_with_it_as_before(monkeypatch):
+    """``audit`` (``audit/__main__.py``) loads the command line without the cyclic collector, then
+    runs the command with it on again and nothing left frozen (the replay freezes what it wants)."""
+    import builtins
+    import gc
+
+    import audit.__main__ as entry
+    import audit.cli
+
+    seen = []
+    monkeypatch.setattr(audit.cli, "main", lambda: seen.append((gc.isenabled(), gc.get_freeze_count())))
+    real_import = builtins.__import__
+
+    def watching(name, *args, **kwargs):
+        if name == "cli":  # ``from .cli import main``
+            seen.append(("loading", gc.isenabled()))
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.__import__", watching)
+    entry.main()
+    monkeypatch.undo()
+    assert seen == [("loading", False), (True, 0)]
+    assert gc.isenabled()

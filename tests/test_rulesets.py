@@ -106,3 +106,92 @@ def test_overlay_changes_params_and_must_name_real_rules(tmp_path):
                      "    params: {odds: 0}\n", encoding="utf-8")
     with pytest.raises(RulesetError, match=r"worse.yaml, line 5: rules.FR-PAY-MAIN: .*params.odds"):
         Library.load(overlays=[worse])
+
+
+# -- the YAML data kept between runs (audit/ruleset_cache.py) -------------------------------------
+
+def _yaml_reads(monkeypatch) -> list[Path]:
+    """The ruleset files whose YAML is read from now on."""
+    import audit.rulesets as rulesets
+    read: list[Path] = []
+    real = rulesets._parse
+    monkeypatch.setattr(rulesets, "_parse", lambda raw, path: read.append(path) or real(raw, path))
+    return read
+
+
+def _rules(library: Library) -> dict:
+    return {k: (v.sha256, v.model.model_dump(), {c: r.settings for c, r in v.by_check.items()})
+            for k, v in library.rulesets.items()}
+
+
+def test_the_rulesets_data_is_kept_between_runs_and_read_again_when_a_byte_changes(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUDIT_CACHE_DIR", str(tmp_path / "cache"))
+    folder = _broken(tmp_path, "title:", "title:")  # a copy of the shipped rulesets
+    read = _yaml_reads(monkeypatch)
+    first = Library.load(folder)
+    assert len(read) == len(first.rulesets) == len(list((tmp_path / "cache").glob("ruleset-*.pickle")))
+    read.clear()
+    again = Library.load(folder)
+    assert read == [] and _rules(again) == _rules(first)
+    monkeypatch.setenv("AUDIT_CACHE_DIR", "")  # no cache: the same library
+    assert _rules(Library.load(folder)) == _rules(first)
+    monkeypatch.setenv("AUDIT_CACHE_DIR", str(tmp_path / "cache"))
+    path = folder / "fr-bataille-2007.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("    params: {decks: 6}", "    params: {decks: 8}", 1),
+                    encoding="utf-8")
+    read.clear()
+    changed = Library.load(folder)
+    assert read == [path] and changed.rulesets["fr-bataille-2007"].model.rules != first.rulesets["fr-bataille-2007"].model.rules
+    import audit.rulesets as rulesets
+    monkeypatch.setattr(rulesets, "__version__", "0.0.0-another")  # another version of the package
+    read.clear()
+    Library.load(folder)
+    assert sorted(read) == sorted(folder.glob("*.yaml"))
+
+
+def test_a_broken_ruleset_is_refused_as_without_the_cache(tmp_path, monkeypatch):
+    """Its bytes were never kept; and kept data that this version's checks refuse is refused with
+    the message and line it gets without the cache."""
+    import audit.rulesets as rulesets
+    monkeypatch.setenv("AUDIT_CACHE_DIR", str(tmp_path / "cache"))
+    folder = _broken(tmp_path, "    params: {decks: 6}", "    params: {decks: six}")
+    said = []
+    for where in (str(tmp_path / "cache"), str(tmp_path / "cache"), ""):
+        monkeypatch.setenv("AUDIT_CACHE_DIR", where)
+        with pytest.raises(RulesetError, match=r", line \d+: .*params.decks") as refused:
+            Library.load(folder)
+        said.append(str(refused.value))
+    assert said[0] == said[1] == said[2]
+    monkeypatch.setenv("AUDIT_CACHE_DIR", str(tmp_path / "cache"))
+    good = _broken(tmp_path / "good", "title:", "title:")
+    Library.load(good)  # kept
+    monkeypatch.setattr(rulesets, "checks_for", lambda game: set() if game == "bataille" else None)
+    with pytest.raises(RulesetError) as cached:
+        Library.load(good)
+    monkeypatch.setenv("AUDIT_CACHE_DIR", "")
+    with pytest.raises(RulesetError) as uncached:
+        Library.load(good)
+    assert str(cached.value) == str(uncached.value) and ", line " in str(cached.value)
+
+
+def test_a_damaged_or_foreign_cache_file_is_read_as_no_cache(tmp_path, monkeypatch):
+    """A file cut short, or one that would make anything but YAML data when unpickled (code to
+    run), is a miss: the YAML is read again and the file written anew."""
+    import pickle
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("AUDIT_CACHE_DIR", str(cache))
+    first = _rules(Library.load())
+    files = sorted(cache.glob("ruleset-*.pickle"))
+    files[0].write_bytes(files[0].read_bytes()[:100])
+    key, data = pickle.loads(files[1].read_bytes())
+    marker = tmp_path / "ran"
+
+    class Runs:  # unpickled, it would call open(marker, "w")
+        def __reduce__(self):
+            return open, (str(marker), "w")
+
+    files[1].write_bytes(pickle.dumps((key, {"id": Runs()})))
+    read = _yaml_reads(monkeypatch)
+    assert _rules(Library.load()) == first and len(read) == 2 and not marker.exists()
+    read.clear()
+    assert _rules(Library.load()) == first and read == []
