@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from .configuration import Configuration
 from .engine.stats import TableStats
 from .findings import Finding
 from .findings_store import Tally
@@ -53,6 +54,8 @@ class Report:
     statistics: Statistics | None = None
     #: the rule ids a ``--select``/``--ignore`` keeps (``audit.selection``); None: every rule
     reported_rules: frozenset[str] | None = None
+    #: what shaped the report (``audit.configuration``): filled by the command that made it
+    configuration: Configuration | None = None
 
     def reports(self, rule: str) -> bool:
         """Whether the report speaks of ``rule``: its findings, its SARIF descriptor, its JUnit test cases."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
@@ -159,12 +161,24 @@ class LoadedRuleset:
         return rule.settings if rule else None  # type: ignore[return-value]
 
 
+@dataclass
+class OverlayChanges:
+    """What an overlay changes, by rule id: regulation rules made stricter, house rules turned on,
+    rules whose house parameters it sets (the report's ``configuration.overlays``)."""
+
+    tightened: list[str] = dc_field(default_factory=list)
+    added: list[str] = dc_field(default_factory=list)
+    parameters: list[str] = dc_field(default_factory=list)
+
+
 class LoadedOverlay:
     def __init__(self, overlay: Overlay, path: Path, sha256: str, node: yaml.Node | None = None):
         self.model = overlay
         self.path = path
         self.sha256 = sha256
         self.node = node  # the YAML nodes, to say on which line an override goes wrong
+        #: filled when the overlay is applied to its ruleset (``apply_overlay``)
+        self.changes = OverlayChanges()
 
     def where(self, *loc: Any) -> str:
         """``path, line N: key`` for a key of the overlay."""
@@ -452,6 +466,12 @@ class Library:
         library.spec = {"directory": directory, "overlays": list(overlays or []),
                         "table_overlays": list(table_overlays or [])}
         return library
+
+    def overlays(self) -> list[tuple[str, LoadedOverlay]]:
+        """Every overlay in use, with the tables it applies at (``*``: every table of its ruleset),
+        ruleset-wide ones first in ruleset order, then the configuration's in its order."""
+        wide = [("*", r.overlay) for _, r in sorted(self.rulesets.items()) if r.overlay is not None]
+        return wide + list(self.table_overlays)
 
     def get(self, ruleset_id: str) -> LoadedRuleset | None:
         return self.rulesets.get(ruleset_id)
