@@ -71,7 +71,7 @@ from measures import (audit, audit_package, check_clean, check_help, child_env, 
 from nights import Log, distinct_shares, generate, generate_at_least  # noqa: E402
 from printout import print_table  # noqa: E402
 from targets import (BASELINE, NIGHTS, QUICK_LINES, TARGET_JOBS_SPEEDUP, TARGET_MEMORY_BYTES,  # noqa: E402
-                     TARGET_MEMORY_RATIO, TARGET_REAL_SPEEDUP, TARGET_SMALL_GAIN, TARGET_SPEEDUP)
+                     TARGET_MEMORY_RATIO, TARGET_SMALL_GAIN, TARGET_SPEEDUP)
 
 
 # -- one night ------------------------------------------------------------------------------
@@ -314,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
             real_log = generate_at_least(tmp / "realistic.del", args.lines, args.real_tables, args.seed, tmp,
                                          multiple, "realistic")
             say(f"{real_log.event_lines:,} event lines, {mb(real_log.bytes)}, generated in {real_log.seconds:.1f} s")
-            real = measure(real_log, tmp, "realistic", args, one_core, jobs, problems, TARGET_REAL_SPEEDUP,
+            real = measure(real_log, tmp, "realistic", args, one_core, jobs, problems, None,
                            lambda path, rounds: generate(path, args.real_tables, rounds, args.seed, tmp, "realistic"),
                            has_option(help_text, "--statistics"))
             real["log"] = log_figures(real_log, False)
