@@ -135,11 +135,36 @@ def _tallies(report: Report) -> Html:
                        (row(c, by_category[c], numeric=(1,)) for c in
                         sorted(by_category, key=lambda c: (-by_category[c], CATEGORIES.index(c)))),
                        caption="By category", sortable=True, numeric=(1,))
-    by_dealer = table(["dealer", "rounds dealt", "findings"],
-                      (row(NO_DEALER if d is None else d, f"{rounds:,}", found, numeric=(1, 2))
-                       for d, rounds, found in report.by_dealer()),
-                      caption="By dealer", sortable=True, numeric=(1, 2))
-    return el("div", rules, categories, by_dealer, class_="tallies")
+    return el("div", rules, categories, _by_dealer(report), class_="tallies")
+
+
+def _by_dealer(report: Report) -> Html:
+    """The dealers with findings or an anomaly, the most findings first; the others folded."""
+    anomalous = set() if report.statistics is None else \
+        {a.group.id for a in report.statistics.anomalies() if a.group.scope == "dealer"}
+    dealers = report.by_dealer()
+    first = sorted((d for d in dealers if d[2] or (d[0] is not None and d[0] in anomalous)),
+                   key=lambda d: (-d[2], d[0] is None, d[0] or ""))
+    listed = set(first)
+    rest = [d for d in dealers if d not in listed]
+    head, numeric = ["dealer", "rounds dealt", "findings"], (1, 2)
+
+    def rows(items):
+        return (row(join([el("span", NO_DEALER if d is None else d, class_="id"),
+                          join([" ", el("span", "anomaly", class_="badge anomaly")]) if d in anomalous else ""]),
+                    f"{rounds:,}", found, numeric=numeric) for d, rounds, found in items)
+    caption = f"By dealer ({len(dealers)})"
+    parts = []
+    if first:
+        parts.append(table(head, rows(first), caption=f"{caption}: {len(first)} with findings or an anomaly",
+                           sortable=True, numeric=numeric, class_="by-dealer"))
+    if rest:
+        label = f"the other {len(rest):,} dealers: no finding, no anomaly" if first else \
+            f"{caption}: none with a finding or an anomaly"
+        parts.append(el("details", el("summary", label),
+                        table(head, rows(rest), sortable=True, numeric=numeric, class_="by-dealer"),
+                        class_="fold", data_scope="dealer"))
+    return el("div", *parts)
 
 
 def _suppressed(report: Report) -> Html:

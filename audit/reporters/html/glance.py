@@ -52,7 +52,10 @@ def _rulesets(report: Report) -> Html:
              ", SHA-256 ", el("code", r.overlay.sha256, class_="sha"), ")"])
         rows.append(row(el("code", r.id), join([regulation.name, f" ({regulation.short})" if regulation.short else ""]),
                         el("code", r.sha256, class_="sha"), overlay))
-    return table(["ruleset", "regulation", "SHA-256", "house overlay"], rows, caption="Rulesets", class_="rulesets")
+    names = join((el("code", r.id) for r in report.rulesets), ", ")
+    return el("details", el("summary", f"Rulesets ({len(report.rulesets)}): ", names),
+              table(["ruleset", "regulation", "SHA-256", "house overlay"], rows, class_="rulesets"),
+              class_="fold rulesets-fold")
 
 
 def _baseline(report: Report) -> Html:
