@@ -17,7 +17,7 @@ from ...findings import CATEGORIES, SEVERITIES, Finding
 from ...findings_store import ordered
 from ...report import Report
 from ..text import stale_entry
-from .markup import Html, el, join, row, table, text, void
+from .markup import Html, el, join, row, table, void
 
 NO_TABLE = "(no table)"
 NO_DEALER = "(no dealer)"
@@ -106,21 +106,22 @@ def _finding_row(f: Finding, regulations: dict[str, str]) -> Html:
     data = {f"data_{k}": v for k, v in _values(f).items()}
     return el("tr",
               el("td", el("code", f"{f.path}:{f.line}")), el("td", _time(f.time), class_="time"),
-              el("td", f.dealer or "—"), el("td", el("span", f.severity, class_=f"badge sev-{f.severity}")),
-              el("td", el("code", f.rule), void("br"), el("span", f.category, class_="cat")),
+              el("td", f.dealer or "—", class_="id"), el("td", el("span", f.severity, class_=f"badge sev-{f.severity}")),
+              el("td", el("code", f.rule, class_="id"), void("br"), el("span", f.category, class_="cat")),
               el("td", *what), el("td", cited, class_="cite"),
               class_=f"finding sev-{f.severity}", **data)
 
 
 def _time(stamp: str | None) -> Html:
-    """A stamp as written, that may break after its date and before its offset."""
+    """A stamp as written, that may break after its date and before its offset, nowhere else."""
     if stamp is None:
         return Html("—")
     date, sep, rest = stamp.partition("T")
     cut = max(rest.rfind("+"), rest.rfind("-"))
     if not sep or cut <= 0:
-        return text(stamp)
-    return join([date, "T", void("wbr"), rest[:cut], void("wbr"), rest[cut:]])
+        return el("span", stamp, class_="stamp")
+    return join([el("span", date, "T", class_="stamp"), void("wbr"), el("span", rest[:cut], class_="stamp"),
+                 void("wbr"), el("span", rest[cut:], class_="stamp")])
 
 
 def _tallies(report: Report) -> Html:

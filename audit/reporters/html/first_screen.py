@@ -133,8 +133,8 @@ def _configuration(c: Configuration | None) -> Html:
     facts = [("fails on", join([el("code", c.fail_on), " and above" if c.fail_on != SEVERITIES[0] else "",
                                 " (exit status 1)"])),
              ("statistics", "computed" if c.statistics else "not computed")]
-    facts.append(("rulesets", join((el("span", el("code", r.id, class_="id"), " ", sha(r.sha256), class_="item")
-                                    for r in c.rulesets)) if c.rulesets else "none"))
+    facts.append(("rulesets", join(el("span", el("code", r.id, class_="id"), " ", sha(r.sha256), class_="item")
+                                    for r in c.rulesets) if c.rulesets else "none"))
     if c.overlays:
         overlays = []
         for o in c.overlays:
@@ -161,8 +161,8 @@ def _configuration(c: Configuration | None) -> Html:
                                         f": {_plural(c.baseline.suppressed, 'finding')} suppressed"])))
     else:
         facts.append(("baseline", "none"))
-    facts.append(("configuration files", join((el("span", el("code", f.path), " ", sha(f.sha256), class_="item")
-                                               for f in c.files)) if c.files else "none read"))
+    facts.append(("configuration files", join(el("span", el("code", f.path), " ", sha(f.sha256), class_="item")
+                                               for f in c.files) if c.files else "none read"))
     return el("div", el("h2", "What shaped this report"),
               el("dl", *(join([el("dt", k), el("dd", v)]) for k, v in facts), class_="facts"),
               id="configuration", class_="configuration")
