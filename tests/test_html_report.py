@@ -396,15 +396,15 @@ def test_the_verdict_counts_the_findings_at_or_above_the_failing_severity():
     report = night_report(statistics=False)
     counts = report.counts()
     assert counts == {"error": 3, "warning": 0, "info": 0}
-    assert verdict_of(report) == ("fail", "error", "3", "FAIL 3 findings at error (3 error) — fails on error")
+    assert verdict_of(report) == ("fail", "error", "3", "FAIL 3 findings at error (--fail-on error)")
     report.findings = [f.model_copy(update={"severity": "info"}) if n else f for n, f in enumerate(report.findings)]
     assert verdict_of(report)[:3] == ("fail", "error", "1")
     report.configuration = Configuration(fail_on="info")
     assert verdict_of(report) == ("fail", "info", "3",
-                                  "FAIL 3 findings at or above info (1 error, 2 info) — fails on info")
+                                  "FAIL 3 findings at or above info: 1 error, 2 info (--fail-on info)")
     report.findings = [f.model_copy(update={"severity": "info"}) for f in report.findings]
     report.configuration = Configuration(fail_on="warning")
-    assert verdict_of(report) == ("pass", "warning", "0", "PASS no finding at or above warning — fails on warning")
+    assert verdict_of(report) == ("pass", "warning", "0", "PASS no finding at or above warning (--fail-on warning)")
 
 
 def test_a_clean_night_passes():
@@ -457,7 +457,7 @@ def test_the_configuration_says_what_shaped_the_report():
     facts = re.search(r'<dl class="facts">(.*?)</dl>', page).group(1)
     pairs = dict(zip(re.findall(r"<dt>(.*?)</dt>", facts), (Page(d).text for d in re.findall(r"<dd>(.*?)</dd>", facts))))
     assert pairs == {
-        "fails on": "warning and above (exit status 1)",
+        "fails on": "warning and above: a finding there makes the exit status 1",
         "statistics": "not computed",
         "rulesets": f"fr-bataille-2007 {'b' * 64}",
         "house overlays": f"house/fr.yaml {'d' * 64} at every table of its ruleset: tightened FR-BET-LIMIT; added "
@@ -470,7 +470,7 @@ def test_the_configuration_says_what_shaped_the_report():
     assert page.index('id="configuration"') < page.index("<nav")
     report.configuration = Configuration()
     facts = Page(re.search(r'<dl class="facts">.*?</dl>', REPORTERS["html"].render(report)).group()).text
-    assert facts == ("fails onerror (exit status 1)statisticsnot computedrulesetsnonehouse overlaysnone"
+    assert facts == ("fails onerror: a finding there makes the exit status 1statisticsnot computedrulesetsnonehouse overlaysnone"
                      "selectionevery rulebaselinenoneconfiguration filesnone read")
 
 

@@ -41,13 +41,13 @@ def _verdict(report: Report) -> Html:
     if n:
         word, kind = "FAIL", "fail"
         split = ", ".join(f"{counts[s]:,} {s}" for s in failing if counts.get(s, 0))
-        said = join([el("strong", _plural(n, "finding")), f" {at_or_above} ({split})"])
+        said = join([el("strong", _plural(n, "finding")), f" {at_or_above}", f": {split}" if len(failing) > 1 else ""])
     else:
         word, kind = "PASS", "pass"
         said = join([el("strong", "no finding"), f" {at_or_above}"])
     return el("div", el("span", word, class_="word", id="verdict-word"), " ", said,
-              el("span", f" — fails on {floor}", class_="why"), class_=f"verdict {kind}", id="verdict",
-              data_fail_on=floor, data_failing=n)
+              el("span", " (", el("code", f"--fail-on {floor}"), ")", class_="why"), class_=f"verdict {kind}",
+              id="verdict", data_fail_on=floor, data_failing=n)
 
 
 def hidden_phrases(configuration: Configuration | None) -> list[Html]:
@@ -131,7 +131,7 @@ def _configuration(c: Configuration | None) -> Html:
         return el("code", value, class_="sha")
 
     facts = [("fails on", join([el("code", c.fail_on), " and above" if c.fail_on != SEVERITIES[0] else "",
-                                " (exit status 1)"])),
+                                ": a finding there makes the exit status 1"])),
              ("statistics", "computed" if c.statistics else "not computed")]
     facts.append(("rulesets", join(el("span", el("code", r.id, class_="id"), " ", sha(r.sha256), class_="item")
                                     for r in c.rulesets) if c.rulesets else "none"))
