@@ -362,9 +362,15 @@ def test_the_night_is_read_from_gzip_and_past_a_cut_last_line_and_not_from_what_
     packed = tmp_path / "night.del.gz"
     packed.write_bytes(gzip.compress(EXAMPLE.read_bytes()))
     assert night_of.read_ends(str(packed)) == plain
-    cut = tmp_path / "cut.del"  # a header after the first event is a comment; a last line cut in two
-    cut.write_bytes(EXAMPLE.read_bytes().replace(b"#source", b"#casino Elsewhere\n#source", 1)
-                    + b"#casino Later\n2026-11-21T0")
+    # a line that is no event before the headers' end; a header after the first event (a comment, as the
+    # replay reads it); a last line cut in two
+    lines = EXAMPLE.read_text(encoding="utf-8").splitlines()
+    first = next(n for n, line in enumerate(lines) if line[:1].isdigit())
+    assert lines[1] == "#casino Casino-Exemple" and first > 1
+    lines[first + 1:first + 1] = ["#casino Later"]
+    lines[1:1] = ["not an event", "#DEL x"]
+    cut = tmp_path / "cut.del"
+    cut.write_text("\n".join(lines) + "\n#casino Last\n2026-11-21T0", encoding="utf-8")
     assert night_of.read_ends(str(cut)) == plain
     assert night_of.read_ends("-") is None and night_of.read_ends("https://example.org/night.del") is None
     assert night_of.read_ends(str(tmp_path / "gone.del")) is None

@@ -16,7 +16,7 @@ import zlib
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ...parse import Comment, Header, parse_line
+from ...parse import Header, parse_line
 from ...report import Report
 from ...stream.inputs import GZIP_MAGIC
 from ...stream.urls import is_url
@@ -26,6 +26,8 @@ HEAD_LINES = 1000
 #: how much of a plain file's end is read for its last event (then twice that, up to ``TAIL_MAX``)
 TAIL_BYTES = 64 * 1024
 TAIL_MAX = 4 * 1024 * 1024
+#: the longest line read whole at the head (a longer one is read in pieces)
+MAX_LINE = 1 << 16
 #: how much of a compressed file's end is kept while it is read through
 GZIP_CHUNK = 1 << 20
 
@@ -97,9 +99,11 @@ def read_ends(path: str) -> _Ends | None:
 
 
 def _head(stream) -> _Ends:
+    """The casino header and the first event's stamp. As the replay reads a log, a header counts until the
+    first event: a line the parser cannot read (a bad header, a line without a time) is no event."""
     ends = _Ends()
     for _ in range(HEAD_LINES):
-        line = stream.readline()
+        line = stream.readline(MAX_LINE)
         if not line:
             break
         text = line.decode("utf-8", "replace").lstrip("\ufeff").strip()
@@ -107,13 +111,12 @@ def _head(stream) -> _Ends:
             continue
         if text.startswith("#"):
             parsed = parse_line(text)
-            if isinstance(parsed, Header) and parsed.key == "casino" and ends.casino is None:
+            if isinstance(parsed, Header) and parsed.key == "casino" and parsed.value.strip() and ends.casino is None:
                 ends.casino = parsed.value
-            elif not isinstance(parsed, (Header, Comment)):
-                break
             continue
         ends.first = stamp_of(text)
-        break  # the first event line ends the headers, stamped or not
+        if ends.first is not None:
+            break
     return ends
 
 
