@@ -520,3 +520,15 @@ def test_dealers_and_players_with_findings_or_anomalies_come_first_the_others_fo
     assert "): none with an anomaly</summary>" in players[:200]
     tables = groups[groups.index("table: result against expectation"):groups.index("table: card tests")]
     assert "<details" not in tables  # a night's tables are listed whole
+
+
+def test_without_a_configuration_the_banner_says_what_the_report_itself_knows_hides_findings():
+    report = night_report(statistics=False)
+    assert report.configuration is None
+    first = next(iter(report.findings))
+    report.suppressed, report.baseline = [Suppressed(first, "f" * 64, "known")], "baseline.json"
+    report.reported_rules = frozenset({"FR-BET-LIMITS", "FR-DEAL-FIRST"})
+    screen = first_screen_of(REPORTERS["html"].render(report))
+    assert "⚠ Not every finding is listed: 1 finding suppressed by the baseline baseline.json (listed after the " \
+           "findings); findings of rules the selection leaves out are not reported (2 rules reported)." in screen.text
+    assert "What shaped this report" not in screen.text

@@ -27,7 +27,7 @@ def fail_on(report: Report) -> str:
 
 
 def section(report: Report) -> Html:
-    return el("section", _night(night_of.of(report)), _verdict(report), _hidden(report.configuration),
+    return el("section", _night(night_of.of(report)), _verdict(report), _hidden(report),
               _anomalies(report), _configuration(report.configuration), id="summary", class_="first-screen",
               aria_label="verdict and what shaped the report")
 
@@ -67,17 +67,31 @@ def hidden_phrases(configuration: Configuration | None) -> list[Html]:
         out.append(join([el("strong", _plural(chosen.hidden, "finding")), " hidden by ", by, source]))
     baseline = configuration.baseline
     if baseline is not None and baseline.suppressed:
-        out.append(join([el("strong", _plural(baseline.suppressed, "finding")), " suppressed by the baseline ",
-                         el("code", baseline.path), " (listed after the findings)"]))
+        out.append(_suppressed(baseline.suppressed, baseline.path))
     return out
 
 
-def _hidden(configuration: Configuration | None) -> Html:
-    phrases = hidden_phrases(configuration)
+def _suppressed(n: int, path: str | None) -> Html:
+    return join([el("strong", _plural(n, "finding")), " suppressed by the baseline ",
+                 el("code", path) if path else "", " (listed after the findings)"])
+
+
+def _hidden(report: Report) -> Html:
+    """The banner of what hides findings: the configuration's record, or without one what the report
+    itself knows (the findings its baseline suppressed, that a selection of the rules was made)."""
+    configuration = report.configuration
+    if configuration is not None:
+        phrases = hidden_phrases(configuration)
+        baseline = configuration.baseline
+        missing = configuration.selection.hidden + (baseline.suppressed if baseline is not None else 0)
+    else:
+        phrases = [_suppressed(len(report.suppressed), report.baseline)] if report.suppressed else []
+        if report.reported_rules is not None:
+            phrases.append(join(["findings of rules the selection leaves out are not reported (",
+                                 _plural(len(report.reported_rules), "rule"), " reported)"]))
+        missing = len(report.suppressed) + (report.reported_rules is not None)
     if not phrases:
         return Html("")
-    baseline = configuration.baseline
-    missing = configuration.selection.hidden + (baseline.suppressed if baseline is not None else 0)
     lead = "⚠ Not every finding is listed: " if missing else "⚠ A selection of the rules is in force: "
     return el("div", el("span", lead, class_="lead"), join(phrases, "; "), ".",
               class_="banner hides", id="hidden-findings", role="note")
