@@ -2,7 +2,8 @@
 
 The page must load with no console error and no request outside its file, show the findings
 count of the JSON report, filter as asked, read whole with scripts off, and print on A4 without
-a table cut. Every wait is on a condition of the page, never on time. The first screen and the
+a table cut. Its first screen (1280 x 800) holds the night, the verdict and what shaped the report,
+its folds open on a click and print open, and no time or id wraps inside. Every wait is on a condition of the page, never on time. The first screen and the
 printed PDF are written to ``tests/artifacts/`` for a person to look at. Skipped only where no
 Chromium is installed (CI installs it: ``.ci/run``).
 """

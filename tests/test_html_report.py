@@ -520,6 +520,11 @@ def test_dealers_and_players_with_findings_or_anomalies_come_first_the_others_fo
     assert "): none with an anomaly</summary>" in players[:200]
     tables = groups[groups.index("table: result against expectation"):groups.index("table: card tests")]
     assert "<details" not in tables  # a night's tables are listed whole
+    shoes = groups[groups.index("shoe: result against expectation"):]
+    shoes = shoes[:shoes.index("</details>")]
+    shoes_first, shoes_rest = shoes.split("<details", 1)
+    assert re.findall(r"<td>(BAT-\d+#\d+)</td>", shoes_first) == ["BAT-07#1"]  # the shoe of the three findings
+    assert "BAT-07#1" not in shoes_rest and "BAT-01#1" in shoes_rest  # the example night's: same id, no finding
 
 
 def test_without_a_configuration_the_banner_says_what_the_report_itself_knows_hides_findings():
