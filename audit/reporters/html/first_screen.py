@@ -1,5 +1,5 @@
-"""The page's first screen: the verdict, what hides findings (a banner no one can miss), which night
-and casino, the anomalies, and what shaped the report (``report.configuration``).
+"""The page's first screen: which night and casino (``night``), the verdict, what hides findings (a
+banner no one can miss), the anomalies, and what shaped the report (``report.configuration``).
 
 The verdict is the exit status's: a finding at or above the failing severity (the
 configuration's ``fail_on``, else the contract's default) fails the night. A report made without a
