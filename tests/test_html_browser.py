@@ -2,7 +2,8 @@
 
 The page must load with no console error and no request outside its file, show the findings
 count of the JSON report, filter as asked, read whole with scripts off, and print on A4 without
-a table cut. Every wait is on a condition of the page, never on time. The first screen and the
+a table cut. Its first screen (1280 x 800) holds the night, the verdict and what shaped the report,
+its folds open on a click and print open, and no time or id wraps inside. Every wait is on a condition of the page, never on time. The first screen and the
 printed PDF are written to ``tests/artifacts/`` for a person to look at. Skipped only where no
 Chromium is installed (CI installs it: ``.ci/run``).
 """
@@ -23,7 +24,10 @@ from selenium.webdriver.common.print_page_options import PrintOptions
 from selenium.webdriver.support import expected_conditions as ready
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from audit.configuration import Configuration, RulesetUsed, SelectionUsed
 from audit.reporters import REPORTERS
+from audit.rulesets import Library
+from audit.run import run_audit
 from test_html_report import FIELDS, WITH_STATISTICS, audit, faulty_night, hostile_report, shown
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -137,11 +141,11 @@ def test_a_filter_hides_what_it_should_and_show_all_brings_it_back(browser, nigh
 def test_a_column_sorts_by_number_then_back(browser, night):
     load(browser, night["url"])
     summaries = browser.find_element(By.CSS_SELECTOR, "table.summaries")
-    drop = summaries.find_elements(By.CSS_SELECTOR, "thead th")[5]
-    assert drop.text == "drop"
+    column = [h.text for h in summaries.find_elements(By.CSS_SELECTOR, "thead th")].index("drop")
+    drop = summaries.find_elements(By.CSS_SELECTOR, "thead th")[column]
 
     def drops() -> list[float]:
-        return [float(r.find_elements(By.TAG_NAME, "td")[5].text.replace(",", ""))
+        return [float(r.find_elements(By.TAG_NAME, "td")[column].text.replace(",", ""))
                 for r in summaries.find_elements(By.CSS_SELECTOR, "tbody tr")]
     drop.click()
     WebDriverWait(browser, WAIT).until(lambda _: drop.get_attribute("aria-sort") == "ascending")
@@ -222,3 +226,100 @@ def test_a_night_without_finding_loads_clean(browser, tmp_path):
     heading = browser.find_element(By.CSS_SELECTOR, "table.summaries thead th")
     heading.click()
     WebDriverWait(browser, WAIT).until(lambda _: heading.get_attribute("aria-sort") == "ascending")
+
+
+#: the first screen: a laptop's window
+SCREEN = (1280, 800)
+#: how far down a 6-table night's details (every statistics group) may start: a few screens
+DETAILS_WITHIN = 4 * SCREEN[1]
+
+
+@pytest.fixture(scope="module")
+def six_tables(tmp_path_factory) -> str:
+    """A simulated night of six tables of two games (200 rounds each, with statistics), its report shaped by
+    a selection that hid findings: the page's URL."""
+    folder = tmp_path_factory.mktemp("six")
+    log = folder / "n6.del"
+    done = audit("simulate", "-r", "fr-bataille-2007", "-r", "be-ostende-cdf", "--tables", "6", "--rounds", "200",
+                 "-o", str(log))
+    assert done.returncode == 0, done.stderr
+    library = Library.load()
+    library.statistics = True
+    report = run_audit(library, [str(log)])
+    report.configuration = Configuration(
+        rulesets=[RulesetUsed(id=r.id, sha256=r.sha256) for r in report.rulesets],
+        selection=SelectionUsed(ignore=["DEL-"], source="audit.toml", hidden=12), statistics=True)
+    page = folder / "n6.html"
+    page.write_text(REPORTERS["html"].render(report), encoding="utf-8")
+    return page.as_uri()
+
+
+def at_screen_size(driver: webdriver.Chrome, width: int, height: int) -> None:
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    WebDriverWait(driver, WAIT).until(lambda d: d.execute_script(
+        "return innerWidth === arguments[0] && innerHeight === arguments[1]", width, height))
+
+
+def test_the_first_screen_holds_the_night_the_verdict_and_what_shaped_the_report(browser, six_tables):
+    """At 1280 x 800 the first screen shows the night, the casino, the verdict, the banner of what hid
+    findings and the configuration; the details (every statistics group) start within a few screens."""
+    load(browser, six_tables)
+    at_screen_size(browser, *SCREEN)
+    try:
+        boxes = browser.execute_script("""
+            const out = {};
+            for (const id of arguments[0]) {
+              const e = document.getElementById(id), box = e.getBoundingClientRect();
+              out[id] = [box.top + scrollY, box.bottom + scrollY, e.checkVisibility()];
+            }
+            return out;""", ["night-dates", "night-casino", "verdict", "hidden-findings", "summary-anomalies",
+                             "configuration", "every-group"])
+        ARTIFACTS.mkdir(exist_ok=True)
+        browser.save_screenshot(str(ARTIFACTS / "html-six-tables-first-screen.png"))
+        details = boxes.pop("every-group")
+        assert {ident: top >= 0 and bottom <= SCREEN[1] and seen for ident, (top, bottom, seen) in boxes.items()} == \
+            dict.fromkeys(boxes, True), boxes
+        assert details[0] <= DETAILS_WITHIN, details
+        text = browser.find_element(By.ID, "summary").text
+        assert "Casino-Simulation" in text and "PASS" in text and "12 findings hidden by ignore DEL- (audit.toml)" in text
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_folded_groups_open_on_a_click_and_print_unfolded(browser, six_tables):
+    load(browser, six_tables)
+    shown_rows = "return Array.from(document.querySelectorAll('details.fold tbody tr')).filter(r => r.checkVisibility()).length"
+    folds = browser.find_elements(By.CSS_SELECTOR, "details.fold[data-scope]")
+    assert len(folds) >= 4 and browser.execute_script(shown_rows) == 0  # dealers, players, bankers, pontes, shoes
+    folds[0].find_element(By.TAG_NAME, "summary").click()
+    WebDriverWait(browser, WAIT).until(lambda d: d.execute_script(shown_rows) > 0)
+    first = len(folds[0].find_elements(By.CSS_SELECTOR, "tbody tr"))
+    assert browser.execute_script(shown_rows) == first
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        total = browser.execute_script("return document.querySelectorAll('details.fold tbody tr').length")
+        assert browser.execute_script(shown_rows) == total > first
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+
+def test_times_and_ids_do_not_wrap_inside(browser, night):
+    """Every time and id of the faulty night's page keeps to one line, on a screen and on A4."""
+    load(browser, night["url"])
+    check = """
+        const out = [];
+        for (const e of document.querySelectorAll('.stamp, .id, time')) {
+          if (!e.checkVisibility()) continue;
+          if (getComputedStyle(e).whiteSpace !== 'nowrap' || e.getClientRects().length !== 1) out.push(e.outerHTML);
+        }
+        return [document.querySelectorAll('td .stamp').length, document.querySelectorAll('td.id, td .id').length, out];"""
+    stamps, ids, broken = browser.execute_script(check)
+    assert stamps >= len(night["json"]["findings"]) and ids >= len(night["json"]["findings"]) and broken == []
+    at_screen_size(browser, A4_WIDTH, 1100)
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        assert browser.execute_script(check)[2] == []
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})

@@ -16,10 +16,12 @@ from types import SimpleNamespace
 
 import pytest
 
+from audit.configuration import BaselineUsed, Configuration, FileRead, OverlayUsed, RulesetUsed, SelectionUsed
 from audit.escape import for_terminal
 from audit.report import Suppressed
 from audit.reporters import REPORTERS
-from audit.reporters.html import findings_section, series, statistics_section
+from audit.reporters.html import findings_section, first_screen, series, statistics_section
+from audit.reporters.html import night as night_of
 from audit.rulesets import Library
 from audit.run import run_audit
 
@@ -120,6 +122,16 @@ def hostile_report():
     report.baseline = h("baseline.path")
     report.stale = [{"rule": h("stale.rule"), "path": h("stale.path"), "table": h("stale.table"), "round": 3,
                      "message": h("stale.message")}]
+    report.configuration = Configuration(
+        files=[FileRead(path=h("config.file"), sha256=h("config.file.sha"))],
+        rulesets=[RulesetUsed(id=h("config.ruleset"), sha256=h("config.ruleset.sha"))],
+        overlays=[OverlayUsed(path=h("config.overlay"), sha256=h("config.overlay.sha"), tables=h("config.tables"),
+                              tightened=[h("config.tightened")], added=[h("config.added")],
+                              parameters=[h("config.parameters")])],
+        selection=SelectionUsed(select=[h("config.select")], ignore=[h("config.ignore")], source=h("config.source"),
+                                hidden=2),
+        baseline=BaselineUsed(path=h("config.baseline"), sha256=h("config.baseline.sha"), suppressed=1),
+        fail_on="warning", statistics=True)
     return report
 
 
@@ -129,7 +141,10 @@ FIELDS = ["ruleset.id", "ruleset.sha256", "regulation.name", "regulation.short",
           "finding.citation", "finding.time", "finding.dealer", "table.path", "table.id", "table.ruleset",
           "table.overlay", "table.game", "table.dealer", "group.table", "group.dealer", "group.player", "group.shoe",
           "group.path", "group.ruleset", "group.message", "baseline.justification", "baseline.path", "stale.rule",
-          "stale.path", "stale.message"]
+          "stale.path", "stale.message", "config.file", "config.file.sha", "config.ruleset", "config.ruleset.sha",
+          "config.overlay", "config.overlay.sha", "config.tables", "config.tightened", "config.added",
+          "config.parameters", "config.select", "config.ignore", "config.source", "config.baseline",
+          "config.baseline.sha"]
 
 
 @pytest.fixture(scope="module")
@@ -297,3 +312,228 @@ class _counting:
         for f in self.findings:
             self.read[-1] += 1
             yield f
+
+
+# The first screen: which night, the verdict, what hides findings, the anomalies, what shaped the report.
+
+def first_screen_of(page: str) -> Page:
+    """The first screen of a page (what comes before the contents), as a browser reads it."""
+    start = page.index('<section id="summary"')
+    return Page(page[start:page.index('<nav', start)])
+
+
+def stamps(path: Path) -> list[str]:
+    return [line.split()[0] for line in path.read_text(encoding="utf-8").splitlines() if line[:1].isdigit()]
+
+
+def test_the_first_screen_says_which_night_and_casino_from_the_logs():
+    """The dates of the earliest first event and the latest last event of the inputs, as written, and the
+    casino of their ``#casino`` headers, named once."""
+    report = night_report(statistics=False)
+    page = REPORTERS["html"].render(report)
+    screen = first_screen_of(page)
+    three, example = stamps(THREE), stamps(EXAMPLE)
+    assert (three[0], example[-1]) == ("2026-11-20T21:00:00.000+01:00", "2026-11-20T22:53:31.997+01:00")
+    assert "Night 2026-11-20 (first event 2026-11-20T21:00:00.000+01:00, last 2026-11-20T22:53:31.997+01:00)" \
+        in screen.text
+    assert "casino Casino-Exemple" in screen.text and screen.text.count("Casino-Exemple") == 1
+    assert page.index('id="night-dates"') < page.index('id="verdict"') < page.index('id="glance"')
+
+
+def test_a_night_past_midnight_shows_both_dates_and_the_earliest_and_latest_of_several_logs(tmp_path):
+    late = tmp_path / "late.del"
+    lines = EXAMPLE.read_text(encoding="utf-8").splitlines()
+    lines[1] = "#casino Casino-du-Nord"
+    late.write_text("\n".join(line.replace("2026-11-20T22:", "2026-11-21T02:") for line in lines) + "\n",
+                    encoding="utf-8")
+    report = run_audit(Library.load(), [str(THREE), str(late)])
+    screen = first_screen_of(REPORTERS["html"].render(report))
+    assert "Night 2026-11-20 → 2026-11-21 (first event 2026-11-20T21:00:00.000+01:00, " \
+           f"last {stamps(late)[-1]})" in screen.text
+    assert stamps(late)[-1].startswith("2026-11-21T02:")
+    casinos = ["Casino-du-Nord" if i.path == str(late) else "Casino-Exemple" for i in report.inputs]
+    assert f"casino {', '.join(casinos)}" in screen.text  # in report order
+
+
+def test_the_night_is_read_from_gzip_and_past_a_cut_last_line_and_not_from_what_cannot_be_read_again(tmp_path):
+    import gzip
+    plain = night_of.read_ends(str(EXAMPLE))
+    assert (plain.casino, plain.first, plain.last) == ("Casino-Exemple", stamps(EXAMPLE)[0], stamps(EXAMPLE)[-1])
+    packed = tmp_path / "night.del.gz"
+    packed.write_bytes(gzip.compress(EXAMPLE.read_bytes()))
+    assert night_of.read_ends(str(packed)) == plain
+    # a line that is no event before the headers' end; a header after the first event (a comment, as the
+    # replay reads it); a last line cut in two
+    lines = EXAMPLE.read_text(encoding="utf-8").splitlines()
+    first = next(n for n, line in enumerate(lines) if line[:1].isdigit())
+    assert lines[1] == "#casino Casino-Exemple" and first > 1
+    lines[first + 1:first + 1] = ["#casino Later"]
+    lines[1:1] = ["not an event", "#DEL x"]
+    cut = tmp_path / "cut.del"
+    cut.write_text("\n".join(lines) + "\n#casino Last\n2026-11-21T0", encoding="utf-8")
+    assert night_of.read_ends(str(cut)) == plain
+    assert night_of.read_ends("-") is None and night_of.read_ends("https://example.org/night.del") is None
+    assert night_of.read_ends(str(tmp_path / "gone.del")) is None
+    report = night_report(statistics=False)
+    report.inputs = [replace(i, path=str(tmp_path / "gone.del")) for i in report.inputs]
+    screen = first_screen_of(REPORTERS["html"].render(report))
+    assert "Night not known" in screen.text and "casino not named" in screen.text
+    assert "2 inputs not read again" in screen.text
+
+
+def test_a_hostile_casino_name_shows_as_text(tmp_path):
+    log = tmp_path / "hostile.del"
+    lines = EXAMPLE.read_text(encoding="utf-8").splitlines()
+    lines[1] = f"#casino {_hostile('casino')}"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    page = REPORTERS["html"].render(run_audit(Library.load(), [str(log)]))
+    assert shown("casino") in first_screen_of(page).text
+    assert Page(page).count("b") == 0 and Page(page).count("script") == 1
+
+
+def verdict_of(report) -> tuple[str, str, str]:
+    page = REPORTERS["html"].render(report)
+    found = re.search(r'<div class="verdict (\w+)" id="verdict" data-fail-on="(\w+)" data-failing="(\d+)">', page)
+    text = Page(page[found.start():page.index("</div>", found.start())]).text
+    return found.group(1), found.group(2), found.group(3), text
+
+
+def test_the_verdict_counts_the_findings_at_or_above_the_failing_severity():
+    report = night_report(statistics=False)
+    counts = report.counts()
+    assert counts == {"error": 3, "warning": 0, "info": 0}
+    assert verdict_of(report) == ("fail", "error", "3", "FAIL 3 findings at error (--fail-on error)")
+    report.findings = [f.model_copy(update={"severity": "info"}) if n else f for n, f in enumerate(report.findings)]
+    assert verdict_of(report)[:3] == ("fail", "error", "1")
+    report.configuration = Configuration(fail_on="info")
+    assert verdict_of(report) == ("fail", "info", "3",
+                                  "FAIL 3 findings at or above info: 1 error, 2 info (--fail-on info)")
+    report.findings = [f.model_copy(update={"severity": "info"}) for f in report.findings]
+    report.configuration = Configuration(fail_on="warning")
+    assert verdict_of(report) == ("pass", "warning", "0", "PASS no finding at or above warning (--fail-on warning)")
+
+
+def test_a_clean_night_passes():
+    report = run_audit(Library.load(), [str(EXAMPLE.relative_to(ROOT))])
+    assert verdict_of(report)[:3] == ("pass", "error", "0")
+
+
+def test_what_hides_findings_is_a_banner_at_the_top():
+    report = night_report(statistics=False)
+    report.configuration = Configuration(selection=SelectionUsed(ignore=["DEL-"], source="audit.toml", hidden=12))
+    page = REPORTERS["html"].render(report)
+    banner = re.search(r'<div class="banner hides" id="hidden-findings" role="note">.*?</div>', page)
+    assert banner and Page(banner.group()).text == \
+        "⚠ Not every finding is listed: 12 findings hidden by ignore DEL- (audit.toml)."
+    assert banner.start() < page.index('id="configuration"') < page.index("<nav")
+    report.configuration = Configuration(
+        selection=SelectionUsed(select=["FR-", "DEL-TIME-ORDER"], source="command line", hidden=1),
+        baseline=BaselineUsed(path="baseline.json", sha256="c" * 64, suppressed=3))
+    assert Page(re.search(r'<div[^>]*id="hidden-findings".*?</div>', REPORTERS["html"].render(report)).group()).text == (
+        "⚠ Not every finding is listed: 1 finding hidden by select FR-, DEL-TIME-ORDER (command line); "
+        "3 findings suppressed by the baseline baseline.json (listed after the findings).")
+    report.configuration = Configuration(selection=SelectionUsed(ignore=["MC-"], source="audit.toml"))
+    assert "⚠ A selection of the rules is in force: 0 findings hidden by ignore MC- (audit.toml)." in \
+        first_screen_of(REPORTERS["html"].render(report)).text
+
+
+def test_without_anything_hiding_findings_there_is_no_banner_and_without_a_configuration_no_configuration():
+    report = night_report(statistics=False)
+    report.configuration = Configuration(baseline=BaselineUsed(path="baseline.json", sha256="c" * 64))
+    page = REPORTERS["html"].render(report)
+    assert 'id="hidden-findings"' not in page and "What shaped this report" in first_screen_of(page).text
+    report.configuration = None
+    page = REPORTERS["html"].render(report)
+    assert 'id="hidden-findings"' not in page and 'id="configuration"' not in page
+    assert "What shaped this report" not in page and 'id="verdict"' in page
+
+
+def test_the_configuration_says_what_shaped_the_report():
+    report = night_report(statistics=False)
+    report.configuration = Configuration(
+        files=[FileRead(path="audit.toml", sha256="a" * 64)],
+        rulesets=[RulesetUsed(id="fr-bataille-2007", sha256="b" * 64)],
+        overlays=[OverlayUsed(path="house/fr.yaml", sha256="d" * 64, tightened=["FR-BET-LIMIT"],
+                              added=["HOUSE-EGALITE"], parameters=["FR-BET-LIMIT", "HOUSE-EGALITE"]),
+                  OverlayUsed(path="house/be.yaml", sha256="e" * 64, tables="CDF-01")],
+        selection=SelectionUsed(ignore=["DEL-"], source="audit.toml", hidden=12),
+        baseline=BaselineUsed(path="baseline.json", sha256="c" * 64, suppressed=3), fail_on="warning",
+        statistics=False)
+    page = REPORTERS["html"].render(report)
+    facts = re.search(r'<dl class="facts">(.*?)</dl>', page).group(1)
+    pairs = dict(zip(re.findall(r"<dt>(.*?)</dt>", facts), (Page(d).text for d in re.findall(r"<dd>(.*?)</dd>", facts))))
+    assert pairs == {
+        "fails on": "warning and above: a finding there makes the exit status 1",
+        "statistics": "not computed",
+        "rulesets": f"fr-bataille-2007 {'b' * 64}",
+        "house overlays": f"house/fr.yaml {'d' * 64} at every table of its ruleset: tightened FR-BET-LIMIT; added "
+                          f"HOUSE-EGALITE; parameters FR-BET-LIMIT, HOUSE-EGALITE"
+                          f"house/be.yaml {'e' * 64} at CDF-01: changes no rule",
+        "selection": "ignore DEL- (audit.toml): 12 findings hidden",
+        "baseline": f"baseline.json {'c' * 64}: 3 findings suppressed",
+        "configuration files": f"audit.toml {'a' * 64}",
+    }
+    assert page.index('id="configuration"') < page.index("<nav")
+    report.configuration = Configuration()
+    facts = Page(re.search(r'<dl class="facts">.*?</dl>', REPORTERS["html"].render(report)).group()).text
+    assert facts == ("fails onerror: a finding there makes the exit status 1statisticsnot computedrulesetsnonehouse overlaysnone"
+                     "selectionevery rulebaselinenoneconfiguration filesnone read")
+
+
+def anomalous_report():
+    """``night_report`` with one dealer's result an anomaly (the dealer has no finding)."""
+    report = night_report()
+    dealer = next(g for g in report.statistics.groups if g.scope == "dealer" and g.id == "D0685")
+    dealer.p_exact = dealer.p = 1e-12
+    report.statistics._anomalies = None
+    return report
+
+
+def test_the_first_screen_names_the_anomalies_or_says_there_are_none():
+    report = anomalous_report()
+    screen = first_screen_of(REPORTERS["html"].render(report))
+    assert [a.group.id for a in report.statistics.anomalies()] == ["D0685"]
+    assert "Anomalies 1 (a measure, not a breach: statistics)" in screen.text
+    assert f"dealer D0685 at BAT-03: {report.statistics.anomalies()[0].group.message}" in screen.text
+    assert "Anomalies none" in first_screen_of(REPORTERS["html"].render(night_report())).text
+    assert "Anomalies not computed" in first_screen_of(REPORTERS["html"].render(night_report(statistics=False))).text
+
+
+def test_dealers_and_players_with_findings_or_anomalies_come_first_the_others_folded():
+    report = anomalous_report()
+    page = REPORTERS["html"].render(report)
+    tally = page[page.index("<caption>By dealer"):]
+    tally = tally[:tally.index("</div>")]
+    first, folded = tally.split("<details", 1)
+    assert re.findall(r'<span class="id">(D\d+)</span>', first) == ["D0412", "D0685"]  # the most findings first
+    assert "By dealer (13): 2 with findings or an anomaly" in Page(first).text
+    assert "the other 11 dealers: no finding, no anomaly" in Page(folded).text
+    assert len(re.findall(r'<span class="id">D\d+</span>', folded)) == 11 and " open" not in folded.split(">")[0]
+    groups = page[page.index('id="every-group"'):]
+    dealers = groups[groups.index("dealer: result against expectation"):groups.index("player: ")]
+    shown_first, rest = dealers.split("<details", 1)
+    assert re.findall(r"<td>(D\d+)</td>", shown_first) == ["D0412", "D0685"]
+    assert "dealer: result against expectation (13): 2 with an anomaly or a finding" in Page(shown_first).text
+    assert len(re.findall(r"<td>(D\d+)</td>", rest)) == 11
+    players = groups[groups.index("player: result against expectation"):]
+    assert players.startswith("player: result against expectation (")
+    assert "): none with an anomaly</summary>" in players[:200]
+    tables = groups[groups.index("table: result against expectation"):groups.index("table: card tests")]
+    assert "<details" not in tables  # a night's tables are listed whole
+    shoes = groups[groups.index("shoe: result against expectation"):]
+    shoes = shoes[:shoes.index("</details>")]
+    shoes_first, shoes_rest = shoes.split("<details", 1)
+    assert re.findall(r"<td>(BAT-\d+#\d+)</td>", shoes_first) == ["BAT-07#1"]  # the shoe of the three findings
+    assert "BAT-07#1" not in shoes_rest and "BAT-01#1" in shoes_rest  # the example night's: same id, no finding
+
+
+def test_without_a_configuration_the_banner_says_what_the_report_itself_knows_hides_findings():
+    report = night_report(statistics=False)
+    assert report.configuration is None
+    first = next(iter(report.findings))
+    report.suppressed, report.baseline = [Suppressed(first, "f" * 64, "known")], "baseline.json"
+    report.reported_rules = frozenset({"FR-BET-LIMITS", "FR-DEAL-FIRST"})
+    screen = first_screen_of(REPORTERS["html"].render(report))
+    assert "⚠ Not every finding is listed: 1 finding suppressed by the baseline baseline.json (listed after the " \
+           "findings); findings of rules the selection leaves out are not reported (2 rules reported)." in screen.text
+    assert "What shaped this report" not in screen.text

@@ -16,7 +16,7 @@ import hashlib
 from importlib import resources
 
 from ...report import Report
-from . import findings_section, glance, plots, series, statistics_section
+from . import findings_section, first_screen, glance, plots, series, statistics_section
 from .markup import Html, el, void
 
 def _asset(name: str) -> str:
@@ -34,7 +34,7 @@ def render(report: Report) -> str:
               void("meta", name="viewport", content="width=device-width, initial-scale=1"),
               void("meta", name="generator", content="del-audit"),
               el("title", title), el("style", Html(_asset("page.css"))))
-    body = el("body", glance.header(report), _contents(),
+    body = el("body", glance.header(report), first_screen.section(report), _contents(),
               el("main", glance.glance(report), findings_section.section(report, _timeline(report)),
                  glance.tables(report, _courses(report)), statistics_section.section(report, _statistics_plots(report))),
               el("script", Html(script)))

@@ -17,7 +17,7 @@ from ...findings import CATEGORIES, SEVERITIES, Finding
 from ...findings_store import ordered
 from ...report import Report
 from ..text import stale_entry
-from .markup import Html, el, join, row, table, text, void
+from .markup import Html, el, join, row, table, void
 
 NO_TABLE = "(no table)"
 NO_DEALER = "(no dealer)"
@@ -106,21 +106,22 @@ def _finding_row(f: Finding, regulations: dict[str, str]) -> Html:
     data = {f"data_{k}": v for k, v in _values(f).items()}
     return el("tr",
               el("td", el("code", f"{f.path}:{f.line}")), el("td", _time(f.time), class_="time"),
-              el("td", f.dealer or "—"), el("td", el("span", f.severity, class_=f"badge sev-{f.severity}")),
-              el("td", el("code", f.rule), void("br"), el("span", f.category, class_="cat")),
+              el("td", f.dealer or "—", class_="id"), el("td", el("span", f.severity, class_=f"badge sev-{f.severity}")),
+              el("td", el("code", f.rule, class_="id"), void("br"), el("span", f.category, class_="cat")),
               el("td", *what), el("td", cited, class_="cite"),
               class_=f"finding sev-{f.severity}", **data)
 
 
 def _time(stamp: str | None) -> Html:
-    """A stamp as written, that may break after its date and before its offset."""
+    """A stamp as written, that may break after its date and before its offset, nowhere else."""
     if stamp is None:
         return Html("—")
     date, sep, rest = stamp.partition("T")
     cut = max(rest.rfind("+"), rest.rfind("-"))
     if not sep or cut <= 0:
-        return text(stamp)
-    return join([date, "T", void("wbr"), rest[:cut], void("wbr"), rest[cut:]])
+        return el("span", stamp, class_="stamp")
+    return join([el("span", date, "T", class_="stamp"), void("wbr"), el("span", rest[:cut], class_="stamp"),
+                 void("wbr"), el("span", rest[cut:], class_="stamp")])
 
 
 def _tallies(report: Report) -> Html:
@@ -135,11 +136,36 @@ def _tallies(report: Report) -> Html:
                        (row(c, by_category[c], numeric=(1,)) for c in
                         sorted(by_category, key=lambda c: (-by_category[c], CATEGORIES.index(c)))),
                        caption="By category", sortable=True, numeric=(1,))
-    by_dealer = table(["dealer", "rounds dealt", "findings"],
-                      (row(NO_DEALER if d is None else d, f"{rounds:,}", found, numeric=(1, 2))
-                       for d, rounds, found in report.by_dealer()),
-                      caption="By dealer", sortable=True, numeric=(1, 2))
-    return el("div", rules, categories, by_dealer, class_="tallies")
+    return el("div", rules, categories, _by_dealer(report), class_="tallies")
+
+
+def _by_dealer(report: Report) -> Html:
+    """The dealers with findings or an anomaly, the most findings first; the others folded."""
+    anomalous = set() if report.statistics is None else \
+        {a.group.id for a in report.statistics.anomalies() if a.group.scope == "dealer"}
+    dealers = report.by_dealer()
+    first = sorted((d for d in dealers if d[2] or (d[0] is not None and d[0] in anomalous)),
+                   key=lambda d: (-d[2], d[0] is None, d[0] or ""))
+    listed = set(first)
+    rest = [d for d in dealers if d not in listed]
+    head, numeric = ["dealer", "rounds dealt", "findings"], (1, 2)
+
+    def rows(items):
+        return (row(join([el("span", NO_DEALER if d is None else d, class_="id"),
+                          join([" ", el("span", "anomaly", class_="badge anomaly")]) if d in anomalous else ""]),
+                    f"{rounds:,}", found, numeric=numeric) for d, rounds, found in items)
+    caption = f"By dealer ({len(dealers)})"
+    parts = []
+    if first:
+        parts.append(table(head, rows(first), caption=f"{caption}: {len(first)} with findings or an anomaly",
+                           sortable=True, numeric=numeric, class_="by-dealer"))
+    if rest:
+        label = f"the other {len(rest):,} dealers: no finding, no anomaly" if first else \
+            f"{caption}: none with a finding or an anomaly"
+        parts.append(el("details", el("summary", label),
+                        table(head, rows(rest), sortable=True, numeric=numeric, class_="by-dealer"),
+                        class_="fold", data_scope="dealer"))
+    return el("div", *parts)
 
 
 def _suppressed(report: Report) -> Html:

@@ -52,7 +52,10 @@ def _rulesets(report: Report) -> Html:
              ", SHA-256 ", el("code", r.overlay.sha256, class_="sha"), ")"])
         rows.append(row(el("code", r.id), join([regulation.name, f" ({regulation.short})" if regulation.short else ""]),
                         el("code", r.sha256, class_="sha"), overlay))
-    return table(["ruleset", "regulation", "SHA-256", "house overlay"], rows, caption="Rulesets", class_="rulesets")
+    names = join((el("code", r.id) for r in report.rulesets), ", ")
+    return el("details", el("summary", f"Rulesets ({len(report.rulesets)}): ", names),
+              table(["ruleset", "regulation", "SHA-256", "house overlay"], rows, class_="rulesets"),
+              class_="fold rulesets-fold")
 
 
 def _baseline(report: Report) -> Html:
@@ -65,16 +68,18 @@ def _baseline(report: Report) -> Html:
 
 def tables(report: Report, course_plot: Html) -> Html:
     """Each table's drop, result and hold, as the count room ties them; then its course over the night."""
-    head = ["file", "table", "ruleset", "game", "rounds", "drop", "paid", "collected", "result", "hold %",
-            "bank", "findings"]
-    numeric = (4, 5, 6, 7, 8, 9, 11)
+    several = len(report.inputs) > 1  # one input: its name is the page's title, not a column
+    head = [*(["file"] if several else []), "table", "ruleset", "game", "rounds", "drop", "paid", "collected",
+            "result", "hold %", "bank", "findings"]
+    numeric = tuple(i + several for i in (3, 4, 5, 6, 7, 8, 10))
     rows = []
     for t in report.table_stats:
         found = sum(report.findings_by_category(t.path, t.table).values())
         ruleset = join([el("code", t.ruleset), *([" + ", el("code", t.overlay)] if t.overlay else [])])
-        rows.append(row(el("code", t.path), t.table, ruleset, t.game, f"{t.rounds:,}", money(t.drop), money(t.paid),
-                        money(t.collected), money(t.result), "—" if t.hold is None else str(t.hold),
-                        "house" if t.house_banked else "a player", found, numeric=numeric))
+        rows.append(row(*([el("code", t.path)] if several else []), el("span", t.table, class_="id"), ruleset, t.game,
+                        f"{t.rounds:,}", money(t.drop), money(t.paid), money(t.collected), money(t.result),
+                        "—" if t.hold is None else str(t.hold), "house" if t.house_banked else "a player", found,
+                        numeric=numeric))
     note = el("p", "The result is what the bank collected less what it paid: the house's where the house banks, "
               "the banker's (a player) at chemin de fer, where the hold does not apply.", class_="note")
     return el("section", el("h2", "Tables"),

@@ -39,29 +39,79 @@ def section(report: Report, plots: list[Html]) -> Html:
     return el("section", el("h2", "Statistics"), intro, found, join(plots), _groups(report), id="statistics")
 
 
+#: the scopes listed whole: a night has few tables; the others (people, shoes) list first the groups
+#: with an anomaly or a finding, the rest folded
+OPEN_SCOPES = ("table",)
+_PLURAL = {"table": "tables", "dealer": "dealers", "player": "players", "banker": "bankers", "ponte": "pontes",
+           "shoe": "shoes"}
+
+
+def _flagged(report: Report) -> set[tuple[str, str, str]]:
+    """(path, scope, id) of the groups to list first: an anomaly's, a dealer's with a finding, a shoe's
+    with a finding (a finding names its dealer and its shoe; it names no player)."""
+    out = {(a.group.path, a.group.scope, a.group.id) for a in report.statistics.anomalies()}
+    dealers = {d for d, n in report.tally().dealers.items() if d is not None and n}
+    shoes = set()
+    if any(g.scope == "shoe" for g in report.statistics.groups):
+        shoes = {(f.path, f"{f.table}#{f.shoe}") for f in report.findings if f.table and f.shoe is not None}
+    for g in report.statistics.groups:
+        if (g.scope == "dealer" and g.id in dealers) or (g.scope == "shoe" and (g.path, g.id) in shoes):
+            out.add((g.path, g.scope, g.id))
+    return out
+
+
+def _listed(groups: list, head: list[str], make_row, caption: str, classes: str, scope: str,
+            flagged: set[tuple[str, str, str]]) -> Html:
+    """One scope's groups of one kind: the flagged ones in a table, the others folded in ``<details>``
+    (every one of a table's scope in one table)."""
+    if scope in OPEN_SCOPES:
+        return table(head, (make_row(g) for g in groups), caption=f"{caption} ({len(groups)})", sortable=True,
+                     class_=classes)
+    first = [g for g in groups if (g.path, g.scope, g.id) in flagged]
+    rest = [g for g in groups if (g.path, g.scope, g.id) not in flagged]
+    found = scope in ("dealer", "shoe")
+    why, neither = ("an anomaly or a finding", "no anomaly, no finding") if found else ("an anomaly", "no anomaly")
+    parts = []
+    if first:
+        parts.append(table(head, (make_row(g) for g in first), caption=f"{caption} ({len(groups)}): "
+                           f"{len(first)} with {why}", sortable=True, class_=f"{classes} flagged"))
+    if rest:
+        label = (f"{caption} ({len(groups)}): none with {why}" if not first
+                 else f"the other {len(rest):,} {_PLURAL[scope]}: {neither}")
+        parts.append(el("details", el("summary", label),
+                        table(head, (make_row(g) for g in rest), sortable=True, class_=classes),
+                        class_="fold", data_scope=scope))
+    return join(parts)
+
+
 def _groups(report: Report) -> Html:
     """Every group, one table per scope and kind of test (the text report shows only the first few). Their
     figures are aligned by the table's class (``from-N``: from the N-th column on), not cell by cell:
-    a big night has thousands of rows."""
+    a big night has thousands of rows. Past the tables' scope, the groups with an anomaly (or a
+    finding) come first and the others are folded."""
     parts = []
     several = len(report.inputs) > 1
+    flagged = _flagged(report)
     for scope in SCOPES:
         mine = [g for g in report.statistics.groups if g.scope == scope]
         money_groups = [g for g in mine if g.test == "result"]
         if money_groups:
             head = ["id", *(["file"] if several else []), "table", "ruleset", "rounds", "handle", "result", "expected",
                     "sd", "z", "p"]
-            rows = (row(g.id, *([el("code", g.path)] if several else []), g.table or "several", g.ruleset or "several",
-                        f"{g.rounds:,}", money(g.handle), money(g.result), money(g.expected), money(g.sd),
-                        number(g.z, ".2f"), number(g.p)) for g in money_groups)
-            parts.append(table(head, rows, caption=f"{scope}: result against expectation ({len(money_groups)})",
-                               sortable=True, class_=f"groups from-{len(head) - 6}"))
+
+            def money_row(g) -> Html:
+                return row(g.id, *([el("code", g.path)] if several else []), g.table or "several",
+                           g.ruleset or "several", f"{g.rounds:,}", money(g.handle), money(g.result),
+                           money(g.expected), money(g.sd), number(g.z, ".2f"), number(g.p))
+            parts.append(_listed(money_groups, head, money_row, f"{scope}: result against expectation",
+                                 f"groups from-{len(head) - 6}", scope, flagged))
         card_groups = [g for g in mine if g.test != "result"]
         if card_groups:
             head = ["id", *(["file"] if several else []), "table", "test", "rounds", "cards", "statistic", "z", "p"]
-            rows = (row(g.id, *([el("code", g.path)] if several else []), g.table or "several", _TESTS[g.test],
-                        f"{g.rounds:,}", f"{g.cards:,}", number(g.statistic), number(g.z, ".2f"), number(g.p))
-                    for g in card_groups)
-            parts.append(table(head, rows, caption=f"{scope}: card tests ({len(card_groups)})", sortable=True,
-                               class_=f"groups from-{len(head) - 4}"))
-    return el("div", el("h3", "Every group"), *parts, class_="all-groups")
+
+            def card_row(g) -> Html:
+                return row(g.id, *([el("code", g.path)] if several else []), g.table or "several", _TESTS[g.test],
+                           f"{g.rounds:,}", f"{g.cards:,}", number(g.statistic), number(g.z, ".2f"), number(g.p))
+            parts.append(_listed(card_groups, head, card_row, f"{scope}: card tests", f"groups from-{len(head) - 4}",
+                                 scope, flagged))
+    return el("div", el("h3", "Every group"), *parts, class_="all-groups", id="every-group")
