@@ -136,11 +136,15 @@ def overlay_changes(o: OverlayUsed) -> str:
 
 
 def shown_path(path: Path | str) -> str:
-    """A file as a report names it: relative to the current folder when it can be (``../audit.toml``),
-    else as given; with ``/`` between folders."""
+    """A file as a report names it: relative to the current folder when the two share a folder
+    below the file system's root (``../audit.toml``, ``house/casino.yaml``), else as given; with
+    ``/`` between folders."""
     given = Path(path)
     try:
-        relative = os.path.relpath(given.resolve(), Path.cwd().resolve())
+        file, here = given.resolve(), Path.cwd().resolve()
+        shared = Path(os.path.commonpath([file, here]))
+        if shared == Path(shared.anchor):  # only the root in common: the relative path says less
+            return given.as_posix()
+        return Path(os.path.relpath(file, here)).as_posix()
     except (OSError, ValueError):  # another drive; no current folder
         return given.as_posix()
-    return Path(relative).as_posix()

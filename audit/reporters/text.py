@@ -153,6 +153,8 @@ def summary_line(report: Report) -> str:
     anomalies = len(report.statistics.anomalies()) if report.statistics is not None else 0
     if anomalies:
         found += f", {anomalies} statistics anomal{'y' if anomalies == 1 else 'ies'}"
+        if report.configuration is not None and report.configuration.fail_on_anomaly:
+            found += " (failing the run: --fail-on-anomaly)"
     line = (f"audit: {found} in {len(report.inputs)} file(s), {report.tables} table(s), "
             f"{report.rounds} round(s)")
     conf = report.configuration
