@@ -120,8 +120,8 @@ class Configuration(_Fact):
             lines.append(f"baseline {self.baseline.path} sha256 {self.baseline.sha256}: "
                          f"{self.baseline.suppressed} finding(s) suppressed")
         for o in self.overlays:
-            lines.append(f"house overlay {o.path} sha256 {o.sha256} over {o.ruleset or '?'} at tables "
-                         f"{o.tables}{overlay_changes(o)}")
+            where = "every table" if o.tables == "*" else f"tables {o.tables}"
+            lines.append(f"house overlay {o.path} sha256 {o.sha256} over {o.ruleset}, {where}{overlay_changes(o)}")
         lines += [f"ruleset {r.id} sha256 {r.sha256}" for r in self.rulesets]
         lines.append(f"fail on {self.fail_on}{' or an anomaly' if self.fail_on_anomaly else ''}; "
                      f"statistics {'on' if self.statistics else 'off'}")
