@@ -130,7 +130,8 @@ def _selection(library: Library, cfg: config_file.Config, select: Optional[list[
 
 def _configuration(cfg: config_file.Config, library: Library, report: Report, selection: Selection, hidden: int,
                    select: Optional[list[str]], ignore: Optional[list[str]],
-                   baseline: tuple[Optional[Path], Optional[str]], fail_on: str) -> Configuration:
+                   baseline: tuple[Optional[Path], Optional[str]], fail_on: str,
+                   fail_on_anomaly: bool = False) -> Configuration:
     """What shaped ``report``, as the report's ``configuration`` says it (docs/trust.md)."""
     here = shown_path(cfg.path) if cfg.path is not None else None
     sources = [("command line" if given else here) for given, names in ((select, selection.select),
@@ -149,6 +150,7 @@ def _configuration(cfg: config_file.Config, library: Library, report: Report, se
             path=shown_path(base_path), sha256=base_sha, suppressed=len(report.suppressed)),
         fail_on=fail_on,
         statistics=report.statistics is not None,
+        fail_on_anomaly=fail_on_anomaly,
     )
 
 
@@ -261,8 +263,7 @@ def check(
         hidden = selection.apply(report)
         floor = (fail_on.value if fail_on else None) or cfg.settings.fail_on or DEFAULT_FAIL_ON
         report.configuration = _configuration(cfg, library, report, selection, hidden, select, ignore,
-                                              (base_path, base_sha), floor)
-        report.configuration.fail_on_anomaly = fail_on_anomaly
+                                              (base_path, base_sha), floor, fail_on_anomaly)
         _write_reports(outputs, report, quiet, narrator)
         if recorder is not None:
             history.record(recorder, report, quiet)

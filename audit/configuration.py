@@ -146,5 +146,5 @@ def shown_path(path: Path | str) -> str:
         if shared == Path(shared.anchor):  # only the root in common: the relative path says less
             return given.as_posix()
         return Path(os.path.relpath(file, here)).as_posix()
-    except (OSError, ValueError):  # another drive; no current folder
+    except (OSError, ValueError, RuntimeError):  # another drive, no current folder, a loop of links
         return given.as_posix()
