@@ -224,3 +224,14 @@ def test_baseline_create_says_what_the_selection_left_out(tmp_path, unselected):
     assert done.returncode == 0 and done.stdout == (
         f"audit: {len(unselected['findings']) - hidden} finding(s) written to b.json; "
         f"{hidden} finding(s) hidden by ignore MC- (audit.toml), not in the baseline\n")
+
+
+def test_paths_are_shown_from_the_current_folder_when_they_share_more_than_the_root(tmp_path, monkeypatch):
+    from audit.configuration import shown_path
+    (tmp_path / "logs" / "nightly").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "logs" / "nightly")
+    assert shown_path(tmp_path / "audit.toml") == "../../audit.toml"
+    assert shown_path(tmp_path / "logs" / "nightly" / "house" / "casino.yaml") == "house/casino.yaml"
+    assert shown_path("b.json") == "b.json"
+    elsewhere = Path("/") / "nowhere-shared" / "audit.toml"  # only the root in common: as given
+    assert shown_path(elsewhere) == "/nowhere-shared/audit.toml"
