@@ -9,6 +9,7 @@ matches nothing any more is reported as stale, so the baseline does not rot.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -59,8 +60,14 @@ def render(baseline: Baseline) -> str:
 
 
 def load(path: Path) -> Baseline:
+    return load_hashed(path)[0]
+
+
+def load_hashed(path: Path) -> tuple[Baseline, str]:
+    """The baseline and the SHA-256 of the bytes it was read from (read once: a pipe gives them once)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
+        text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
         nesting.check_depth(text, "json")  # before json's recursion meets it
         data = json.loads(text)
     except OSError as err:
@@ -71,7 +78,7 @@ def load(path: Path) -> Baseline:
         where = f", line {err.lineno}" if isinstance(err, json.JSONDecodeError) else ""
         raise BaselineError(f"{path}{where}: not a JSON baseline: {err}") from None
     try:
-        return Baseline.model_validate(data)
+        return Baseline.model_validate(data), hashlib.sha256(raw).hexdigest()
     except ValidationError as err:
         first = err.errors()[0]
         key = ".".join(str(p) for p in first["loc"]) or "(top level)"

@@ -20,6 +20,8 @@ from . import baseline as baseline_file
 from . import config as config_file
 from . import findings_store, interrupt, terminal
 from .cluster import Cluster, ClusterError
+from .configuration import (BaselineUsed, Configuration, FileRead, OverlayUsed, RulesetUsed, SelectionUsed,
+                            shown_path)
 from .escape import for_terminal, lines_for_terminal
 from .findings import DEFAULT_FAIL_ON, SEVERITIES, any_at_or_above
 from .history import cli as history
@@ -126,6 +128,32 @@ def _selection(library: Library, cfg: config_file.Config, select: Optional[list[
                       str(cfg.path) if cfg.path else "configuration")
 
 
+def _configuration(cfg: config_file.Config, library: Library, report: Report, selection: Selection, hidden: int,
+                   select: Optional[list[str]], ignore: Optional[list[str]],
+                   baseline: tuple[Optional[Path], Optional[str]], fail_on: str,
+                   fail_on_anomaly: bool = False) -> Configuration:
+    """What shaped ``report``, as the report's ``configuration`` says it (docs/trust.md)."""
+    here = shown_path(cfg.path) if cfg.path is not None else None
+    sources = [("command line" if given else here) for given, names in ((select, selection.select),
+                                                                          (ignore, selection.ignore)) if names]
+    base_path, base_sha = baseline
+    return Configuration(
+        files=[FileRead(path=here, sha256=cfg.sha256)] if here is not None and cfg.sha256 else [],
+        rulesets=[RulesetUsed(id=r.id, sha256=r.sha256) for r in report.rulesets],
+        overlays=[OverlayUsed(path=shown_path(o.path), sha256=o.sha256, ruleset=o.model.ruleset, tables=tables,
+                              tightened=sorted(set(o.changes.tightened)), added=sorted(set(o.changes.added)),
+                              parameters=sorted(set(o.changes.parameters)))
+                  for tables, o in library.overlays()],
+        selection=SelectionUsed(select=list(selection.select), ignore=list(selection.ignore),
+                                source=" and ".join(dict.fromkeys(s for s in sources if s)) or None, hidden=hidden),
+        baseline=None if base_path is None or base_sha is None else BaselineUsed(
+            path=shown_path(base_path), sha256=base_sha, suppressed=len(report.suppressed)),
+        fail_on=fail_on,
+        statistics=report.statistics is not None,
+        fail_on_anomaly=fail_on_anomaly,
+    )
+
+
 def _version(value: bool) -> None:
     if value:
         sys.stdout.write(f"audit (del-audit) {__version__}\n")
@@ -227,14 +255,18 @@ def check(
             report.statistics.alpha = alpha
         if recorder is not None:
             recorder.keep_statistics(report, shown=shown)
+        base_sha = None
         if base_path is not None:
             with _exit_2_on(baseline_file.BaselineError):
-                baseline_file.apply(report, baseline_file.load(base_path), base_path.as_posix())
-        selection.apply(report)
+                accepted, base_sha = baseline_file.load_hashed(base_path)
+                baseline_file.apply(report, accepted, base_path.as_posix())
+        hidden = selection.apply(report)
+        floor = (fail_on.value if fail_on else None) or cfg.settings.fail_on or DEFAULT_FAIL_ON
+        report.configuration = _configuration(cfg, library, report, selection, hidden, select, ignore,
+                                              (base_path, base_sha), floor, fail_on_anomaly)
         _write_reports(outputs, report, quiet, narrator)
         if recorder is not None:
             history.record(recorder, report, quiet)
-        floor = (fail_on.value if fail_on else None) or cfg.settings.fail_on or DEFAULT_FAIL_ON
         anomalous = fail_on_anomaly and report.statistics is not None and bool(report.statistics.anomalies())
         raise typer.Exit(1 if any_at_or_above(report.findings, floor) or anomalous else 0)
 
@@ -261,9 +293,13 @@ def baseline_create(
         check_files([output], run_sources(files, library, cfg.path))
     with findings_store.spilling(), _exit_2_on(findings_store.SpillError):
         report = _audit(files, library)
-        selection.apply(report)
+        hidden = selection.apply(report)
         _write(output, baseline_file.render(baseline_file.from_report(report, justification)))
-        sys.stdout.write(f"audit: {len(report.findings)} finding(s) written to {for_terminal(str(output))}\n")
+        said = f"audit: {len(report.findings)} finding(s) written to {output}"
+        if selection.active:  # what the baseline does not hold, and why
+            said += "; " + _configuration(cfg, library, report, selection, hidden, select, ignore, (None, None),
+                                          DEFAULT_FAIL_ON).selection_said() + ", not in the baseline"
+        sys.stdout.write(for_terminal(said) + "\n")
 
 
 @app.command()

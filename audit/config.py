@@ -8,6 +8,7 @@ win over the file. A bad file stops the audit (exit 2) naming file and key.
 
 from __future__ import annotations
 
+import hashlib
 import tomllib
 from pathlib import Path
 from typing import Literal
@@ -59,11 +60,13 @@ class Settings(_Strict):
 
 
 class Config:
-    """Settings and the file they came from (paths resolve against its folder)."""
+    """Settings and the file they came from (paths resolve against its folder), with the SHA-256 of
+    the bytes read from it (the report's ``configuration.files``)."""
 
-    def __init__(self, settings: Settings, path: Path | None):
+    def __init__(self, settings: Settings, path: Path | None, sha256: str | None = None):
         self.settings = settings
         self.path = path
+        self.sha256 = sha256
 
     def resolve(self, value: str | None) -> Path | None:
         if value is None:
@@ -89,7 +92,8 @@ class Config:
 def _read(path: Path, tool_table: bool) -> Config | None:
     """The settings of one file; with ``tool_table`` (a pyproject.toml) those of its [tool.audit] table, None if none."""
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()  # read once: the settings and the hash the report gives are of the same bytes
+        text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
         nesting.check_depth(text, "toml")  # before tomllib's recursion meets it
         data = tomllib.loads(text)
     except OSError as err:
@@ -109,7 +113,7 @@ def _read(path: Path, tool_table: bool) -> Config | None:
         if not isinstance(data, dict):
             raise ConfigError(f"{path}: tool.audit: a table is expected, not {type(data).__name__}")
     try:
-        return Config(Settings.model_validate(data), path)
+        return Config(Settings.model_validate(data), path, hashlib.sha256(raw).hexdigest())
     except ValidationError as err:
         first = err.errors()[0]
         key = prefix + ".".join(str(p) for p in first["loc"])

@@ -9,6 +9,9 @@ shows these facts where a person reads first (``docs/trust.md``).
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -34,6 +37,8 @@ class OverlayUsed(_Fact):
 
     path: str
     sha256: str
+    #: the ruleset it changes
+    ruleset: str | None = None
     #: the tables it applies at: ``*`` for an overlay given with --house (every table of its ruleset)
     tables: str = "*"
     tightened: list[str] = Field(default_factory=list)
@@ -63,10 +68,83 @@ class Configuration(_Fact):
     overlays: list[OverlayUsed] = Field(default_factory=list)
     selection: SelectionUsed = Field(default_factory=SelectionUsed)
     baseline: BaselineUsed | None = None
+    #: the lowest severity that fails the run (exit status 1)
     fail_on: str = "error"
+    #: whether the report holds the surveillance statistics
     statistics: bool = False
+    #: whether a statistics anomaly fails the run too (``--fail-on-anomaly``)
+    fail_on_anomaly: bool = False
 
     def hides_anything(self) -> bool:
         """Whether a finding could be missing from this report because of what shaped it."""
         return bool(self.selection.select or self.selection.ignore or self.selection.hidden
                     or (self.baseline is not None and self.baseline.suppressed))
+
+    def shaped(self) -> bool:
+        """Whether anything beyond the shipped rules decided what this report lists: a selection, a
+        baseline that suppressed, a house overlay."""
+        return self.hides_anything() or bool(self.overlays)
+
+    def as_json(self) -> dict:
+        """The ``configuration`` object of the JSON report (and of SARIF's run properties)."""
+        return self.model_dump(mode="json")
+
+    def hiding(self) -> list[str]:
+        """What shaped the report, in a few words each, the findings it hid first: the text report's
+        first line, ``--quiet``'s line, the GitHub notice (empty when nothing did)."""
+        said = [self.selection_said()] if self.selection.select or self.selection.ignore else []
+        if self.baseline is not None and self.baseline.suppressed:
+            said.append(f"{self.baseline.suppressed} suppressed by baseline {self.baseline.path}")
+        for o in self.overlays:
+            said.append(f"house overlay {o.path}{overlay_changes(o)}")
+        return said
+
+    def selection_said(self) -> str:
+        """``12 finding(s) hidden by ignore DEL-TIME-ORDER (audit.toml)``."""
+        sel = self.selection
+        names = " ".join(f"{key} {', '.join(values)}" for key, values in (("select", sel.select),
+                                                                        ("ignore", sel.ignore)) if values)
+        return f"{sel.hidden} finding(s) hidden by {names or 'no selection'} ({sel.source or 'nowhere'})"
+
+    def facts(self) -> list[str]:
+        """Every fact, a line each: the text summary's configuration lines."""
+        lines = [f"configuration file {f.path} sha256 {f.sha256}" for f in self.files] or \
+            ["configuration file: none (defaults)"]
+        sel = self.selection
+        if sel.select or sel.ignore:
+            lines.append(f"selection ({sel.source}): select {', '.join(sel.select) or 'every rule'}; "
+                         f"ignore {', '.join(sel.ignore) or 'none'}; {sel.hidden} finding(s) hidden")
+        else:
+            lines.append("selection: none (every rule reported)")
+        if self.baseline is not None:
+            lines.append(f"baseline {self.baseline.path} sha256 {self.baseline.sha256}: "
+                         f"{self.baseline.suppressed} finding(s) suppressed")
+        for o in self.overlays:
+            where = "every table" if o.tables == "*" else f"tables {o.tables}"
+            lines.append(f"house overlay {o.path} sha256 {o.sha256} over {o.ruleset}, {where}{overlay_changes(o)}")
+        lines += [f"ruleset {r.id} sha256 {r.sha256}" for r in self.rulesets]
+        lines.append(f"fail on {self.fail_on}{' or an anomaly' if self.fail_on_anomaly else ''}; "
+                     f"statistics {'on' if self.statistics else 'off'}")
+        return lines
+
+
+def overlay_changes(o: OverlayUsed) -> str:
+    """``: tightens A; adds B; sets parameters of C`` (empty when it changes nothing)."""
+    parts = [f"{verb} {', '.join(ids)}" for verb, ids in (("tightens", o.tightened), ("adds", o.added),
+                                                          ("sets parameters of", o.parameters)) if ids]
+    return f": {'; '.join(parts)}" if parts else ""
+
+
+def shown_path(path: Path | str) -> str:
+    """A file as a report names it: relative to the current folder when the two share a folder
+    below the file system's root (``../audit.toml``, ``house/casino.yaml``), else as given; with
+    ``/`` between folders."""
+    given = Path(path)
+    try:
+        file, here = given.resolve(), Path.cwd().resolve()
+        shared = Path(os.path.commonpath([file, here]))
+        if shared == Path(shared.anchor):  # only the root in common: the relative path says less
+            return given.as_posix()
+        return Path(os.path.relpath(file, here)).as_posix()
+    except (OSError, ValueError, RuntimeError):  # another drive, no current folder, a loop of links
+        return given.as_posix()

@@ -56,22 +56,32 @@ class Selection:
     def kept_rules(self) -> list[str]:
         return [rule for rule in self.categories if self.keeps(rule)]
 
-    def apply(self, report: Report) -> None:
+    def apply(self, report: Report) -> int:
         """Leave out of the report the findings, suppressed findings and stale entries of the rules not
-        kept, and tell the report which rules it speaks of (SARIF's rules, JUnit's test cases)."""
+        kept, and tell the report which rules it speaks of (SARIF's rules, JUnit's test cases).
+
+        Returns how many findings it left out: findings and suppressed (baselined) findings alike,
+        so that what the rules found is what the report lists, plus what the baseline suppressed,
+        plus this count (the report's ``configuration.selection.hidden``)."""
         if not self.active:
-            return
+            return 0
         report.reported_rules = frozenset(self.kept_rules())
         where = getattr(report.findings, "where", None)
-        if where is not None:  # findings that spilled: narrowed as they are read
+        if where is not None:  # findings that spilled: narrowed as they are read, counted from their tally
+            by_rule = report.findings.tally().rules
+            hidden = sum(n for (rule, category), n in by_rule.items() if not self.keeps(rule, category))
             report.findings = where(lambda f, fp: self._keeps_finding(f))
             report.fingerprints = report.findings.fingerprints
         else:
             kept = [(f, fp) for f, fp in zip(report.findings, report.fingerprints) if self._keeps_finding(f)]
+            hidden = len(report.findings) - len(kept)  # type: ignore[arg-type]
             report.findings = [f for f, _ in kept]
             report.fingerprints = [fp for _, fp in kept]
-        report.suppressed = [s for s in report.suppressed if self._keeps_finding(s.finding)]
+        suppressed = [s for s in report.suppressed if self._keeps_finding(s.finding)]
+        hidden += len(report.suppressed) - len(suppressed)
+        report.suppressed = suppressed
         report.stale = [e for e in report.stale if self.keeps(e["rule"])]
+        return hidden
 
     def _keeps_finding(self, f: Finding) -> bool:
         return self.keeps(f.rule, f.category)

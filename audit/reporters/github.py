@@ -5,7 +5,9 @@ makes GitHub annotate the run (and, when the file is in the repository, the
 line). Severities map to the three commands: error, warning, notice (info).
 GitHub's escaping (the actions toolkit's ``command.ts``): ``%``, CR and LF in
 the message as ``%25``, ``%0D``, ``%0A``; in a property, ``:`` and ``,`` as
-``%3A`` and ``%2C`` too. Suppressed findings are not annotated.
+``%3A`` and ``%2C`` too. Suppressed findings are not annotated. When a selection, a baseline
+that suppressed or a house overlay shaped the report, one ``::notice`` first says so (the
+findings hidden and suppressed, the overlays); the hashes are in the JSON, SARIF and JUnit reports.
 """
 
 from __future__ import annotations
@@ -41,8 +43,21 @@ def annotation(f: Finding) -> str:
     return f"::{COMMANDS[f.severity]} {props}::{escape_data(message(f))}"
 
 
+def configuration_notice(report: Report) -> str | None:
+    """One notice, before the findings' annotations, when the configuration hid findings or changed
+    the rules (a selection, a baseline that suppressed, a house overlay); None otherwise."""
+    conf = report.configuration
+    if conf is None or not conf.shaped():
+        return None
+    return (f"::notice title={escape_property('what shaped this report')}::"
+            f"{escape_data('; '.join(conf.hiding()))}")
+
+
 def pieces(report: Report) -> Iterator[str]:
-    return (annotation(f) + "\n" for f in report.findings)
+    notice = configuration_notice(report)
+    if notice is not None:
+        yield notice + "\n"
+    yield from (annotation(f) + "\n" for f in report.findings)
 
 
 def render(report: Report) -> str:

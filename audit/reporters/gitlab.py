@@ -7,6 +7,9 @@ not move with line numbers, and is unique in the report, which GitLab needs),
 severities are info, minor, major, critical and blocker: an error (a breach
 that fails the audit) is ``critical``, a warning ``major``, an info ``info``;
 ``blocker`` is left to the CI's own failures. Suppressed findings are left out.
+The format is a bare list of issues, each at a place in a file: it has nowhere
+to say what shaped the report (the configuration), so it says nothing of it;
+write a JSON, SARIF or JUnit report beside it for that.
 """
 
 from __future__ import annotations

@@ -33,6 +33,7 @@ def _as_dict(report: Report, findings: Any, groups: bool = True) -> dict[str, An
             "events": report.events,
             "findings": report.counts(),
         },
+        **({} if report.configuration is None else {"configuration": report.configuration.as_json()}),
         "findings": findings,
         "table_summaries": [table_summary(report, t) for t in report.table_stats],
         "suppressed": [

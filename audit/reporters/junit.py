@@ -1,7 +1,8 @@
 """The JUnit XML report, as the test views of GitLab, Jenkins and GitHub read it.
 
-One ``<testsuite>`` per input file (named by its path), with the file's SHA-256
-and each table's summary figures as ``<properties>``. One ``<testcase>`` per
+One ``<testsuite>`` per input file (named by its path), with what shaped the
+report (``configuration.*``: the JSON report's ``configuration`` object, flat),
+the file's SHA-256 and each table's summary figures as ``<properties>``. One ``<testcase>`` per
 rule and table: every enabled rule of the table's ruleset and every rule of
 ``del-v1``, ``classname`` ``"<ruleset>.<table>"`` and ``name`` the rule id, so
 names are unique in a suite and stable from night to night. A finding is a
@@ -137,6 +138,8 @@ def _suite(report: Report, path: str, sha256: str | None, lines: int | None,
     def prop(name: str, value: Any) -> None:
         ET.SubElement(props, "property", {"name": name, "value": _value(value)})
 
+    for name, value in configuration_properties(report):
+        prop(name, value)
     if sha256 is not None:
         prop("sha256", sha256)
     if lines is not None:
@@ -161,6 +164,37 @@ def _suite(report: Report, path: str, sha256: str | None, lines: int | None,
             skip = ET.SubElement(el, "skipped", {"message": "baselined: " + "; ".join(whys)})
             skip.text = "\n\n".join(_failure_text(f, fp) for f, fp, _ in case.skipped)
     return suite
+
+
+def configuration_properties(report: Report) -> list[tuple[str, str]]:
+    """What shaped the report (the JSON report's ``configuration``) as flat properties: lists joined
+    with ``,``, files and overlays numbered from 1 in the order of the JSON report."""
+    conf = report.configuration
+    if conf is None:
+        return []
+    props: list[tuple[str, str]] = []
+    for n, f in enumerate(conf.files, 1):
+        props += [(f"configuration.files.{n}.path", f.path), (f"configuration.files.{n}.sha256", f.sha256)]
+    for r in conf.rulesets:
+        props.append((f"configuration.rulesets.{r.id}.sha256", r.sha256))
+    for n, o in enumerate(conf.overlays, 1):
+        props += [(f"configuration.overlays.{n}.{key}", value) for key, value in (
+            ("path", o.path), ("sha256", o.sha256), ("ruleset", o.ruleset or ""), ("tables", o.tables),
+            ("tightened", ",".join(o.tightened)), ("added", ",".join(o.added)),
+            ("parameters", ",".join(o.parameters)))]
+    sel = conf.selection
+    props += [("configuration.selection.select", ",".join(sel.select)),
+              ("configuration.selection.ignore", ",".join(sel.ignore)),
+              ("configuration.selection.source", sel.source or ""),
+              ("configuration.selection.hidden", str(sel.hidden))]
+    if conf.baseline is not None:
+        props += [("configuration.baseline.path", conf.baseline.path),
+                  ("configuration.baseline.sha256", conf.baseline.sha256),
+                  ("configuration.baseline.suppressed", str(conf.baseline.suppressed))]
+    props += [("configuration.fail_on", conf.fail_on),
+              ("configuration.fail_on_anomaly", str(conf.fail_on_anomaly).lower()),
+              ("configuration.statistics", str(conf.statistics).lower())]
+    return props
 
 
 def _failure(f: Finding, fingerprint: str) -> ET.Element:

@@ -4,7 +4,9 @@ One run: the auditor as ``tool.driver`` with every enabled rule (its citation as
 help text), every input as an artifact with its SHA-256, one result per finding
 and one per baselined finding (with an external suppression). The stable
 fingerprint of a finding is its ``partialFingerprints["delAudit/v1"]``. The
-per-table summaries and the stale baseline entries ride in ``run.properties``.
+per-table summaries, the stale baseline entries and what shaped the report (the JSON report's
+``configuration`` object: configuration file, rulesets and overlays with their hashes, the
+selection and the findings it hid, the baseline) ride in ``run.properties``.
 Deterministic: no timestamps, keys sorted.
 """
 
@@ -206,6 +208,7 @@ def _document(report: Report) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]
             ],
             "baseline": report.baseline,
             "staleBaselineEntries": list(report.stale),
+            **({} if report.configuration is None else {"configuration": report.configuration.as_json()}),
         },
     }
     return {"$schema": SCHEMA, "version": SARIF_VERSION, "runs": [run]}, _results(report, rule_index, artifact_index)

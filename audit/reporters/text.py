@@ -63,7 +63,13 @@ def _drawing(report: Report, console: Console) -> Iterator[None]:
 def _draw(report: Report, console: Console) -> Iterator[None]:
     counts = report.counts()
     inputs = ", ".join(i.path for i in report.inputs)
+    conf = report.configuration
+    if conf is not None and conf.shaped():  # the first line a person reads: what is not shown, and why
+        console.print(f"[bold yellow]audit: {safe('; '.join(conf.hiding()))}[/bold yellow]")
     console.print(f"[bold]audit[/bold]: {safe(inputs)}")
+    if conf is not None:
+        for fact in conf.facts():
+            console.print(f"  [dim]{safe(fact)}[/dim]")
     console.print(f"  {report.tables} table(s), {report.rounds} round(s), {report.events} event(s) audited")
     for t in report.table_stats:
         hold = "—" if t.hold is None else f"{t.hold}%"
@@ -81,7 +87,9 @@ def _draw(report: Report, console: Console) -> Iterator[None]:
         for entry in report.stale:
             console.print(f"    [yellow]stale[/yellow] {safe(stale_entry(entry))} (matches nothing any more)")
     if not report.findings:
-        console.print("  [green]no finding[/green]")
+        hidden = conf.selection.hidden if conf is not None else 0
+        console.print(f"  [yellow]no finding reported; {hidden} hidden by the selection[/yellow]" if hidden
+                      else "  [green]no finding[/green]")
         return
     console.print("  findings: " + ", ".join(
         f"[{_STYLE[s]}]{n} {s}[/{_STYLE[s]}]" for s, n in counts.items()))
@@ -137,13 +145,25 @@ def stale_entry(entry: dict) -> str:
 
 
 def summary_line(report: Report) -> str:
-    """The report in one line (``--quiet``): findings by severity, what was audited, what the baseline did."""
+    """The report in one line (``--quiet``): findings by severity and the statistics' anomalies, what
+    was audited, what the selection hid, what the baseline did, the house overlays."""
     counts = report.counts()
     found = f"{sum(counts.values())} finding(s) ({', '.join(f'{n} {s}' for s, n in counts.items())})" \
         if report.findings else "no finding"
+    anomalies = len(report.statistics.anomalies()) if report.statistics is not None else 0
+    if anomalies:
+        found += f", {anomalies} statistics anomal{'y' if anomalies == 1 else 'ies'}"
+        if report.configuration is not None and report.configuration.fail_on_anomaly:
+            found += " (failing the run: --fail-on-anomaly)"
     line = (f"audit: {found} in {len(report.inputs)} file(s), {report.tables} table(s), "
             f"{report.rounds} round(s)")
+    conf = report.configuration
+    if conf is not None and (conf.selection.select or conf.selection.ignore):
+        line += f"; {conf.selection_said()}"
     if report.baseline is not None:
-        line += f"; {len(report.suppressed)} suppressed by the baseline, {len(report.stale)} stale entr" \
+        where = f" {conf.baseline.path}" if conf is not None and conf.baseline is not None else ""
+        line += f"; {len(report.suppressed)} suppressed by the baseline{where}, {len(report.stale)} stale entr" \
                 f"{'y' if len(report.stale) == 1 else 'ies'}"
+    if conf is not None and conf.overlays:
+        line += "; house overlay(s) " + ", ".join(o.path for o in conf.overlays)
     return for_terminal(line) + "\n"
