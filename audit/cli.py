@@ -20,7 +20,7 @@ from . import baseline as baseline_file
 from . import config as config_file
 from . import findings_store, interrupt, terminal
 from .cluster import Cluster, ClusterError
-from .configuration import (BaselineUsed, Configuration, FileRead, OverlayUsed, RulesetUsed, SelectionUsed,
+from .configuration import (BaselineUsed, Configuration, FileRead, OverlayUsed, SelectionUsed, ruleset_used,
                             shown_path)
 from .escape import for_terminal, lines_for_terminal
 from .findings import DEFAULT_FAIL_ON, SEVERITIES, any_at_or_above
@@ -139,7 +139,7 @@ def _configuration(cfg: config_file.Config, library: Library, report: Report, se
     base_path, base_sha = baseline
     return Configuration(
         files=[FileRead(path=here, sha256=cfg.sha256)] if here is not None and cfg.sha256 else [],
-        rulesets=[RulesetUsed(id=r.id, sha256=r.sha256) for r in report.rulesets],
+        rulesets=[ruleset_used(r) for r in report.rulesets],
         overlays=[OverlayUsed(path=shown_path(o.path), sha256=o.sha256, ruleset=o.model.ruleset, tables=tables,
                               tightened=sorted(set(o.changes.tightened)), added=sorted(set(o.changes.added)),
                               parameters=sorted(set(o.changes.parameters)))

@@ -9,10 +9,17 @@ shows these facts where a person reads first (``docs/trust.md``).
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from .resources import rulesets_dir
+
+if TYPE_CHECKING:
+    from .rulesets import LoadedRuleset
 
 
 class _Fact(BaseModel):
@@ -29,6 +36,10 @@ class FileRead(_Fact):
 class RulesetUsed(_Fact):
     id: str
     sha256: str
+    #: whether these are the bytes of the ruleset of that id shipped with this version of audit; a
+    #: ruleset from another folder (``--rulesets``, the configuration's ``rulesets``) says where it is
+    shipped: bool = True
+    path: str | None = None
 
 
 class OverlayUsed(_Fact):
@@ -78,7 +89,8 @@ class Configuration(_Fact):
     def hides_anything(self) -> bool:
         """Whether a finding could be missing from this report because of what shaped it."""
         return bool(self.selection.select or self.selection.ignore or self.selection.hidden
-                    or (self.baseline is not None and self.baseline.suppressed))
+                    or (self.baseline is not None and self.baseline.suppressed)
+                    or any(not r.shipped for r in self.rulesets))
 
     def shaped(self) -> bool:
         """Whether anything beyond the shipped rules decided what this report lists: a selection, a
@@ -97,6 +109,7 @@ class Configuration(_Fact):
             said.append(f"{self.baseline.suppressed} suppressed by baseline {self.baseline.path}")
         for o in self.overlays:
             said.append(f"house overlay {o.path}{overlay_changes(o)}")
+        said += [f"ruleset {r.id} is not the one shipped ({r.path})" for r in self.rulesets if not r.shipped]
         return said
 
     def selection_said(self) -> str:
@@ -122,7 +135,8 @@ class Configuration(_Fact):
         for o in self.overlays:
             where = "every table" if o.tables == "*" else f"tables {o.tables}"
             lines.append(f"house overlay {o.path} sha256 {o.sha256} over {o.ruleset}, {where}{overlay_changes(o)}")
-        lines += [f"ruleset {r.id} sha256 {r.sha256}" for r in self.rulesets]
+        lines += [f"ruleset {r.id} sha256 {r.sha256}" + ("" if r.shipped else f", NOT the shipped one: {r.path}")
+                  for r in self.rulesets]
         lines.append(f"fail on {self.fail_on}{' or an anomaly' if self.fail_on_anomaly else ''}; "
                      f"statistics {'on' if self.statistics else 'off'}")
         return lines
@@ -133,6 +147,19 @@ def overlay_changes(o: OverlayUsed) -> str:
     parts = [f"{verb} {', '.join(ids)}" for verb, ids in (("tightens", o.tightened), ("adds", o.added),
                                                           ("sets parameters of", o.parameters)) if ids]
     return f": {'; '.join(parts)}" if parts else ""
+
+
+def ruleset_used(loaded: "LoadedRuleset") -> RulesetUsed:
+    """A ruleset as the report names it: shipped, or not, and then where it came from. A folder of
+    rulesets is the audited party's to give (``--rulesets``, the configuration's ``rulesets``): the
+    report says which are not this version's own, whatever their ids."""
+    own = rulesets_dir() / f"{loaded.id}.yaml"
+    try:
+        shipped = own.is_file() and hashlib.sha256(own.read_bytes()).hexdigest() == loaded.sha256
+    except OSError:
+        shipped = False
+    return RulesetUsed(id=loaded.id, sha256=loaded.sha256, shipped=shipped,
+                       path=None if shipped else shown_path(loaded.path))
 
 
 def shown_path(path: Path | str) -> str:

@@ -235,3 +235,33 @@ def test_paths_are_shown_from_the_current_folder_when_they_share_more_than_the_r
     assert shown_path("b.json") == "b.json"
     elsewhere = Path("/") / "nowhere-shared" / "audit.toml"  # only the root in common: as given
     assert shown_path(elsewhere) == "/nowhere-shared/audit.toml"
+
+
+def test_a_ruleset_that_is_not_the_shipped_one_is_named_in_every_format(tmp_path):
+    """A folder of rulesets is the audited party's to give: one whose bytes are not this version's
+    own, under the same id, is said to be so (JSON, the text report's first line, -q, HTML)."""
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    for shipped in (ROOT / "rulesets").glob("*.yaml"):
+        (folder / shipped.name).write_bytes(shipped.read_bytes())
+    changed = folder / "fr-bataille-2007.yaml"
+    changed.write_bytes(changed.read_bytes() + b"# one byte more than the regulation's\n")
+    report = check_json("--rulesets", str(folder), str(LOG))
+    used = {r["id"]: r for r in report["configuration"]["rulesets"]}
+    assert used["fr-bataille-2007"]["shipped"] is False
+    assert used["fr-bataille-2007"]["path"].endswith("rules/fr-bataille-2007.yaml")
+    assert used["fr-bataille-2007"]["sha256"] == sha256(changed)
+    assert all(r["shipped"] and r["path"] is None for i, r in used.items() if i != "fr-bataille-2007")
+    text = audit("check", "--no-progress", "--rulesets", str(folder), str(LOG)).stdout
+    assert text.splitlines()[0].startswith("audit: ruleset fr-bataille-2007 is not the one shipped")
+    quiet = audit("check", "-q", "--rulesets", str(folder), str(LOG)).stdout
+    assert "ruleset(s) not shipped: fr-bataille-2007" in quiet
+    page = tmp_path / "night.html"
+    audit("check", "--no-progress", "-f", "html", "-o", str(page), "--rulesets", str(folder), str(LOG))
+    html = page.read_text(encoding="utf-8")
+    assert 'id="hidden-findings"' in html and "is not the one shipped with audit" in html
+
+
+def test_the_shipped_rulesets_are_said_to_be_shipped():
+    report = check_json(str(LOG))
+    assert report["configuration"]["rulesets"] and all(r["shipped"] for r in report["configuration"]["rulesets"])

@@ -166,4 +166,7 @@ def summary_line(report: Report) -> str:
                 f"{'y' if len(report.stale) == 1 else 'ies'}"
     if conf is not None and conf.overlays:
         line += "; house overlay(s) " + ", ".join(o.path for o in conf.overlays)
+    foreign = [r for r in conf.rulesets if not r.shipped] if conf is not None else []
+    if foreign:
+        line += "; ruleset(s) not shipped: " + ", ".join(f"{r.id} ({r.path})" for r in foreign)
     return for_terminal(line) + "\n"

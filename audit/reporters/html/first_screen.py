@@ -68,6 +68,9 @@ def hidden_phrases(configuration: Configuration | None) -> list[Html]:
     baseline = configuration.baseline
     if baseline is not None and baseline.suppressed:
         out.append(_suppressed(baseline.suppressed, baseline.path))
+    out += [join(["ruleset ", el("code", r.id, class_="id"), " is not the one shipped with audit (",
+                  el("code", r.path or ""), "): its rules decided what is found"])
+            for r in configuration.rulesets if not r.shipped]
     return out
 
 
@@ -92,7 +95,9 @@ def _hidden(report: Report) -> Html:
         missing = len(report.suppressed) + (report.reported_rules is not None)
     if not phrases:
         return Html("")
-    lead = "⚠ Not every finding is listed: " if missing else "⚠ A selection of the rules is in force: "
+    selected = configuration is None or bool(configuration.selection.select or configuration.selection.ignore)
+    lead = ("⚠ Not every finding is listed: " if missing else
+            "⚠ A selection of the rules is in force: " if selected else "⚠ Read with care: ")
     return el("div", el("span", lead, class_="lead"), join(phrases, "; "), ".",
               class_="banner hides", id="hidden-findings", role="note")
 
