@@ -134,6 +134,21 @@ class Rule(_Strict):
                 raise ValueError(f"overlay.{key}: unknown direction {how!r}; one of {', '.join(DIRECTIONS)}, "
                                  "or a list of values from the loosest to the strictest")
 
+    def overlay_may(self) -> str:
+        """What a house overlay may do to this rule, in a few words (``audit explain``, docs/rules.md)."""
+        if self.authority == "house":
+            return "a house rule: a house overlay turns it on and sets its parameters"
+        may = ["raise its severity"] + ([] if self.enabled else ["turn it on"])
+        for key, how in self.overlay.items():
+            if isinstance(how, list):
+                may.append(f"move {key} towards {_show(how[-1])}")
+            else:
+                may.append({"raise": f"raise {key}", "lower": f"lower {key}", "narrow": f"narrow {key}",
+                            "widen": f"widen {key}", "house": f"set {key}"}[how])
+        fixed = [k for k in DECLARED[self.check].params.model_fields if k not in self.overlay]
+        tail = f"; {', '.join(fixed)} fixed" if fixed else ""
+        return f"the regulation's: a house overlay may only {', '.join(may)}{tail}"
+
     def ladder(self, key: str) -> list[Any]:
         """The values of a parameter declared as a ladder, loosest first, as the check reads them."""
         model = DECLARED[self.check].params
