@@ -279,3 +279,28 @@ def test_a_ruleset_whose_declarations_do_not_fit_its_check_is_refused(tmp_path, 
     with pytest.raises(RulesetError, match=r"own.yaml, line \d+: rules\[0\]") as err:
         load_ruleset(path)
     assert why in str(err.value)
+
+
+def test_an_overlay_cannot_rewrite_whose_rule_it_is(tmp_path):
+    for key in ("authority: house", "overlay: {odds: house}"):
+        bad = house(tmp_path, f"  FR-PAY-MAIN:\n    {key}\n")
+        done = audit("check", "--house", str(bad), str(UNDERPAID))
+        assert_refused(done, f"{bad}, line 6: rules.FR-PAY-MAIN.{key.split(':')[0]}", "unknown key")
+
+
+def test_explain_says_what_an_overlay_may_do_and_whose_reading_it_shows(tmp_path):
+    shown = {rule: audit("explain", rule).stdout for rule in ("FR-PAY-MAIN", "FR-STOPCARD-TALON", "FR-HOUSE-BOXES",
+                                                                "FR-SHOE-CUT", "MC-PAY-ORDER")}
+    assert "  authority the regulation's: a house overlay may only raise its severity; odds fixed\n" in shown["FR-PAY-MAIN"]
+    assert "may only raise its severity, raise min_talon\n" in shown["FR-STOPCARD-TALON"]
+    assert "  authority a house rule: a house overlay turns it on and sets its parameters\n" in shown["FR-HOUSE-BOXES"]
+    assert "move pattern towards dealer-then-player\n" in shown["FR-SHOE-CUT"]
+    assert "raise its severity, turn it on; order fixed\n" in shown["MC-PAY-ORDER"]
+    assert "Reading (where the text is silent or ambiguous)" in shown["FR-STOPCARD-TALON"]
+    path = ROOT / "rulesets" / "house" / "casino-exemple-fr.yaml"
+    text = audit("explain", "FR-STOPCARD-TALON", "--house", str(path)).stdout
+    assert "Reading of the house overlay casino-exemple-fr (in place of the ruleset's" in text
+    assert "min_talon: 52" in text
+    # a rule the overlay gives no reading keeps the ruleset's, under its own heading
+    text = audit("explain", "FR-SHOE-PROCEDURE", "--house", str(path)).stdout
+    assert "Reading (where the text is silent or ambiguous)" in text and "Reading of the house" not in text
