@@ -392,6 +392,7 @@ def explain_text(library: Library, rule_id: str, fixtures_dir: Path | None = Non
     out.append(f"  severity  {rule.severity}")
     out.append("  state     " + ("on" if rule.enabled else "off (enabled: false; a house overlay can turn it on)"))
     out.append(f"  check     {rule.check}")
+    out.append(f"  authority {rule.overlay_may()}")
     out.append("")
     out.append(rule.message)
     out.append("")
@@ -406,8 +407,13 @@ def explain_text(library: Library, rule_id: str, fixtures_dir: Path | None = Non
     out.append(f"  {rule.citation.text}")
     out.append(f"  from: {m.regulation.name}")
     if rule.reading:
+        override = loaded.overlay.model.rules.get(rule.id) if loaded.overlay is not None else None
         out.append("")
-        out.append("Reading (where the text is silent or ambiguous)")
+        if override is not None and override.reading is not None:
+            out.append(f"Reading of the house overlay {loaded.overlay.model.overlay} "  # type: ignore[union-attr]
+                       "(in place of the ruleset's; it changes nothing the audit checks)")
+        else:
+            out.append("Reading (where the text is silent or ambiguous)")
         out.append(f"  {rule.reading}")
     out.append("")
     out.extend(_examples_text(loaded, rule, fixtures_dir))

@@ -91,6 +91,7 @@ def _rule_markdown(ruleset_id: str, r: Rule) -> list[str]:
         _cell(r.message),
         "",
         f"- Check: `{r.check}`; category `{r.category}`; severity `{r.severity}`; {state}",
+        f"- Authority: {r.overlay_may()}",
         f"- Fixture: [`{fixture}`](../{fixture})",
     ]
     params = rule_params(r)

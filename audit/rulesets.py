@@ -4,6 +4,15 @@ A ruleset encodes one regulation: each rule is data (id, check, category,
 severity, parameters, citation), in the manner of semgrep's rule files. A
 house overlay changes what a text leaves to the establishment. Anything
 malformed stops the audit with a ``RulesetError`` naming file, line and key.
+
+Whose each rule is, and which way each of its parameters may move, is data
+too: a rule's ``authority`` (``regulation``, the default, or ``house``) and,
+for a regulation rule, its ``overlay`` map (parameter -> direction). An
+overlay may turn a house rule on and set its parameters, tighten a
+regulation rule (severity up, a parameter moved the declared way, a rule off
+by default turned on) and set a parameter declared ``house``; anything else
+it tries on a regulation rule (turn it off, lower its severity, loosen or
+change a parameter) is refused, by ``apply_overlay``.
 """
 
 from __future__ import annotations
@@ -12,9 +21,10 @@ import difflib
 import hashlib
 from dataclasses import dataclass
 from dataclasses import field as dc_field
+from decimal import Decimal
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
@@ -44,6 +54,17 @@ class Citation(_Strict):
     text: str = Field(min_length=1)
 
 
+#: severities from the mildest: an overlay may move a regulation rule's only to the right
+SEVERITY_ORDER: tuple[Severity, ...] = ("info", "warning", "error")
+
+#: how an overlay may change a regulation rule's parameter (a rule's ``overlay`` map): a number
+#: only up (raise) or only down (lower), a list only lose items (narrow) or only gain them
+#: (widen), or anything the check accepts (house: the text leaves the choice to the
+#: establishment). A list of values instead is a ladder from the loosest to the strictest: the
+#: overlay may only move up it. A parameter the map does not name is fixed.
+DIRECTIONS = ("raise", "lower", "narrow", "widen", "house")
+
+
 class Rule(_Strict):
     id: str = Field(pattern=r"^[A-Z][A-Z0-9]*(-[A-Z0-9]+)*$")
     check: str
@@ -56,6 +77,12 @@ class Rule(_Strict):
     enabled: bool = True
     #: the reading chosen where the text is silent or ambiguous
     reading: str | None = None
+    #: whose rule: the regulation's (an overlay may only tighten it) or the house's (one the text
+    #: lets the house's own rules add: off unless an overlay turns it on and sets its parameters)
+    authority: Literal["regulation", "house"] = "regulation"
+    #: a regulation rule's parameters an overlay may change, each with its direction (DIRECTIONS,
+    #: or a ladder of values from the loosest to the strictest); any other parameter is fixed
+    overlay: dict[str, Any] = Field(default_factory=dict)
 
     _settings: Params = PrivateAttr()
 
@@ -77,7 +104,61 @@ class Rule(_Strict):
             key = ".".join(str(p) for p in first["loc"])
             msg = "unknown key" if first["type"] == "extra_forbidden" else first["msg"]
             raise ValueError(f"params.{key}: {msg}" if key else f"params: {msg}") from None
+        self._check_directions()
         return self
+
+    def _check_directions(self) -> None:
+        """Each declared direction names a parameter of the check and fits its value."""
+        fields = DECLARED[self.check].params.model_fields
+        if self.overlay and self.authority == "house":
+            raise ValueError("overlay: a house rule's parameters are all the house's; it declares no directions")
+        for key, how in self.overlay.items():
+            if key not in fields:
+                known = f"its parameters are {', '.join(fields)}" if fields else "it takes no parameters"
+                raise ValueError(f"overlay.{key}: check {self.check} has no parameter {key!r}; {known}")
+            value = getattr(self._settings, key)
+            if isinstance(how, list):
+                steps = self.ladder(key)
+                if len(steps) < 2 or len(set(map(repr, steps))) != len(steps):
+                    raise ValueError(f"overlay.{key}: a ladder lists at least two different values, "
+                                     "from the loosest to the strictest")
+                if value not in steps:
+                    raise ValueError(f"overlay.{key}: the rule's own value {value!r} is not on its ladder")
+            elif how in ("raise", "lower"):
+                if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
+                    raise ValueError(f"overlay.{key}: {how} needs a number; {key} is {value!r}")
+            elif how in ("narrow", "widen"):
+                if not isinstance(value, list) or not all(isinstance(v, (str, int, Decimal)) for v in value):
+                    raise ValueError(f"overlay.{key}: {how} needs a list of plain values; {key} is {value!r}")
+            elif how != "house":
+                raise ValueError(f"overlay.{key}: unknown direction {how!r}; one of {', '.join(DIRECTIONS)}, "
+                                 "or a list of values from the loosest to the strictest")
+
+    def overlay_may(self) -> str:
+        """What a house overlay may do to this rule, in a few words (``audit explain``, docs/rules.md)."""
+        if self.authority == "house":
+            return "a house rule: a house overlay turns it on and sets its parameters"
+        may = ["raise its severity"] + ([] if self.enabled else ["turn it on"])
+        for key, how in self.overlay.items():
+            if isinstance(how, list):
+                may.append(f"move {key} towards {_show(how[-1])}")
+            else:
+                may.append({"raise": f"raise {key}", "lower": f"lower {key}", "narrow": f"narrow {key}",
+                            "widen": f"widen {key}", "house": f"set {key}"}[how])
+        fixed = [k for k in DECLARED[self.check].params.model_fields if k not in self.overlay]
+        tail = f"; {', '.join(fixed)} fixed" if fixed else ""
+        return f"the regulation's: a house overlay may only {', '.join(may)}{tail}"
+
+    def ladder(self, key: str) -> list[Any]:
+        """The values of a parameter declared as a ladder, loosest first, as the check reads them."""
+        model = DECLARED[self.check].params
+        out = []
+        for raw in self.overlay[key]:
+            try:
+                out.append(getattr(model.model_validate({**self.params, key: raw}), key))
+            except ValidationError:
+                raise ValueError(f"overlay.{key}: {raw!r} is not a value {key} accepts") from None
+        return out
 
     @property
     def settings(self) -> Params:
@@ -368,7 +449,8 @@ def load_overlay(path: Path) -> LoadedOverlay:
 
 
 def apply_overlay(base: LoadedRuleset, overlay: LoadedOverlay) -> LoadedRuleset:
-    """The base ruleset with the house's choices; every override must name a real rule."""
+    """The base ruleset with the house's choices; every override must name a real rule, and none
+    may loosen a rule of the regulation (``_judge``). Fills ``overlay.changes``."""
     ov = overlay.model
     if ov.ruleset != base.id:
         raise RulesetError(f"{overlay.where('ruleset')}: overlay is for {ov.ruleset!r}, not {base.id!r}")
@@ -377,6 +459,9 @@ def apply_overlay(base: LoadedRuleset, overlay: LoadedOverlay) -> LoadedRuleset:
     for rule_id in ov.rules:
         if rule_id not in by_id:
             raise RulesetError(f"{overlay.where('rules', rule_id)}: no such rule in {base.id}")
+    tightened: list[str] = []
+    added: list[str] = []
+    parameters: list[str] = []
     for rule in base.model.rules:
         change = ov.rules.get(rule.id)
         if change is None:
@@ -395,13 +480,86 @@ def apply_overlay(base: LoadedRuleset, overlay: LoadedOverlay) -> LoadedRuleset:
                 raise RulesetError(f"{overlay.where('rules', rule.id, 'params', sorted(unknown)[0])}: unknown key")
             data["params"] = {**rule.params, **change.params}
         try:
-            rules.append(Rule.model_validate(data))
+            new = Rule.model_validate(data)
         except ValidationError as err:
             first = err.errors()[0]
             loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and p.startswith("function-")))
             raise RulesetError(f"{overlay.where('rules', rule.id, *loc)}: {first['msg']}") from None
+        stricter, turned_on, house_params = _judge(rule, new, overlay)
+        if new.enabled:
+            if stricter:
+                tightened.append(rule.id)
+            if turned_on:
+                added.append(rule.id)
+            if house_params:
+                parameters.append(rule.id)
+        rules.append(new)
+    overlay.changes = OverlayChanges(sorted(tightened), sorted(added), sorted(parameters))
     merged = base.model.model_copy(update={"rules": rules})
     return LoadedRuleset(merged, base.path, base.sha256, overlay)
+
+
+def _judge(old: Rule, new: Rule, overlay: LoadedOverlay) -> tuple[bool, bool, bool]:
+    """What an override does to a rule: (made a regulation rule stricter, turned a house rule on,
+    set a parameter that is the house's). Refuses, naming the overlay's line and key, whatever
+    would disable, downgrade or loosen a rule of the regulation, or change what it fixes.
+    A ``reading`` is words, not a setting: any rule may take the house's."""
+    params = sorted(DECLARED[old.check].params.model_fields)
+    changed = [k for k in params if getattr(old.settings, k) != getattr(new.settings, k)]
+    if old.authority == "house":
+        return False, new.enabled and not old.enabled, bool(changed)
+
+    def refuse(*loc: Any, why: str) -> RulesetError:
+        return RulesetError(f"{overlay.where('rules', old.id, *loc)}: {old.id} encodes the regulation "
+                            f"({old.citation.article}); {why}")
+
+    stricter = new.enabled and not old.enabled
+    if old.enabled and not new.enabled:
+        raise refuse("enabled", why="a house overlay cannot turn it off (only --ignore or the configuration's "
+                                    "ignore can, and the report then says so)")
+    up = SEVERITY_ORDER.index(new.severity) - SEVERITY_ORDER.index(old.severity)
+    if up < 0:
+        raise refuse("severity", why=f"a house overlay cannot lower its severity from {old.severity} to {new.severity}")
+    stricter = stricter or up > 0
+    house = False
+    for key in changed:
+        was, now = getattr(old.settings, key), getattr(new.settings, key)
+        how = old.overlay.get(key)
+        if how is None:
+            raise refuse("params", key, why=f"{key} is fixed by the regulation ({_show(was)}); a house overlay cannot "
+                                             f"change it to {_show(now)}")
+        if how == "house":
+            house = True
+            continue
+        if isinstance(how, list):
+            steps = old.ladder(key)
+            if now not in steps:
+                raise refuse("params", key, why=f"{key} may only move towards the strict end of "
+                                                 f"{', '.join(map(_show, steps))}; {_show(now)} is not one of them")
+            ok = steps.index(now) > steps.index(was)
+            rule_of = f"{key} may only move from {_show(was)} towards the strict end of {', '.join(map(_show, steps))}"
+        elif how in ("raise", "lower"):
+            ok = now > was if how == "raise" else now < was
+            rule_of = f"{key} may only be {'raised' if how == 'raise' else 'lowered'} from {_show(was)}"
+        else:
+            olds, news = set(was), set(now)
+            if olds == news:
+                continue  # the same values, in another order or repeated
+            ok = news < olds if how == "narrow" else news > olds
+            rule_of = (f"{key} may only lose values of {_show(was)}" if how == "narrow"
+                       else f"{key} may only gain values beside {_show(was)}")
+        if not ok:
+            raise refuse("params", key, why=f"{rule_of}; {_show(now)} would loosen it")
+        stricter = True
+    return stricter, False, house
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 class Library:

@@ -53,3 +53,27 @@ def read_fixture(path: Path) -> Fixture:
 
 def rule_fixtures() -> list[Path]:
     return sorted(RULE_FIXTURES.rglob("*.del"))
+
+
+def own_rulesets(folder: Path, changes: dict[str, dict]) -> Path:
+    """A copy of the shipped rulesets in ``folder`` with some rules changed (rule id -> the keys to
+    set; ``params`` are merged into the rule's): a regulation of one's own, for ``--rulesets``.
+    A house overlay could not make these changes: it may not loosen or change what a
+    regulation fixes."""
+    import yaml
+
+    folder.mkdir(parents=True, exist_ok=True)
+    left = set(changes)
+    for path in sorted((ROOT / "rulesets").glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for rule in data["rules"]:
+            change = changes.get(rule["id"])
+            if change is None:
+                continue
+            left.discard(rule["id"])
+            for key, value in change.items():
+                rule[key] = {**rule.get("params", {}), **value} if key == "params" else value
+        (folder / path.name).write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    if left:
+        raise ValueError(f"no such rules in the shipped rulesets: {sorted(left)}")
+    return folder

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,10 @@ HOUSE = ROOT / "rulesets" / "house" / "casino-exemple-fr.yaml"
 
 
 def audit(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+    """The auditor of this checkout (not another one installed), run from ``cwd``."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=cwd, capture_output=True, text=True, timeout=300,
+                          env=env)
 
 
 def _night(tmp_path: Path) -> Path:

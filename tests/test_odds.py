@@ -18,6 +18,7 @@ import pytest
 
 from audit.odds import OddsError, bataille, chemin_de_fer, compute
 from audit.rulesets import Library
+from fixtures import own_rulesets
 
 ROOT = Path(__file__).resolve().parent.parent
 ACE = 14
@@ -45,12 +46,6 @@ def library() -> Library:
 
 def audit(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "audit", *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
-
-
-def overlay(tmp_path: Path, ruleset: str, rules: str) -> Path:
-    path = tmp_path / f"{ruleset}-test.yaml"
-    path.write_text(f"overlay: test-house\nruleset: {ruleset}\ntitle: Test house\nrules:\n{rules}", encoding="utf-8")
-    return path
 
 
 def edges(odds) -> dict[tuple[str, str | None], Fraction]:
@@ -108,8 +103,9 @@ def test_cli_refuses_with_exit_2(args, words):
 
 
 def test_cli_refuses_a_ruleset_whose_bets_are_all_off(tmp_path):
-    house = overlay(tmp_path, "fr-bataille-2007", "  FR-PAY-MAIN: {enabled: false}\n  FR-EGALITE-OFFERED:\n    params: {offered: false}\n")
-    done = audit("odds", "fr-bataille-2007", "--house", str(house))
+    folder = own_rulesets(tmp_path / "regs", {"FR-PAY-MAIN": {"enabled": False},
+                                              "FR-EGALITE-OFFERED": {"params": {"offered": False}}})
+    done = audit("odds", "fr-bataille-2007", "--rulesets", str(folder))
     assert done.returncode == 2
     assert "offers no bet" in done.stderr and "Traceback" not in done.stderr
 
@@ -211,27 +207,28 @@ def test_six_decks_closed_form(library):
 
 
 @pytest.mark.parametrize("decks", [1, 2, 8])
-def test_overlay_decks_change_the_figures(library, tmp_path, decks):
-    house = overlay(tmp_path, "fr-bataille-2007", f"  FR-SHOE-DECKS:\n    params: {{decks: {decks}}}\n")
-    odds = compute(Library.load(overlays=[house]).get("fr-bataille-2007"))
+def test_the_rulesets_decks_change_the_figures(library, tmp_path, decks):
+    folder = own_rulesets(tmp_path / "regs", {"FR-SHOE-DECKS": {"params": {"decks": decks}}})
+    odds = compute(Library.load(folder).get("fr-bataille-2007"))
     main, egalite = french_closed_form(decks)
     got = edges(odds)
-    assert odds.decks == decks and odds.house == "test-house"
+    assert odds.decks == decks and odds.house is None
     assert got[("main", "bataille")] == main
     assert got[("egalite", None)] == egalite
     assert got[("main", "surrender")] == Fraction(4 * decks - 1, 52 * decks - 1) / 2
 
 
-def test_overlay_egalite_odds_change_the_figure(tmp_path):
-    house = overlay(tmp_path, "fr-bataille-2007", "  FR-PAY-EGALITE:\n    params: {odds: 8}\n")
-    got = edges(compute(Library.load(overlays=[house]).get("fr-bataille-2007")))
+def test_the_rulesets_egalite_odds_change_the_figure(tmp_path):
+    folder = own_rulesets(tmp_path / "regs", {"FR-PAY-EGALITE": {"params": {"odds": 8}}})
+    got = edges(compute(Library.load(folder).get("fr-bataille-2007")))
     assert got[("egalite", None)] == 1 - 9 * Fraction(23, 311) == Fraction(104, 311)
 
 
 def test_overlay_without_egalite_drops_the_bet():
     house = ROOT / "rulesets" / "house" / "fixture-fr-no-egalite.yaml"
-    got = edges(compute(Library.load(overlays=[house]).get("fr-bataille-2007")))
-    assert set(got) == {("main", "bataille"), ("main", "surrender")}
+    odds = compute(Library.load(overlays=[house]).get("fr-bataille-2007"))
+    assert odds.house == "fixture-fr-no-egalite"
+    assert set(edges(odds)) == {("main", "bataille"), ("main", "surrender")}
 
 
 def test_monaco_full_shoe_closed_form(library):
@@ -290,16 +287,15 @@ def test_chemin_de_fer_matches_brute_force(library):
     assert len({e for e, _ in want}) == 8  # in this shoe every choice changes the figure
 
 
-def test_overlay_decks_change_chemin_de_fer(library, tmp_path):
-    house = overlay(tmp_path, "be-ostende-cdf", "  CDF-SHOE-DECKS:\n    params: {decks: 1}\n")
-    one = compute(Library.load(overlays=[house]).get("be-ostende-cdf"))
+def test_the_rulesets_decks_change_chemin_de_fer(library, tmp_path):
+    folder = own_rulesets(tmp_path / "regs", {"CDF-SHOE-DECKS": {"params": {"decks": 1}}})
+    one = compute(Library.load(folder).get("be-ostende-cdf"))
     six = compute(library.get("be-ostende-cdf"))
     assert one.decks == 1 and six.decks == 6
     assert all(a.edge != b.edge for a, b in zip(one.figures, six.figures))
 
 
 def test_a_drawing_table_that_leaves_a_point_out_is_refused(tmp_path):
-    house = overlay(tmp_path, "be-ostende-cdf",
-                    "  CDF-DRAW-PONTE:\n    params: {draw_on: [0, 1, 2, 3], stand_on: [6, 7], choice_on: [5]}\n")
+    folder = own_rulesets(tmp_path / "regs", {"CDF-DRAW-PONTE": {"params": {"draw_on": [0, 1, 2, 3]}}})
     with pytest.raises(OddsError, match="missing 4"):
-        compute(Library.load(overlays=[house]).get("be-ostende-cdf"))
+        compute(Library.load(folder).get("be-ostende-cdf"))
