@@ -70,8 +70,10 @@ class TableExtension:
     def new_shoe(self, shoe: ShoeState) -> None:
         """A new shoe was prepared."""
 
-    def first_card_of_shoe(self, shoe: ShoeState) -> None:
-        """The shoe's first card is being dealt (its burns already judged)."""
+    def preparation_due(self, shoe: ShoeState) -> None:
+        """The shoe's preparation is due complete at this line: its first card is being dealt (its
+        burns already judged), or its first round begins before any card. Called at both: what it
+        judges, it judges once."""
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,10 @@ class ShoeState:
         self.cuts: list[ev.Cut] = []
         self.all_cuts: list[ev.Cut] = []
         self.cut_checked = False
-        self.shuffled = False  # a SHUFFLE line since SHOE new
+        #: the cut's order judged (chemin de fer's art. 2, by its table extension)
+        self.cut_order_checked = False
+        #: a SHUFFLE line since SHOE new, or its absence already judged (once per shoe)
+        self.shuffled = False
         #: the seats occupied when the cut was first offered (a player who sits down later changes nothing)
         self.seated_at_cut: tuple[int, ...] | None = None
         self.talon: int | None = None
@@ -107,6 +110,8 @@ class ShoeState:
                         + ", ".join(allowed.allowed))
 
     def verify_cut(self, event: ev.Cut) -> None:
+        if not self.shuffled:  # the shuffle comes before the cut: a cut of unshuffled cards shows it missing
+            self.shuffle_due(None, "its cut")
         if self.machine:
             self.flagger.flag(MACHINE_NO_CUT, "a shuffling-dealing machine is not cut")
         elif self.drawn:
@@ -125,6 +130,8 @@ class ShoeState:
             if self.talon is not None or self.drawn:
                 self.flagger.flag(OUT_OF_CONTEXT, "a stop card placed in a shoe already in play")
                 return
+            if not self.shuffled:
+                self.shuffle_due(round_n, "its stop card")
             if event.talon is not None and event.talon >= self.size:
                 self.flagger.flag(OUT_OF_CONTEXT, f"talon of {event.talon} cards in a shoe of {self.size}")
             if event.talon is None:
@@ -196,13 +203,8 @@ class ShoeState:
     def draw(self, card: Card | None, round_active: bool, round_n: int | None) -> None:
         """Every BURN and DEAL: stop card depth, card counts, preparation done."""
         drawn = self.drawn
-        if not drawn and not self.shuffled:
-            self._check_shuffle(round_n)
-        if not drawn and not self.machine:
-            self._check_cuts()
-            if self.talon is None and self.flagger.enabled(STOPCARD_TALON):
-                self.flagger.flag(STOPCARD_TALON, "cards drawn from a shoe with no stop card",
-                            expected="STOPCARD talon=N before the first card", round=round_n)
+        if not drawn:
+            self.preparation_due(round_n, None)
         if drawn == self.stop_at and not self.stop_out:
             self.flagger.flag(STOPCARD_DEPTH, f"{drawn} cards have left the shoe: with a talon of "
                         f"{self.talon} the stop card should have come out before this card",
@@ -225,11 +227,30 @@ class ShoeState:
                 self.flagger.flag(CARD_COUNT, f"{card} seen {seen} times in a shoe of {self.decks} decks",
                             round=round_n)
 
-    def _check_shuffle(self, round_n: int | None) -> None:
+    def preparation_due(self, round_n: int | None, what: str | None) -> None:
+        """The shoe's preparation is due complete at this line: its first card (``what`` None), or
+        its first round begun before any card (``what`` says so). The shuffle, the cuts and the
+        stop card still missing are reported here, each once: a step already reported where it was
+        first due (the shuffle at the cut) is not reported again."""
+        if not self.shuffled:
+            self.shuffle_due(round_n, what)
+        if not self.machine and not self.cut_checked:
+            self._check_cuts()
+            if self.talon is None and self.flagger.enabled(STOPCARD_TALON):
+                self.flagger.flag(STOPCARD_TALON, "cards drawn from a shoe with no stop card" if what is None
+                                  else f"no stop card in the shoe before {what}",
+                                  expected="STOPCARD talon=N before the first card", round=round_n)
+
+    def shuffle_due(self, round_n: int | None, what: str | None) -> None:
+        """No SHUFFLE since SHOE new, at the first line the shuffle was due before (``what``): the
+        first CUT, the stop card, the first card, or the first round; reported once per shoe."""
+        self.shuffled = True  # judged: a SHUFFLE after this line does not make the shoe shuffled in time
         rule = self.flagger.settings(SHOE_SHUFFLE)
         if rule is not None and self.procedure in rule.procedures:
-            self.flagger.flag(SHOE_SHUFFLE, f"cards drawn from a shoe ({self.procedure}) that was never shuffled",
-                              expected="SHUFFLE after SHOE new", round=round_n)
+            self.flagger.flag(SHOE_SHUFFLE, f"cards drawn from a shoe ({self.procedure}) that was never shuffled"
+                              if what is None else f"the shoe ({self.procedure}) was not shuffled before {what}",
+                              expected="SHUFFLE after SHOE new" if what is None else "SHUFFLE after SHOE new, before the cut",
+                              round=round_n)
 
     def round_may_begin(self, n: int) -> bool:
         """After the stop card, only the round it came out in (or just before) is played."""

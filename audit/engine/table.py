@@ -281,7 +281,7 @@ class Table:
         if shoe is not None and (not shoe.dealt_any or shoe.awaiting_resume_burns):
             self._verify_deal_burns(shoe)
             if not shoe.dealt_any:
-                self.ext.first_card_of_shoe(shoe)
+                self.ext.preparation_due(shoe)
         if rnd is not None:
             rnd.verify_deal(e)
             rnd.apply_deal(e)
@@ -318,6 +318,9 @@ class Table:
         else:
             self.last_round_n = e.n
         shoe = self.shoe
+        if shoe is not None and not shoe.drawn:  # the shoe's first round begins before its first card:
+            shoe.preparation_due(None, f"round {e.n}")  # its preparation was due before this line
+            self.ext.preparation_due(shoe)
         if shoe is None:
             self._flag(OUT_OF_CONTEXT, "a round begins with no shoe prepared", round=e.n)
         elif shoe.stop_out and not shoe.round_may_begin(e.n):  # (before the stop card, any round may)
