@@ -30,11 +30,20 @@ class Round(ABC):
     even where it breaks the rules. The table calls ``verify_deal``/``apply_deal`` and
     ``verify_burn``/``apply_burn`` after its own shoe work, and ``finish`` at ROUND end."""
 
+    #: True while the round owes events (cards, a natural shown...) that its next event other than a
+    #: card or a burn shows missing: the table then calls ``report_owed`` before that event's verify
+    owed = False
+
     def __init__(self, n: int, line: int, table: Table):
         self.n = n
         self.line = line
         self.table = table
         self.flagger: Flagger = table.flagger
+
+    def report_owed(self, e: ev.Event) -> None:
+        """A missing event is reported at the first line it was due: this event (not a DEAL or a BURN,
+        which the round's own verify judges; ROUND end is ``finish``'s) comes while ``owed``."""
+        self.owed = False
 
     def flag(self, check: Check, message: str, **kw) -> None:
         self.flagger.flag(check, message, round=self.n, **kw)

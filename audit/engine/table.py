@@ -367,6 +367,8 @@ class Table:
             if rnd is None:
                 self._flag(OUT_OF_CONTEXT, f"{e.verb} outside any round")
                 return
+            if rnd.owed:  # events the round owes were due before this one
+                rnd.report_owed(e)
             verify(rnd, e)
             apply(rnd, e)
         return handle
