@@ -79,6 +79,9 @@ class TableExtension:
     def new_shoe(self, shoe: ShoeState) -> None:
         """A new shoe was prepared."""
 
+    def seat_changed(self, e: ev.Seat, player: str | None) -> None:
+        """A ``SEAT`` line was applied: ``player`` is the id of who left (``out``) or sat down (``in``)."""
+
     def preparation_due(self, shoe: ShoeState) -> None:
         """The shoe's preparation is due complete at this line: its first card is being dealt (its
         burns already judged), or its first round begins before any card. Called at both: what it

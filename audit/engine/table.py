@@ -127,11 +127,12 @@ class Table:
         if e.action == "in":
             if e.seat in self.seated:
                 self._flag(OUT_OF_CONTEXT, f"seat {e.seat} taken while already occupied")
-            self.seated[e.seat] = e.player
+            self.seated[e.seat] = player = e.player
         else:
             if e.seat not in self.seated:
                 self._flag(OUT_OF_CONTEXT, f"seat {e.seat} left while vacant")
-            self.seated.pop(e.seat, None)
+            player = self.seated.pop(e.seat, None)
+        self.ext.seat_changed(e, player)
 
     def on_announce(self, e: ev.Announce) -> None:
         rule = self.flagger.settings(END_ANNOUNCED)
