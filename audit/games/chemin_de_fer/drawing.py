@@ -90,6 +90,8 @@ class Drawing:
             self._first_card()
         side = e.to
         n = self.dealt
+        if self.naturals_due:  # a card after the four, with a natural not shown: it was due before
+            self._naturals_due()
         if n < 4:
             want = "ponte" if n % 2 == 0 else "banker"
             if side != want:
@@ -127,6 +129,9 @@ class Drawing:
             cards = self.cards[e.to]
             cards.append(e.card)
             self.dealt += 1
+            if self.dealt == 4 and not self.abat["ponte"] and not self.abat["banker"] and (
+                    natural(self.cards["ponte"][:2]) or natural(self.cards["banker"][:2])):
+                self.naturals_due = self.owed = True  # shown before the next event
             if (e.to == "banker" and len(cards) == 3 and not self.banker_base and self.calls["ponte"] is None
                     and self.calls["banker"] is None and not self.abat["ponte"]):
                 # art. 30: the banker dealt himself more cards than his due at the deal: his point is

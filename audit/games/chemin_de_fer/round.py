@@ -74,6 +74,9 @@ CDF_PAY_ORDER = declare("cdf-pay-order", NoParams, SCOPE)
 PONTE, BANKER = "coup ponte", "coup banker"
 _BANCO_RANK = {"suivi": 0, "solo": 1, "table": 2}
 _SETTLEMENT = {"ponte": "PAY", "banker": "COLLECT", "tie": "PUSH"}
+#: the events the bank must be announced before (« le taux de la main [...] annoncé »): the bets
+#: against it and the coup's close; a pass, an auction or an associate may come first
+_BANK_DUE = frozenset(("BANCO", "STAKE", "NOMOREBETS", "PONTE"))
 
 
 class CdfRound(Drawing, Round):
@@ -115,6 +118,11 @@ class CdfRound(Drawing, Round):
         self.banker_base = 0
         self.void = False  # dealt with too few cards: not valid, its stakes are returned (art. 32)
         self.follower_faux = False  # the follower drew against the table (art. 12)
+        #: a missing event is reported at the first line it was due (``report_owed``): the bank,
+        #: due before the bets against it; the naturals, due shown after the four cards
+        self.bank_missing = False  # reported
+        self.naturals_due = False
+        self.owed = True  # the bank, until announced
         rule = self.rules.min_players
         if rule is not None and rule.at == "round-begin":
             self._check_players()
@@ -126,6 +134,27 @@ class CdfRound(Drawing, Round):
             self.flag(CDF_MIN_PLAYERS, f"coup {self.n} is played with {seated} seated player(s); "
                       f"the rules require {rule.min_players}",
                       expected=f"at least {rule.min_players} players seated (SEAT N in) for the coup")
+
+    def report_owed(self, e: ev.Event) -> None:
+        """The bank not yet announced at a bet against it or the coup's close; a natural not shown
+        at the first event after the four cards that is not an ABAT: each reported there, once."""
+        verb = e.verb
+        if self.bank is None and not self.bank_missing and verb in _BANK_DUE:
+            self._bank_missing()
+        if self.naturals_due and verb != "ABAT":
+            self._naturals_due()
+        self.owed = (self.bank is None and not self.bank_missing) or self.naturals_due
+
+    def _bank_missing(self) -> None:
+        self.bank_missing = True
+        self.flag(CDF_BANK_ANNOUNCED, "no bank announced for the coup before the bets against it",
+                  expected="BANK amount=<taux> before the bets", actual=None)
+
+    def _naturals_due(self) -> None:
+        """The four cards are out: a natural is shown (ABAT) before anything else happens."""
+        self.naturals_due = False
+        for side in ("ponte", "banker"):
+            self._natural_not_shown(side)
 
     def once(self, key: str) -> bool:
         if key in self.flagged:
@@ -330,7 +359,8 @@ class CdfRound(Drawing, Round):
         if not self.closed:
             self.cards_before_close("the cards are dealt before \"rien ne va plus\"")
             self.closed = True
-        if self.bank is None:
+        if self.bank is None and not self.bank_missing:
+            self.bank_missing = True
             self.flag(CDF_BANK_ANNOUNCED, "coup dealt with no bank announced", expected="BANK amount=<taux>")
         shoe = self.table.shoe
         rule = self.rules.cards_left
