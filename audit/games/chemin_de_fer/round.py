@@ -18,7 +18,7 @@ from ...engine.format_checks import OUT_OF_CONTEXT
 from ...engine.game import Round
 from ...engine.surveillance import add_bet
 from ...values import Card, Owner, fmt_amount
-from .drawing import Drawing
+from .drawing import CDF_DEAL_ORDER, Drawing
 from .hand import CDF_AUCTION, CDF_FIRST_HAND, CDF_HAND_PASSING
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -77,6 +77,8 @@ _SETTLEMENT = {"ponte": "PAY", "banker": "COLLECT", "tie": "PUSH"}
 #: the events the bank must be announced before (« le taux de la main [...] annoncé »): the bets
 #: against it and the coup's close; a pass, an auction or an associate may come first
 _BANK_DUE = frozenset(("BANCO", "STAKE", "NOMOREBETS", "PONTE"))
+#: the events the banker's card, once he calls for it, is due before: the points announced, the settlements
+_THIRD_DUE = frozenset(("POINT", "PAY", "COLLECT", "PUSH"))
 
 
 class CdfRound(Drawing, Round):
@@ -122,6 +124,12 @@ class CdfRound(Drawing, Round):
         #: due before the bets against it; the naturals, due shown after the four cards
         self.bank_missing = False  # reported
         self.naturals_due = False
+        #: the banker called for a card not dealt yet: the first line it was due at (0: none came yet),
+        #: and the settlements it leaves undecided, judged if it comes (early), dropped if it never does
+        #: (the missing card is the finding). The ponte's card is not owed: the banker may refuse it (art. 31)
+        self.thirds_due = False
+        self.third_due_line = 0
+        self.third_deferred: list[tuple[str, str, int]] = []
         self.owed = True  # the bank, until announced
         rule = self.rules.min_players
         if rule is not None and rule.at == "round-begin":
@@ -143,7 +151,27 @@ class CdfRound(Drawing, Round):
             self._bank_missing()
         if self.naturals_due and verb != "ABAT":
             self._naturals_due()
-        self.owed = (self.bank is None and not self.bank_missing) or self.naturals_due
+        if self.thirds_due and verb in _THIRD_DUE and not self.third_due_line:
+            self.third_due_line = e.line  # where the banker's card was due, if it never comes
+            self.flagger.keep()
+        self.owed = (self.bank is None and not self.bank_missing) or self.naturals_due or self.thirds_due
+
+    def third_came(self) -> None:
+        """The banker's card came (or a burn cancelled his draw): the settlements before it were early."""
+        self.thirds_due = False
+        self.third_due_line = 0
+        for message, expected, line in self.third_deferred:
+            self.flag(CDF_SETTLE, message, expected=expected, line=line)
+        self.third_deferred = []
+
+    def _third_missing(self, line: int) -> None:
+        """The coup ended with the banker's card called for and never dealt nor cancelled by a burn:
+        reported where it was first due (the points announced or the first settlement, else ROUND end)."""
+        self.thirds_due = False
+        self.third_deferred = []
+        if self.third_owed("banker"):
+            self.flag(CDF_DEAL_ORDER, "the banker called for a card and got none", line=self.third_due_line or line,
+                      actual=None, expected="DEAL banker <card> after CALL banker card")
 
     def _bank_missing(self) -> None:
         self.bank_missing = True
@@ -395,8 +423,12 @@ class CdfRound(Drawing, Round):
             self.flag(CDF_PAY_ORDER, f"{e.by} settled after a place further from the banker's right",
                       expected="settlements in the order of the places from the banker's right")
         if not self.decided():
-            self.flag(CDF_SETTLE, f"{e.by} settled before the coup was decided",
-                      expected=f"{e.verb} by={e.by} once the coup is decided")
+            message, expected = f"{e.by} settled before the coup was decided", f"{e.verb} by={e.by} once the coup is decided"
+            if self.thirds_due:  # waits on the banker's card: early if it comes, not judged if it never does
+                self.third_deferred.append((message, expected, e.line))
+                self.flagger.keep()
+            else:
+                self.flag(CDF_SETTLE, message, expected=expected)
             return
         stake = stakes[e.by]
         if self.void:
@@ -448,6 +480,11 @@ class CdfRound(Drawing, Round):
             return
         for side in ("ponte", "banker"):
             self._natural_not_shown(side)
+        if self.thirds_due:
+            if self.third_owed("banker"):
+                self._third_missing(line)
+            else:
+                self.third_came()
         if self.decided():
             for owner in sorted(self.in_play(), key=str):
                 if owner not in self.settled:
