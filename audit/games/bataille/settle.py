@@ -197,7 +197,8 @@ class Settlement:
         reason = ""
         if why:
             ace = self.rules.bataille_ace and hand.war_card.rank == "A"  # type: ignore[union-attr]
-            vs = f"{hand.war_card}, an Ace, wins" if ace else f"{hand.war_card} vs {self.dealer_war_card}"
+            vs = (f"{hand.war_card} vs {self.dealer_war_card}" + (": an Ace wins" if ace else "")
+                  if self.dealer_war_card else f"{hand.war_card} (Ace)")
             reason = f"bataille {outcome} ({vs})"
         if verb == "pay":
             return PAY_BATAILLE, "PAY", stake * rule.odds, reason
