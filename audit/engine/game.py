@@ -83,9 +83,8 @@ class TableExtension:
         """A ``SEAT`` line was applied: ``player`` is the id of who left (``out``) or sat down (``in``)."""
 
     def preparation_due(self, shoe: ShoeState) -> None:
-        """The shoe's preparation is due complete at this line: its first card is being dealt (its
-        burns already judged), or its first round begins before any card. Called at both: what it
-        judges, it judges once."""
+        """The shoe's first card is being dealt (its burns already judged): the preparation is judged;
+        ``shoe.due_line`` is its first round's line if one began before, where the preparation was due."""
 
 
 @dataclass(frozen=True)

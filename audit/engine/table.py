@@ -319,9 +319,12 @@ class Table:
         else:
             self.last_round_n = e.n
         shoe = self.shoe
-        if shoe is not None and not shoe.drawn:  # the shoe's first round begins before its first card:
-            shoe.preparation_due(None, f"round {e.n}")  # its preparation was due before this line
-            self.ext.preparation_due(shoe)
+        if shoe is not None and not shoe.drawn and not shoe.due_line:
+            # the shoe's first round begins before its first card: its preparation was due before this
+            # line, where what is missing is reported once a card shows the shoe in play
+            shoe.due_line, shoe.due_what = e.line, f"round {e.n}"
+            sink = self.flagger.sink
+            self.flagger.shoe_kept[e.line] = (sink.stamp, sink.text)
         if shoe is None:
             self._flag(OUT_OF_CONTEXT, "a round begins with no shoe prepared", round=e.n)
         elif shoe.stop_out and not shoe.round_may_begin(e.n):  # (before the stop card, any round may)

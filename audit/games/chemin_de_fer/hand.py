@@ -263,9 +263,9 @@ class HandPassing(Places):
     # -- the cut of a new shoe ----------------------------------------------------------------
 
     def preparation_due(self, shoe: ShoeState) -> None:
-        """The cut is offered from the employee's left to each previous player in turn; judged where
-        the cut is due done: the shoe's first round, or its first card if that comes first. A shoe no
-        one cut is reported at that line (the cut was due before it)."""
+        """The cut is offered from the employee's left to each previous player in turn; judged at the
+        shoe's first card. A shoe no one cut is reported where the cut was due done: its first round
+        (``shoe.due_line``), or this card if none began before it."""
         if shoe.cut_order_checked or not self.flagger.enabled(CDF_CUT_ORDER):
             return
         shoe.cut_order_checked = True
@@ -284,7 +284,7 @@ class HandPassing(Places):
                                f"{order[0] if order else '?'}) to each previous player in turn")
                     break
         if problem:
-            self.flagger.flag(CDF_CUT_ORDER, problem, line=cuts[-1].line if cuts else None,
+            self.flagger.flag(CDF_CUT_ORDER, problem, line=cuts[-1].line if cuts else (shoe.due_line or None),
                               expected=f"CUT by=seat:{order[0]}" if order else None,
                               actual=CURRENT if cuts else None,  # the last CUT, else where the cut was due: no evidence
-                              round=self._coup())
+                              round=None if shoe.due_line else self._coup())  # a shoe finding, before the round
