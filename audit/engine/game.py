@@ -30,11 +30,20 @@ class Round(ABC):
     even where it breaks the rules. The table calls ``verify_deal``/``apply_deal`` and
     ``verify_burn``/``apply_burn`` after its own shoe work, and ``finish`` at ROUND end."""
 
+    #: True while the round owes events (cards, a natural shown...) that its next event other than a
+    #: card or a burn shows missing: the table then calls ``report_owed`` before that event's verify
+    owed = False
+
     def __init__(self, n: int, line: int, table: Table):
         self.n = n
         self.line = line
         self.table = table
         self.flagger: Flagger = table.flagger
+
+    def report_owed(self, e: ev.Event) -> None:
+        """A missing event is reported at the first line it was due: this event (not a DEAL or a BURN,
+        which the round's own verify judges; ROUND end is ``finish``'s) comes while ``owed``."""
+        self.owed = False
 
     def flag(self, check: Check, message: str, **kw) -> None:
         self.flagger.flag(check, message, round=self.n, **kw)
@@ -70,8 +79,12 @@ class TableExtension:
     def new_shoe(self, shoe: ShoeState) -> None:
         """A new shoe was prepared."""
 
-    def first_card_of_shoe(self, shoe: ShoeState) -> None:
-        """The shoe's first card is being dealt (its burns already judged)."""
+    def seat_changed(self, e: ev.Seat, player: str | None) -> None:
+        """A ``SEAT`` line was applied: ``player`` is the id of who left (``out``) or sat down (``in``)."""
+
+    def preparation_due(self, shoe: ShoeState) -> None:
+        """The shoe's first card is being dealt (its burns already judged): the preparation is judged;
+        ``shoe.due_line`` is its first round's line if one began before, where the preparation was due."""
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,14 @@ class ShoeState:
         self.cuts: list[ev.Cut] = []
         self.all_cuts: list[ev.Cut] = []
         self.cut_checked = False
-        self.shuffled = False  # a SHUFFLE line since SHOE new
+        #: the cut's order judged (chemin de fer's art. 2, by its table extension)
+        self.cut_order_checked = False
+        #: a SHUFFLE line since SHOE new, or its absence already judged (once per shoe)
+        self.shuffled = False
+        #: the first ROUND begin before any card (0: none): where the preparation still missing was
+        #: due, reported there once the shoe's first card shows the shoe in play (``preparation_due``)
+        self.due_line = 0
+        self.due_what: str | None = None
         #: the seats occupied when the cut was first offered (a player who sits down later changes nothing)
         self.seated_at_cut: tuple[int, ...] | None = None
         self.talon: int | None = None
@@ -107,6 +114,8 @@ class ShoeState:
                         + ", ".join(allowed.allowed))
 
     def verify_cut(self, event: ev.Cut) -> None:
+        if not self.shuffled:  # the shuffle comes before the cut: a cut of unshuffled cards shows it missing
+            self.shuffle_due(None, "its cut")
         if self.machine:
             self.flagger.flag(MACHINE_NO_CUT, "a shuffling-dealing machine is not cut")
         elif self.drawn:
@@ -125,6 +134,8 @@ class ShoeState:
             if self.talon is not None or self.drawn:
                 self.flagger.flag(OUT_OF_CONTEXT, "a stop card placed in a shoe already in play")
                 return
+            if not self.shuffled:
+                self.shuffle_due(round_n, "its stop card")
             if event.talon is not None and event.talon >= self.size:
                 self.flagger.flag(OUT_OF_CONTEXT, f"talon of {event.talon} cards in a shoe of {self.size}")
             if event.talon is None:
@@ -169,7 +180,7 @@ class ShoeState:
         else:
             self.one_more_round = True
 
-    def _check_cuts(self) -> None:
+    def _check_cuts(self, line: int | None = None) -> None:
         if self.cut_checked or self.machine:
             return
         self.cut_checked = True
@@ -181,28 +192,23 @@ class ShoeState:
             if "dealer" not in bys[:-1] or bys[-1] != "player":
                 got = ", ".join(bys) or "no cut"
                 self.flagger.flag(SHOE_CUT, f"cuts logged: {got}; the dealer cuts the shoe, then a player makes "
-                            "the last cut", expected="CUT by=dealer, then CUT by=seat:N (the last cut)")
+                            "the last cut", expected="CUT by=dealer, then CUT by=seat:N (the last cut)", line=line)
         elif rule.pattern == "last-by-player":
             if not bys or bys[-1] != "player":
                 self.flagger.flag(SHOE_CUT, "the last cut before the stop card was not made by a player"
-                            if bys else "the shoe was not cut", expected="CUT by=seat:N (the last cut)")
+                            if bys else "the shoe was not cut", expected="CUT by=seat:N (the last cut)", line=line)
         elif bys != ["dealer", "player"]:
             got = ", ".join(bys) or "no cut"
             self.flagger.flag(SHOE_CUT, f"cuts logged: {got}; the rules require one by the dealer, then one by a player",
-                        expected="CUT by=dealer, then CUT by=seat:N")
+                        expected="CUT by=dealer, then CUT by=seat:N", line=line)
 
     # -- cards leaving the shoe -----------------------------------------------------
 
     def draw(self, card: Card | None, round_active: bool, round_n: int | None) -> None:
         """Every BURN and DEAL: stop card depth, card counts, preparation done."""
         drawn = self.drawn
-        if not drawn and not self.shuffled:
-            self._check_shuffle(round_n)
-        if not drawn and not self.machine:
-            self._check_cuts()
-            if self.talon is None and self.flagger.enabled(STOPCARD_TALON):
-                self.flagger.flag(STOPCARD_TALON, "cards drawn from a shoe with no stop card",
-                            expected="STOPCARD talon=N before the first card", round=round_n)
+        if not drawn:
+            self.preparation_due(round_n)
         if drawn == self.stop_at and not self.stop_out:
             self.flagger.flag(STOPCARD_DEPTH, f"{drawn} cards have left the shoe: with a talon of "
                         f"{self.talon} the stop card should have come out before this card",
@@ -225,11 +231,34 @@ class ShoeState:
                 self.flagger.flag(CARD_COUNT, f"{card} seen {seen} times in a shoe of {self.decks} decks",
                             round=round_n)
 
-    def _check_shuffle(self, round_n: int | None) -> None:
+    def preparation_due(self, round_n: int | None) -> None:
+        """At the shoe's first card: the shuffle, the cuts and the stop card still missing, each
+        reported once, at the first line it was due: the shoe's first round if one began before
+        this card (``due_line``: chemin de fer's coup, or a bataille round begun before its
+        burns), else this card. A step already reported where it was first due (the shuffle at
+        the cut) is not reported again; a shoe no card is drawn from is not judged."""
+        line, what = (self.due_line, self.due_what) if self.due_line else (None, None)
+        if line:
+            round_n = None  # the shoe's preparation, before the round: a shoe finding
+        if not self.shuffled:
+            self.shuffle_due(round_n, what, line)
+        if not self.machine and not self.cut_checked:
+            self._check_cuts(line)
+            if self.talon is None and self.flagger.enabled(STOPCARD_TALON):
+                self.flagger.flag(STOPCARD_TALON, "cards drawn from a shoe with no stop card" if what is None
+                                  else f"no stop card in the shoe before {what}",
+                                  expected="STOPCARD talon=N before the first card", round=round_n, line=line)
+
+    def shuffle_due(self, round_n: int | None, what: str | None, line: int | None = None) -> None:
+        """No SHUFFLE since SHOE new, at the first line the shuffle was due before (``what``): the
+        first CUT, the stop card, the first round, or the first card (None); reported once per shoe."""
+        self.shuffled = True  # judged: a SHUFFLE after this line does not make the shoe shuffled in time
         rule = self.flagger.settings(SHOE_SHUFFLE)
         if rule is not None and self.procedure in rule.procedures:
-            self.flagger.flag(SHOE_SHUFFLE, f"cards drawn from a shoe ({self.procedure}) that was never shuffled",
-                              expected="SHUFFLE after SHOE new", round=round_n)
+            self.flagger.flag(SHOE_SHUFFLE, f"cards drawn from a shoe ({self.procedure}) that was never shuffled"
+                              if what is None else f"the shoe ({self.procedure}) was not shuffled before {what}",
+                              expected="SHUFFLE after SHOE new" if what is None else "SHUFFLE after SHOE new, before the cut",
+                              round=round_n, line=line)
 
     def round_may_begin(self, n: int) -> bool:
         """After the stop card, only the round it came out in (or just before) is played."""

@@ -127,11 +127,12 @@ class Table:
         if e.action == "in":
             if e.seat in self.seated:
                 self._flag(OUT_OF_CONTEXT, f"seat {e.seat} taken while already occupied")
-            self.seated[e.seat] = e.player
+            self.seated[e.seat] = player = e.player
         else:
             if e.seat not in self.seated:
                 self._flag(OUT_OF_CONTEXT, f"seat {e.seat} left while vacant")
-            self.seated.pop(e.seat, None)
+            player = self.seated.pop(e.seat, None)
+        self.ext.seat_changed(e, player)
 
     def on_announce(self, e: ev.Announce) -> None:
         rule = self.flagger.settings(END_ANNOUNCED)
@@ -281,7 +282,7 @@ class Table:
         if shoe is not None and (not shoe.dealt_any or shoe.awaiting_resume_burns):
             self._verify_deal_burns(shoe)
             if not shoe.dealt_any:
-                self.ext.first_card_of_shoe(shoe)
+                self.ext.preparation_due(shoe)
         if rnd is not None:
             rnd.verify_deal(e)
             rnd.apply_deal(e)
@@ -318,6 +319,12 @@ class Table:
         else:
             self.last_round_n = e.n
         shoe = self.shoe
+        if shoe is not None and not shoe.drawn and not shoe.due_line:
+            # the shoe's first round begins before its first card: its preparation was due before this
+            # line, where what is missing is reported once a card shows the shoe in play
+            shoe.due_line, shoe.due_what = e.line, f"round {e.n}"
+            sink = self.flagger.sink
+            self.flagger.shoe_kept[e.line] = (sink.stamp, sink.text)
         if shoe is None:
             self._flag(OUT_OF_CONTEXT, "a round begins with no shoe prepared", round=e.n)
         elif shoe.stop_out and not shoe.round_may_begin(e.n):  # (before the stop card, any round may)
@@ -364,6 +371,8 @@ class Table:
             if rnd is None:
                 self._flag(OUT_OF_CONTEXT, f"{e.verb} outside any round")
                 return
+            if rnd.owed:  # events the round owes were due before this one
+                rnd.report_owed(e)
             verify(rnd, e)
             apply(rnd, e)
         return handle

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import Field
 
 from ... import events as ev
-from ...engine.checks import NoParams, Params, declare
+from ...engine.checks import Check, NoParams, Params, declare
 from ...engine.format_checks import OUT_OF_CONTEXT
 from ...engine.game import Round
 from ...engine.table import BURN_UNEXPECTED, SEAT_RANGE
@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .table import BatailleTable
 
 SCOPE = "bataille"  # the checks declared below are this game's
+_SETTLEMENTS = frozenset(("PAY", "COLLECT", "PUSH"))
 SpotName = Literal["main", "egalite", "war", "egalite-war"]
 
 
@@ -87,6 +88,17 @@ class BatailleRound(War, Settlement, Round):
         self.last_settled_seat: int | None = None
         self._staked: list[int] | None = None
         self.egalite_war_checked: set[int] = set()
+        #: cards reported missing where they were first due (seats; None: the dealer), reported once:
+        #: the first deal's and the bataille's
+        self.first_missing: set[int | None] = set()
+        self.war_missing: set[int | None] = set()
+        #: while cards are owed (``owed``): the first settlement that came, where any still missing
+        #: were due (0: none yet), and the settlement findings that wait on those cards: reported if
+        #: the cards come (the settlement was early), dropped if they never do (the missing card is
+        #: the finding; the settlement it left undecided is not another)
+        self.due_line = 0
+        self.deferred: list[tuple[Check, str, int, str]] = []
+        self.choice_missing_seats: set[int] = set()
         #: (seat, spot, house's result) of each spot settled, for the statistics
         self.settlements: list[tuple[int, str, Decimal]] = []
 
@@ -214,6 +226,7 @@ class BatailleRound(War, Settlement, Round):
         if self.phase != "betting":
             return
         self.phase = "dealing"
+        self.owed = True  # the first cards: due before the settlements
         self.closed_bets_line = e.line
         self._check_stakes()
 
@@ -306,7 +319,8 @@ class BatailleRound(War, Settlement, Round):
         order = self.staked_seats()
         pending = [s for s in order if s not in self.dealt]
         if e.to == "dealer":
-            if pending:
+            if pending:  # where their cards were due: reported here once, dealt late or never
+                self.first_missing.update(pending)
                 self.flag(DEAL_FIRST, "the dealer took his card before seat(s) "
                           + ", ".join(map(str, pending)) + " got theirs",
                           expected=f"DEAL seat={pending[0]} <card>")
@@ -354,6 +368,7 @@ class BatailleRound(War, Settlement, Round):
             if e.to == "dealer":
                 self.dealer_card = e.card
                 self.phase = "choices"
+                self.cards_came()
             elif e.seat in self.hands and e.seat not in self.dealt and self.hands[e.seat].stake("main") > ZERO:
                 self.hands[e.seat].card = e.card
                 self.dealt.add(e.seat)
@@ -378,15 +393,69 @@ class BatailleRound(War, Settlement, Round):
             self.burn_lines.append(e.line)
             self.flagger.keep()
 
+    # -- missing events, at the first line they were due -----------------------------
+
+    def report_owed(self, e: ev.Event) -> None:
+        """A round event other than a card or a burn while cards are owed. The cards are due before
+        the settlements: the first settlement is where any that never come were due (reported at
+        the round's end, when they are known missing). A bet, a choice or "rien ne va plus" keep
+        their own windows and show nothing missing."""
+        if e.verb in _SETTLEMENTS and not self.due_line:
+            self.due_line = e.line
+            self.flagger.keep()
+
+    def defer(self, check: Check, message: str, expected: str) -> None:
+        """A settlement that owed cards leave undecided: judged when they come, dropped if they never do."""
+        if self.owed and self.due_line:
+            self.deferred.append((check, message, self.flagger.sink.line, expected))
+        else:
+            self.flag(check, message, expected=expected)
+
+    def cards_came(self) -> None:
+        """The cards owed have all come: the settlements made before them were early."""
+        self.owed = False
+        for check, message, line, expected in self.deferred:
+            self.flag(check, message, line=line, expected=expected)
+        self.deferred = []
+        self.due_line = 0
+
+    def _cards_missing(self, line: int) -> None:
+        """The round ends with cards owed: each reported missing where it was first due."""
+        at = self.due_line or line
+        self.owed = False
+        self.deferred = []
+        self.due_line = 0
+        if self.phase == "dealing":
+            self._first_cards_missing(at)
+        elif self.phase == "bataille":
+            self._war_cards_missing(at)
+
+    def _first_cards_missing(self, at: int) -> None:
+        """Each staked hand, then the dealer, owed a card of the first deal; reported once each."""
+        if not self.staked_seats():
+            return  # nothing staked: no card owed
+        for seat in self._pending_first():
+            if seat not in self.first_missing:
+                self.first_missing.add(seat)
+                self.flag(DEAL_FIRST, f"seat {seat} holds a stake but got no card", line=at, actual=None,
+                          expected=f"DEAL seat={seat} <card>")
+        if self.dealer_card is None and None not in self.first_missing:
+            self.first_missing.add(None)
+            self.flag(DEAL_FIRST, "the first deal ended with no card to the dealer", line=at, actual=None,
+                      expected="DEAL dealer <card> after the hands' cards")
+
     # -- end of the round -------------------------------------------------------------
 
     def finish(self, line: int) -> None:
         """At ROUND end: every staked hand got its card, every stake was settled."""
         if self.phase == "betting":
             return
+        if self.owed:  # cards still owed: missing, reported where they were first due
+            self._cards_missing(line)
         hands = self.hands
         for seat in self.staked_seats():
-            if hands[seat].card is None:
+            if hands[seat].card is None and seat not in self.first_missing:
+                self.first_missing.add(seat)
                 self.flag(DEAL_FIRST, f"seat {seat} holds a stake but got no card", line=line, actual=None,
                           expected=f"DEAL seat={seat} <card>")
         self._finish_war(line)

@@ -138,8 +138,10 @@ class Settlement:
         if hand.card is None and hand.stake("main") <= ZERO:
             return SETTLE_ONCE, "PUSH", None, ("the hand holds no initial stake and got no card: the bet is returned" if why else "")
         if hand.card is None or self.dealer_card is None:
-            self.flag(SETTLE_ONCE, f"seat {hand.seat} {spot} settled before its card and the dealer's were dealt",
-                      expected=f"DEAL seat={hand.seat} and DEAL dealer before the settlement")
+            if hand.card is None and hand.seat in self.first_missing:
+                return None  # the missing card is the finding (reported where it was due), not this settlement
+            self.defer(SETTLE_ONCE, f"seat {hand.seat} {spot} settled before its card and the dealer's were dealt",
+                       f"DEAL seat={hand.seat} and DEAL dealer before the settlement")
             return None
         first = compare(hand.card, self.dealer_card)
         if spot == "egalite":
@@ -162,18 +164,27 @@ class Settlement:
                 return None
             share = (stake * rule.fraction).quantize(CENT, rounding=_ROUNDING[rule.rounding])
             return SURRENDER, "COLLECT", share, (f"surrender: the house keeps {rule.fraction} of {fmt_amount(stake)}" if why else "")
+        if first == "equal" and hand.choice is None:
+            # the choice was due before the hand is settled: its absence is the finding, and no
+            # settlement of a hand that never chose can be judged
+            self.choice_missing(hand.seat, "made no choice before its settlement")
+            return None
         if first != "equal" or hand.choice != "war":
             self.flag(SETTLE_ONCE, f"seat {hand.seat} {spot} settled, but the hand is tied and no bataille decides it",
                       expected=f"CHOICE seat={hand.seat} war and its bataille before the settlement")
             return None
         outcome = self._war_outcome(hand)
         if outcome is None:
-            self.flag(SETTLE_ONCE, f"seat {hand.seat} {spot} settled before the bataille decided it",
-                      expected=f"the bataille cards of seat {hand.seat} and the dealer before the settlement")
+            self.defer(SETTLE_ONCE, f"seat {hand.seat} {spot} settled before the bataille decided it",
+                       f"the bataille cards of seat {hand.seat} and the dealer before the settlement")
             return None
         if spot == "egalite-war":
             odds = self.rules.pay_egalite_war
             if odds is None:
+                return None
+            if self.dealer_war_card is None and not self._lone_ace():  # (an Ace wins, but ties the dealer's Ace)
+                self.defer(SETTLE_ONCE, f"seat {hand.seat} {spot} settled before the dealer's bataille card",
+                           "DEAL dealer <card> (the bataille's) before the settlement")
                 return None
             equal = self.dealer_war_card is not None and compare(hand.war_card, self.dealer_war_card) == "equal"  # type: ignore[arg-type]
             if equal:
@@ -185,7 +196,9 @@ class Settlement:
         verb = getattr(rule, outcome).main if spot == "main" else getattr(rule, outcome).war
         reason = ""
         if why:
-            vs = f"{hand.war_card} vs {self.dealer_war_card}" if self.dealer_war_card else f"{hand.war_card} (Ace)"
+            ace = self.rules.bataille_ace and hand.war_card.rank == "A"  # type: ignore[union-attr]
+            vs = (f"{hand.war_card} vs {self.dealer_war_card}" + (": an Ace wins" if ace else "")
+                  if self.dealer_war_card else f"{hand.war_card} (Ace)")
             reason = f"bataille {outcome} ({vs})"
         if verb == "pay":
             return PAY_BATAILLE, "PAY", stake * rule.odds, reason
@@ -239,11 +252,14 @@ class Settlement:
         return players, (whole, total)
 
     def _war_outcome(self: BatailleRound, hand: HandState) -> str | None:
+        """higher, equal or lower; None while the bataille has not decided it. Where the rules say so
+        (Monaco), a player's Ace « est automatiquement gagnant »: decided by his card alone, whatever
+        the dealer's card, dealt or not (the dealer's card is still owed to the others)."""
         if hand.war_card is None:
             return None
+        if self.rules.bataille_ace and hand.war_card.rank == "A":
+            return "higher"
         if self.dealer_war_card is None:
-            if self.rules.bataille_ace and hand.war_card.rank == "A" and len(self.warring()) == 1:
-                return "higher"
             return None
         return compare(hand.war_card, self.dealer_war_card)
 

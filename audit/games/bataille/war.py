@@ -49,7 +49,7 @@ class War:
                       expected=f"no CHOICE for seat {e.seat}: only a hand level with the dealer chooses")
         elif hand.choice is not None:
             self.flag(BATAILLE_CHOICE, f"seat {e.seat} chooses twice", expected=f"one CHOICE for seat {e.seat}")
-        elif self.phase == "bataille":
+        elif self.phase == "bataille" and e.seat not in self.choice_missing_seats:  # (else reported where it was due)
             self.flag(BATAILLE_CHOICE, f"seat {e.seat} chooses after the bataille began",
                       expected=f"CHOICE seat={e.seat} before the bataille's first card")
 
@@ -72,11 +72,20 @@ class War:
         self.last_settled_seat = None
         for seat in self._tied_seats():
             if self.hands[seat].choice is None:
-                self.flag(BATAILLE_CHOICE, f"seat {seat} tied the dealer and made no choice before the bataille",
-                          expected=f"CHOICE seat={seat} war|surrender")
+                self.choice_missing(seat, "made no choice before the bataille")
         self.war_queue = [*self.warring(), None]
+        self.owed = True  # the bataille's cards: due before its settlements
         for seat in self.warring():
             self._check_war_stake(seat)
+
+    def choice_missing(self: BatailleRound, seat: int, what: str, **kw) -> None:
+        """A tied hand's choice, missing where it was first due (the bataille's first card, the hand's
+        settlement, the round's end): reported once."""
+        if seat in self.choice_missing_seats:
+            return
+        self.choice_missing_seats.add(seat)
+        self.flag(BATAILLE_CHOICE, f"seat {seat} tied the dealer and {what}", actual=None,
+                  expected=f"CHOICE seat={seat} war or CHOICE seat={seat} surrender", **kw)
 
     def _check_war_stake(self: BatailleRound, seat: int) -> None:
         hand = self.hands[seat]
@@ -154,6 +163,26 @@ class War:
         else:
             self.war_players_dealt += 1
             self.hands[key].war_card = e.card
+        if self.owed and (not self.war_queue or (self.war_queue == [None] and self._lone_ace())):
+            self.cards_came()
+
+    def _war_cards_missing(self: BatailleRound, at: int) -> None:
+        """The round ended with the bataille's cards owed: the players still in the queue and the
+        dealer (not after a lone player's Ace) are reported at ``at``, the first line after the last
+        card dealt that was neither a burn nor a card (the first settlement, else ROUND end), each
+        once. The burns made for the missing card were its own: not extra."""
+        queue = [key for key in self.war_queue if key not in self.war_missing]
+        for key in queue:
+            self.war_missing.add(key)
+            if key is not None:
+                self.flag(DEAL_BATAILLE, f"seat {key} went to bataille but got no bataille card", line=at,
+                          actual=None, expected=f"DEAL seat={key} <card> (its bataille card)")
+            elif not self._lone_ace():
+                need = self._burns_needed(None) - len(self.burn_lines)
+                self.flag(DEAL_BATAILLE, "the dealer took no bataille card", line=at, actual=None,
+                          expected=(f"BURN (×{need}), then " if need > 0 else "") + "DEAL dealer <card>")
+        if queue and len(self.burn_lines) <= self._burns_needed(queue[0]):
+            self.burn_lines = []
 
     def _finish_war(self: BatailleRound, line: int) -> None:
         """At ROUND end: every tie chose, every warring hand and the dealer got a bataille card."""
@@ -163,14 +192,13 @@ class War:
         for seat in self._tied_seats():
             hand = self.hands[seat]
             if hand.choice is None:
-                self.flag(BATAILLE_CHOICE, f"seat {seat} tied the dealer and never chose", line=line, actual=None,
-                          expected=f"CHOICE seat={seat} war or CHOICE seat={seat} surrender")
-            elif hand.choice == "war" and hand.war_card is None:
+                self.choice_missing(seat, "never chose", line=line)
+            elif hand.choice == "war" and hand.war_card is None and seat not in self.war_missing:
+                # no bataille began: the first settlements may come before its cards, so only the
+                # round's end shows them missing
+                self.war_missing.add(seat)
                 self.flag(DEAL_BATAILLE, f"seat {seat} went to bataille but got no bataille card", line=line, actual=None,
                           expected=f"DEAL seat={seat} <card> (its bataille card)")
-        if self.phase == "bataille" and self.war_queue == [None] and not self._lone_ace():
-            self.flag(DEAL_BATAILLE, "the dealer took no bataille card", line=line, actual=None,
-                      expected="DEAL dealer <card>")
         if self.burn_lines:
             self.flag(BURN_BATAILLE_EXTRA, f"{len(self.burn_lines)} card(s) burned after the bataille's last card",
                       line=self.burn_lines[0], expected="no BURN after the bataille's last card")

@@ -90,6 +90,8 @@ class Drawing:
             self._first_card()
         side = e.to
         n = self.dealt
+        if self.naturals_due:  # a card after the four, with a natural not shown: it was due before
+            self._naturals_due()
         if n < 4:
             want = "ponte" if n % 2 == 0 else "banker"
             if side != want:
@@ -127,6 +129,11 @@ class Drawing:
             cards = self.cards[e.to]
             cards.append(e.card)
             self.dealt += 1
+            if self.dealt == 4 and not self.abat["ponte"] and not self.abat["banker"] and (
+                    natural(self.cards["ponte"][:2]) or natural(self.cards["banker"][:2])):
+                self.naturals_due = self.owed = True  # shown before the next event
+            if self.thirds_due:
+                self._third_check()
             if (e.to == "banker" and len(cards) == 3 and not self.banker_base and self.calls["ponte"] is None
                     and self.calls["banker"] is None and not self.abat["ponte"]):
                 # art. 30: the banker dealt himself more cards than his due at the deal: his point is
@@ -153,6 +160,8 @@ class Drawing:
             if self.calls[side] is True and len(self.cards[side]) == 2 and not self.burned_third[side]:
                 self.burned_third[side] = True
                 break
+        if self.thirds_due:
+            self._third_check()
 
     # -- naturals and calls -------------------------------------------------------------
 
@@ -191,6 +200,18 @@ class Drawing:
     def apply_call(self: CdfRound, e: ev.Call) -> None:
         if self._may_call():
             self.calls[e.side] = e.draw
+            if e.draw and e.side == "banker":
+                self.thirds_due = self.owed = True  # dealt before the points and the settlements
+
+    def third_owed(self: CdfRound, side: str) -> bool:
+        """The side called for a card that has not come, and no burn cancelled the draw."""
+        if self.calls[side] is not True or self.burned_third[side]:
+            return False
+        return len(self.cards[side]) < (3 + (self.banker_base > 0) if side == "banker" else 3)
+
+    def _third_check(self: CdfRound) -> None:
+        if self.thirds_due and not self.third_owed("banker"):
+            self.third_came()
 
     def _ponte_call(self: CdfRound, e: ev.Call) -> None:
         if self.calls["banker"] is not None and self.once("ponte-first"):

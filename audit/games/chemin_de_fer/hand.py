@@ -262,11 +262,13 @@ class HandPassing(Places):
 
     # -- the cut of a new shoe ----------------------------------------------------------------
 
-    def first_card_of_shoe(self, shoe: ShoeState) -> None:
-        """The cut is offered from the employee's left to each previous player in turn."""
-        if not self.flagger.enabled(CDF_CUT_ORDER) or shoe.cut_checked:
+    def preparation_due(self, shoe: ShoeState) -> None:
+        """The cut is offered from the employee's left to each previous player in turn; judged at the
+        shoe's first card. A shoe no one cut is reported where the cut was due done: its first round
+        (``shoe.due_line``), or this card if none began before it."""
+        if shoe.cut_order_checked or not self.flagger.enabled(CDF_CUT_ORDER):
             return
-        shoe.cut_checked = True
+        shoe.cut_order_checked = True
         offered = shoe.seated_at_cut if shoe.seated_at_cut is not None else self.table.seated
         order = sorted(offered, reverse=True)  # the players seated when the cut was offered
         cuts = shoe.all_cuts
@@ -282,7 +284,7 @@ class HandPassing(Places):
                                f"{order[0] if order else '?'}) to each previous player in turn")
                     break
         if problem:
-            self.flagger.flag(CDF_CUT_ORDER, problem, line=cuts[-1].line if cuts else shoe.line,
+            self.flagger.flag(CDF_CUT_ORDER, problem, line=cuts[-1].line if cuts else (shoe.due_line or None),
                               expected=f"CUT by=seat:{order[0]}" if order else None,
-                              actual=CURRENT if cuts else None,  # the last CUT, else the SHOE line: no evidence
-                              round=self._coup())
+                              actual=CURRENT if cuts else None,  # the last CUT, else where the cut was due: no evidence
+                              round=None if shoe.due_line else self._coup())  # a shoe finding, before the round

@@ -39,6 +39,9 @@ class Places(SeatMoves):
         #: who moved to follow a passed hand: « ramassés les premiers et payés les derniers » (art. 8)
         self.penalised: set[Owner] = set()
         self.follow = self.flagger.enabled(CDF_FOLLOW_HAND)
+        #: player id -> the seat he left during this taille (``SEAT N out``): if he sits down again
+        #: (``SEAT M in player=`` the same id) he has changed place, as by a MOVE (arts. 8 and 10)
+        self.left: dict[str, int] = {}
 
     def _places_before(self, seat: int, start: int) -> int:
         """How many places the hand passes, from the banker at ``start``, before it reaches ``seat``."""
@@ -54,37 +57,64 @@ class Places(SeatMoves):
     def new_taille(self) -> None:
         self.salute.clear()
         self.penalised.clear()
+        self.left.clear()
 
     def verify_move(self, e: ev.Move) -> None:
         super().verify_move(e)
+        self._verify_follow(e.seat, e.to_seat, f"the player at seat {e.seat} moves to seat {e.to_seat}",
+                            "no MOVE while the hand is passed")
+
+    def _verify_follow(self, seat: int, to_seat: int, who: str, expected: str) -> None:
         start = self.bank.holder_seat
         if start is None or not self.follow or not self._passing():
             return
-        if self._closer(e):
-            self.flagger.flag(CDF_FOLLOW_HAND, f"the player at seat {e.seat} moves to seat {e.to_seat}, closer to the "
-                              f"hand passed by seat {start} before it has found its banker: players may not move to "
-                              "follow the hand", round=self._round_n(), expected="no MOVE while the hand is passed")
+        if self._closer(seat, to_seat):
+            self.flagger.flag(CDF_FOLLOW_HAND, f"{who}, closer to the hand passed by seat {start} before it has found "
+                              "its banker: players may not move to follow the hand", round=self._round_n(),
+                              expected=expected)
 
     def apply_move(self, e: ev.Move) -> None:
         player = self.table.seated.get(e.seat)
         super().apply_move(e)
-        moved = Owner.seated(e.seat)
+        self._moved(e.seat, e.to_seat, player)
+
+    def seat_changed(self, e: ev.Seat, player: str | None) -> None:
+        """``SEAT N out``, then ``SEAT M in`` with the same ``player=`` id in the same taille: the
+        player has changed place from N to M, as by ``MOVE seat=N to=M`` (arts. 8 and 10 speak of the
+        player, not of how the log writes his move). A player with no id cannot be followed."""
+        if player is None:
+            return
+        if e.action == "out":
+            shoe = self.table.shoe
+            if shoe is not None and shoe.dealt_any:  # « au cours d'une taille »
+                self.left[player] = e.seat
+            return
+        seat = self.left.pop(player, None)
+        if seat is None or seat == e.seat:
+            return
+        self._verify_follow(seat, e.seat, f"player {player} leaves seat {seat} and sits at seat {e.seat}",
+                            f"no change of place (SEAT {seat} out, SEAT {e.seat} in) while the hand is passed")
+        self._moved(seat, e.seat, player)
+
+    def _moved(self, seat: int, to_seat: int, player: str | None) -> None:
+        """The player from ``seat`` now sits at ``to_seat``: the penalty and the salute he owes follow him."""
+        moved = Owner.seated(seat)
         if moved in self.penalised:
             self.penalised.discard(moved)
-            self.penalised.add(Owner.seated(e.to_seat))
-        elif self.follow and self.bank.holder_seat is not None and self._passing() and self._closer(e):
-            self.penalised.add(Owner.seated(e.to_seat))
-        owed = self.salute.pop(e.seat, ...)
+            self.penalised.add(Owner.seated(to_seat))
+        elif self.follow and self.bank.holder_seat is not None and self._passing() and self._closer(seat, to_seat):
+            self.penalised.add(Owner.seated(to_seat))
+        owed = self.salute.pop(seat, ...)
         shoe = self.table.shoe
         if owed is not ... or (shoe is not None and shoe.dealt_any and self.bank.holder_seat is not None
-                               and self._closer(e)):
-            self.salute[e.to_seat] = player  # during a taille: the hand must pass him once
+                               and self._closer(seat, to_seat)):
+            self.salute[to_seat] = player  # during a taille: the hand must pass him once
 
-    def _closer(self, e: ev.Move) -> bool:
+    def _closer(self, seat: int, to_seat: int) -> bool:
         start = self.bank.holder_seat
-        if start is None or e.seat == start:
+        if start is None or seat == start:
             return False
-        return self._places_before(e.to_seat, start) < self._places_before(e.seat, start)
+        return self._places_before(to_seat, start) < self._places_before(seat, start)
 
     # -- the hand moves: called by HandPassing --------------------------------------------------
 

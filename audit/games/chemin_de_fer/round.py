@@ -18,7 +18,7 @@ from ...engine.format_checks import OUT_OF_CONTEXT
 from ...engine.game import Round
 from ...engine.surveillance import add_bet
 from ...values import Card, Owner, fmt_amount
-from .drawing import Drawing
+from .drawing import CDF_DEAL_ORDER, Drawing
 from .hand import CDF_AUCTION, CDF_FIRST_HAND, CDF_HAND_PASSING
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -74,6 +74,11 @@ CDF_PAY_ORDER = declare("cdf-pay-order", NoParams, SCOPE)
 PONTE, BANKER = "coup ponte", "coup banker"
 _BANCO_RANK = {"suivi": 0, "solo": 1, "table": 2}
 _SETTLEMENT = {"ponte": "PAY", "banker": "COLLECT", "tie": "PUSH"}
+#: the events the bank must be announced before (« le taux de la main [...] annoncé »): the bets
+#: against it and the coup's close; a pass, an auction or an associate may come first
+_BANK_DUE = frozenset(("BANCO", "STAKE", "NOMOREBETS", "PONTE"))
+#: the events the banker's card, once he calls for it, is due before: the points announced, the settlements
+_THIRD_DUE = frozenset(("POINT", "PAY", "COLLECT", "PUSH"))
 
 
 class CdfRound(Drawing, Round):
@@ -115,6 +120,17 @@ class CdfRound(Drawing, Round):
         self.banker_base = 0
         self.void = False  # dealt with too few cards: not valid, its stakes are returned (art. 32)
         self.follower_faux = False  # the follower drew against the table (art. 12)
+        #: a missing event is reported at the first line it was due (``report_owed``): the bank,
+        #: due before the bets against it; the naturals, due shown after the four cards
+        self.bank_missing = False  # reported
+        self.naturals_due = False
+        #: the banker called for a card not dealt yet: the first line it was due at (0: none came yet),
+        #: and the settlements it leaves undecided, judged if it comes (early), dropped if it never does
+        #: (the missing card is the finding). The ponte's card is not owed: the banker may refuse it (art. 31)
+        self.thirds_due = False
+        self.third_due_line = 0
+        self.third_deferred: list[tuple[str, str, int]] = []
+        self.owed = True  # the bank, until announced
         rule = self.rules.min_players
         if rule is not None and rule.at == "round-begin":
             self._check_players()
@@ -126,6 +142,47 @@ class CdfRound(Drawing, Round):
             self.flag(CDF_MIN_PLAYERS, f"coup {self.n} is played with {seated} seated player(s); "
                       f"the rules require {rule.min_players}",
                       expected=f"at least {rule.min_players} players seated (SEAT N in) for the coup")
+
+    def report_owed(self, e: ev.Event) -> None:
+        """The bank not yet announced at a bet against it or the coup's close; a natural not shown
+        at the first event after the four cards that is not an ABAT: each reported there, once."""
+        verb = e.verb
+        if self.bank is None and not self.bank_missing and verb in _BANK_DUE:
+            self._bank_missing()
+        if self.naturals_due and verb != "ABAT":
+            self._naturals_due()
+        if self.thirds_due and verb in _THIRD_DUE and not self.third_due_line:
+            self.third_due_line = e.line  # where the banker's card was due, if it never comes
+            self.flagger.keep()
+        self.owed = (self.bank is None and not self.bank_missing) or self.naturals_due or self.thirds_due
+
+    def third_came(self) -> None:
+        """The banker's card came (or a burn cancelled his draw): the settlements before it were early."""
+        self.thirds_due = False
+        self.third_due_line = 0
+        for message, expected, line in self.third_deferred:
+            self.flag(CDF_SETTLE, message, expected=expected, line=line)
+        self.third_deferred = []
+
+    def _third_missing(self, line: int) -> None:
+        """The coup ended with the banker's card called for and never dealt nor cancelled by a burn:
+        reported where it was first due (the points announced or the first settlement, else ROUND end)."""
+        self.thirds_due = False
+        self.third_deferred = []
+        if self.third_owed("banker"):
+            self.flag(CDF_DEAL_ORDER, "the banker called for a card and got none", line=self.third_due_line or line,
+                      actual=None, expected="DEAL banker <card> after CALL banker card")
+
+    def _bank_missing(self) -> None:
+        self.bank_missing = True
+        self.flag(CDF_BANK_ANNOUNCED, "no bank announced for the coup before the bets against it",
+                  expected="BANK amount=<taux> before the bets", actual=None)
+
+    def _naturals_due(self) -> None:
+        """The four cards are out: a natural is shown (ABAT) before anything else happens."""
+        self.naturals_due = False
+        for side in ("ponte", "banker"):
+            self._natural_not_shown(side)
 
     def once(self, key: str) -> bool:
         if key in self.flagged:
@@ -330,7 +387,8 @@ class CdfRound(Drawing, Round):
         if not self.closed:
             self.cards_before_close("the cards are dealt before \"rien ne va plus\"")
             self.closed = True
-        if self.bank is None:
+        if self.bank is None and not self.bank_missing:
+            self.bank_missing = True
             self.flag(CDF_BANK_ANNOUNCED, "coup dealt with no bank announced", expected="BANK amount=<taux>")
         shoe = self.table.shoe
         rule = self.rules.cards_left
@@ -365,8 +423,12 @@ class CdfRound(Drawing, Round):
             self.flag(CDF_PAY_ORDER, f"{e.by} settled after a place further from the banker's right",
                       expected="settlements in the order of the places from the banker's right")
         if not self.decided():
-            self.flag(CDF_SETTLE, f"{e.by} settled before the coup was decided",
-                      expected=f"{e.verb} by={e.by} once the coup is decided")
+            message, expected = f"{e.by} settled before the coup was decided", f"{e.verb} by={e.by} once the coup is decided"
+            if self.thirds_due:  # waits on the banker's card: early if it comes, not judged if it never does
+                self.third_deferred.append((message, expected, e.line))
+                self.flagger.keep()
+            else:
+                self.flag(CDF_SETTLE, message, expected=expected)
             return
         stake = stakes[e.by]
         if self.void:
@@ -418,6 +480,11 @@ class CdfRound(Drawing, Round):
             return
         for side in ("ponte", "banker"):
             self._natural_not_shown(side)
+        if self.thirds_due:
+            if self.third_owed("banker"):
+                self._third_missing(line)
+            else:
+                self.third_came()
         if self.decided():
             for owner in sorted(self.in_play(), key=str):
                 if owner not in self.settled:
