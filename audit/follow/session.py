@@ -8,6 +8,8 @@ were read and a restart goes on from there).
 
 from __future__ import annotations
 
+import hashlib
+import os
 import signal
 import time
 from contextlib import contextmanager
@@ -17,7 +19,7 @@ from typing import Iterator
 from ..rulesets import Library
 from . import state as state_file
 from .emit import Emitter, recover
-from .tail import Follower
+from .tail import Follower, Resume
 
 #: how often the state is written when lines were read but nothing reported (seconds)
 STATE_EVERY = 1.0
@@ -57,16 +59,19 @@ def follow(library: Library, paths: list[str], emitter: Emitter, options: Option
     resume, output = state_file.load(options.state) if options.state else ({}, None)
     out_path = emitter.output.path
     if options.state and out_path is not None and emitter.format == "jsonl" and output \
-            and output.get("path") == out_path:
+            and output.get("path") == os.path.abspath(out_path):
         for path, keys in recover(out_path, output["size"]).items():  # written, not yet in the state
-            if path in resume:
-                resume[path].keys.extend(keys)
+            if path not in resume:
+                resume[path] = Resume(None, None, 0, hashlib.sha256(b"").hexdigest(), [])
+            resume[path].keys.extend(keys)
     follower = Follower(library, paths, emitter.finding, resume)
 
     def save() -> None:
         if options.state:
             size = emitter.output.size
-            state_file.save(options.state, follower, None if size is None else {"path": out_path, "size": size})
+            state_file.save(options.state, follower,
+                            None if size is None else {"path": os.path.abspath(out_path), "size": size})
+    save()  # before anything is reported: where the output stood
     emitter.written = save  # after each finding's line: the state knows it
     last_growth = last_save = last_beat = time.monotonic()
     unsaved = False

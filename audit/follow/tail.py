@@ -63,8 +63,8 @@ class Resume:
     """Where a restart takes a file up: the generation it read (device, inode, start), how far
     (``offset``, the end of the last line consumed) and the findings reported past that point."""
 
-    dev: int
-    ino: int
+    dev: int | None
+    ino: int | None
     offset: int
     head_sha256: str
     keys: list[Key]
@@ -150,6 +150,8 @@ class FollowedFile:
 
     def _same(self, resume: Resume, size: int) -> bool:
         """Whether the file at the path is the one the state speaks of, as long as then at least."""
+        if resume.dev is None:  # known from the output only: reported before any state was written
+            return resume.offset == 0
         if (resume.dev, resume.ino) != (self.dev, self.ino) or size < resume.offset:
             return False
         assert self.fd is not None
