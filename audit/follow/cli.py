@@ -66,10 +66,7 @@ def follow(
 ) -> None:
     """Follow logs as they are written and report each finding as soon as its line is read.
 
-    The same rules as audit check: once a file is complete (--once, --until-idle), the findings
-    reported for it are those audit check reports. SIGINT or SIGTERM stops it cleanly (exit 0);
-    with --state a restart reports nothing twice and misses nothing. Exit status with --once or
-    --until-idle: 1 if an error-severity finding was reported, else 0.
+    The same rules as audit check: once a file is complete (--once, --until-idle), the findings reported for it are those audit check reports. SIGINT or SIGTERM stops it cleanly (exit 0); with --state a restart reports nothing twice and misses nothing. Exit status with --once or --until-idle: 1 if an error-severity finding was reported, else 0 (docs/follow.md).
     """
     library, cfg = _library(config, house, rulesets)
     try:
@@ -109,14 +106,23 @@ def simulate_live(
     seed: Annotated[int, typer.Option("--seed", help="The same seed gives the same lines.")] = 1,
     per_table: Annotated[bool, typer.Option("--per-table", help="Write a folder, one file a table.")] = False,
     inject: Annotated[Optional[list[str]], typer.Option("--inject", help="Inject one fault of this finding category (repeat), or 'all' (one log only).")] = None,
+    start: Annotated[Optional[str], typer.Option("--start", help="When the first table opens, ISO 8601 (default: now).")] = None,
 ) -> None:
     """Write a simulated night at a live pace (RATE lines a second at each table), for demonstrations and tests of audit follow."""
+    from datetime import datetime
+
     from .live_writer import LiveError, write_live
+    begin = None
+    if start is not None:
+        try:
+            begin = datetime.fromisoformat(start)
+        except ValueError:
+            _die(f"--start {start!r} is not an ISO 8601 date and time")
     stop = Stop()
     try:
         with stop.on_signals():
             count = write_live(output, rate=rate, rulesets=ruleset or [], tables=tables, rounds=rounds, seed=seed,
-                               per_table=per_table, inject=inject or [], stop=stop)
+                               per_table=per_table, inject=inject or [], start=begin, stop=stop)
     except LiveError as err:
         _die(str(err))
     sys.stderr.write(f"audit: {count} lines written to {for_terminal(str(output))}\n")
