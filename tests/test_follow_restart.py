@@ -136,3 +136,17 @@ def test_a_replaced_file_is_not_taken_for_the_one_the_state_speaks_of(tmp_path):
     live.write_bytes(other)
     assert audit(*args, "--once").wait(timeout=120) == 1
     assert Counter(findings(out)) == Counter(once) + checked(tmp_path / "full.del")
+
+
+def test_a_state_written_before_a_file_is_opened_again_keeps_that_file(tmp_path):
+    """Killed just after its start (state written, files not looked at yet), nothing is forgotten."""
+    from audit.follow import state as state_file
+    from audit.follow.tail import Follower, Resume
+    from audit.rulesets import Library
+
+    path = (tmp_path / "a.del").as_posix()
+    resume = {path: Resume(1, 2, 300, "00", [(5, "R", "T", 1)])}
+    follower = Follower(Library.load(), [path], lambda p, f: None, dict(resume))
+    state = (tmp_path / "s.json").as_posix()
+    state_file.save(state, follower, None)
+    assert state_file.load(state)[0] == resume

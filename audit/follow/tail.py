@@ -168,9 +168,10 @@ class FollowedFile:
             self.mark, self.keys = self.offset, []
 
     def resume_point(self) -> Resume | None:
-        """What the state keeps of this file (None: never opened)."""
+        """What the state keeps of this file: as the state said until it is opened again (None:
+        never opened)."""
         if not self.opened:
-            return None
+            return self.resume
         return Resume(self.dev, self.ino, self.mark, self.head_sha256(), list(self.keys))
 
     # -- reading
