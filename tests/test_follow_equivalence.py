@@ -196,3 +196,35 @@ def test_a_new_log_in_a_followed_folder_is_followed(tmp_path):
     log.write_bytes(b"#DEL 1\nnot an event\n")
     follower.poll()
     assert [(f.path, f.line) for f in found] == [(log.as_posix(), 2)]
+
+
+def test_memory_does_not_grow_with_the_length_of_the_log(tmp_path, monkeypatch):
+    """A night eight times longer, followed in pieces, peaks at about the same memory; the findings
+    reported are handed on, not kept. (The line parser's caches, bounded, are those of audit check:
+    made small here, so that both nights fill them.)"""
+    import tracemalloc
+
+    from audit.parse import LineParser
+    from audit.stream import replay
+    monkeypatch.setattr(replay._PARSERS, "parser", LineParser(max_cached=100), raising=False)
+
+    def peak(rounds: int, name: str) -> int:
+        tables = cli_tables(["fr-bataille-2007", "be-ostende-cdf"], 2, rounds)
+        data = "".join(line + "\n" for line in simulate(tables=tables, seed=1, start=EXAMPLE_START)).encode()
+        data += b"garbled\n" * 50  # findings too
+        path = (tmp_path / name).as_posix()
+        found = []
+        follower = Follower(library(), [path], lambda p, f: found.append(f.line))
+        tracemalloc.start()
+        with open(path, "ab", buffering=0) as out:
+            for at in range(0, len(data), 4000):
+                out.write(data[at:at + 4000])
+                follower.poll()
+        high = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert len(found) == 50 and len(follower.files[path].replay.findings) == 0
+        return high
+
+    peak(20, "warm.del")  # the parser's caches and the rulesets' lazy parts, once
+    short, long = peak(50, "short.del"), peak(400, "long.del")
+    assert long < short * 1.5, (short, long)
