@@ -151,3 +151,15 @@ def test_simulate_live_keeps_its_pace_and_writes_the_simulated_lines(tmp_path):
     written = log.read_text().splitlines()
     assert written == same.stdout.splitlines()
     assert took >= len(written) / 40 * 0.9  # 20 lines a second at each of the 2 tables
+
+
+def test_an_alert_command_that_fails_is_told_and_the_follow_goes_on(tmp_path):
+    log = faulty(tmp_path)
+    cmd = f"{sys.executable} -c \"import sys; sys.stdin.read(); sys.exit(3)\""
+    done = run("follow", "--once", "-f", "jsonl", "--alert-command", cmd, str(log))
+    objs = [json.loads(line) for line in done.stdout.splitlines()]
+    errors = [o for o in objs if o["severity"] == "error"]
+    assert done.returncode == 1 and errors
+    told = done.stderr.splitlines()
+    assert len(told) == len(errors) and all(line.endswith("exited with status 3") for line in told)
+    assert all(line.startswith("audit: --alert-command: ") for line in told)
