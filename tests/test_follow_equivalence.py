@@ -228,3 +228,21 @@ def test_memory_does_not_grow_with_the_length_of_the_log(tmp_path, monkeypatch):
     peak(20, "warm.del")  # the parser's caches and the rulesets' lazy parts, once
     short, long = peak(50, "short.del"), peak(400, "long.del")
     assert long < short * 1.5, (short, long)
+
+
+def test_a_log_in_a_folder_that_cannot_be_read_is_left_out_and_named(tmp_path):
+    if os.geteuid() == 0:
+        bad = tmp_path / "fifo.del"  # root reads any file: a FIFO is what cannot be followed
+        os.mkfifo(bad)
+    else:
+        bad = tmp_path / "locked.del"
+        bad.write_bytes(b"#DEL 1\n")
+        bad.chmod(0)
+    good = tmp_path / "good.del"
+    good.write_bytes(b"#DEL 1\nnot an event\n")
+    told, found = [], []
+    follower = Follower(library(), [tmp_path.as_posix()], lambda p, f: found.append(f), warn=told.append)
+    follower.poll()
+    follower.poll()
+    assert [f.path for f in found] == [good.as_posix()]
+    assert len(told) == 1 and told[0].startswith(bad.as_posix()) and told[0].endswith("left out")

@@ -88,7 +88,7 @@ def follow(
         out = Output(output)
         emitter = Emitter(out, format.value, alert, lambda f: selection.keeps(f.rule, f.category))
         with stop.on_signals():
-            run_follow(library, paths, emitter, Options(interval, once, until_idle, state, heartbeat), stop)
+            run_follow(library, paths, emitter, Options(interval, once, until_idle, state, heartbeat), stop, warn)
         out.close()
     except (FollowError, EmitError, StateError) as err:
         _die(str(err))

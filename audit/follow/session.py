@@ -14,7 +14,7 @@ import signal
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 from ..rulesets import Library
 from . import state as state_file
@@ -53,8 +53,9 @@ class Stop:
 
 
 def follow(library: Library, paths: list[str], emitter: Emitter, options: Options,
-           stop: Stop | None = None) -> None:
-    """Follow ``paths`` until told to stop (see the module)."""
+           stop: Stop | None = None, warn: Callable[[str], None] | None = None) -> None:
+    """Follow ``paths`` until told to stop (see the module); ``warn`` is told of a log found in a
+    folder that cannot be read."""
     stop = stop or Stop()
     resume, output = state_file.load(options.state) if options.state else ({}, None)
     out_path = emitter.output.path
@@ -64,7 +65,7 @@ def follow(library: Library, paths: list[str], emitter: Emitter, options: Option
             if path not in resume:
                 resume[path] = Resume(None, None, 0, hashlib.sha256(b"").hexdigest(), [])
             resume[path].keys.extend(keys)
-    follower = Follower(library, paths, emitter.finding, resume)
+    follower = Follower(library, paths, emitter.finding, resume, warn)
 
     def save() -> None:
         if options.state:

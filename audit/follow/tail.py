@@ -130,7 +130,7 @@ class FollowedFile:
     # -- opening
     def _open(self) -> bool:
         try:
-            fd = os.open(self.path, os.O_RDONLY)
+            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)  # (a FIFO would block)
         except FileNotFoundError:
             return False
         except OSError as err:
@@ -313,8 +313,12 @@ class Follower:
     """The files followed: the paths given, and the logs that appear in the folders given."""
 
     def __init__(self, library: Library, paths: list[str], report: Callable[[str, Finding], None],
-                 resume: dict[str, Resume] | None = None):
-        self.library, self.report = library, report
+                 resume: dict[str, Resume] | None = None, warn: Callable[[str], None] | None = None):
+        """``warn``: told of a log found in a folder that cannot be read (it is left out; a file
+        named on the command line that cannot be read stops the follow: ``FollowError``)."""
+        self.library, self.report, self.warn = library, report, warn
+        self.named: set[str] = set()
+        self.left_out: set[str] = set()
         self.resume = dict(resume or {})
         self.files: dict[str, FollowedFile] = {}
         self.folders: list[str] = []
@@ -326,12 +330,13 @@ class Follower:
                 raise FollowError(f"{raw}: a compressed log is not written live; audit check reads it")
             elif p.exists() or p.parent.is_dir():  # a file not written yet is waited for
                 self._add(p.as_posix())
+                self.named.add(p.as_posix())
             else:
                 raise FollowError(f"{raw}: no such file or folder")
         self.scan()
 
     def _add(self, path: str) -> None:
-        if path not in self.files:
+        if path not in self.files and path not in self.left_out:
             self.files[path] = FollowedFile(self.library, path, self.report, self.resume.pop(path, None))
 
     def scan(self) -> None:
@@ -343,7 +348,18 @@ class Follower:
     def poll(self) -> int:
         """One look at every file (and folder); the bytes read."""
         self.scan()
-        return sum(f.poll() for f in list(self.files.values()))
+        read = 0
+        for path, followed in list(self.files.items()):
+            try:
+                read += followed.poll()
+            except FollowError as err:
+                if path in self.named or self.warn is None:
+                    raise
+                self.warn(f"{err}; left out")
+                followed.close()
+                del self.files[path]
+                self.left_out.add(path)
+        return read
 
     def finish(self) -> None:
         """Every file is complete: its end-of-log findings are reported."""
