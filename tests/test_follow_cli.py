@@ -93,6 +93,7 @@ def test_errors_are_one_line_exit_2(tmp_path):
         (("follow", "--once", str(tmp_path / "x.del.gz")), "compressed"),
         (("follow", "--once", "--state", str(NIGHT), str(NIGHT)), "not a state file"),
         (("follow", "--once", "--until-idle", "1", str(NIGHT)), "cannot be given together"),
+        (("follow", "--once", "-"), "standard input is not followed"),
     ]:
         done = run(*args)
         assert done.returncode == 2, (args, done.stderr)

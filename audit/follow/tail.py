@@ -324,6 +324,9 @@ class Follower:
         self.folders: list[str] = []
         for raw in paths:
             p = Path(raw)
+            if raw == "-":
+                raise FollowError("standard input is not followed: give the log files or their folders "
+                                  "(audit check - reads standard input)")
             if p.is_dir():
                 self.folders.append(p.as_posix())
             elif raw.endswith((".gz",)):
