@@ -24,6 +24,7 @@ from .configuration import (BaselineUsed, Configuration, FileRead, OverlayUsed, 
                             shown_path)
 from .escape import for_terminal, lines_for_terminal
 from .findings import DEFAULT_FAIL_ON, SEVERITIES, any_at_or_above
+from .follow import cli as follow_cli
 from .history import cli as history
 from .outputs import (Output, OutputError, check_files, check_outputs, choose_outputs, progress_bar_fits,
                       run_sources, write_file, write_reports, write_standard_output)
@@ -45,6 +46,7 @@ app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False,
 baseline_app = typer.Typer(no_args_is_help=True, help="Accept the findings of a night, to fail only on new ones.")
 app.add_typer(baseline_app, name="baseline")
 app.add_typer(history.history_app, name="history")
+follow_cli.register(app)  # audit follow, audit simulate-live (docs/follow.md)
 
 
 def _in_words(items: tuple[str, ...]) -> str:

@@ -1,0 +1,112 @@
+"""One run of ``audit follow``: look at the files every ``interval`` seconds, report, keep the state.
+
+The loop ends when told: ``once`` (what is written now, then the files are complete), ``until_idle``
+(no file grew for that many seconds: the files are complete), or a stop request (SIGINT,
+SIGTERM: the files are not complete, the dealers may still write; the state says how far they
+were read and a restart goes on from there).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from ..rulesets import Library
+from . import state as state_file
+from .emit import Emitter, recover
+from .tail import Follower, Resume
+
+#: how often the state is written when lines were read but nothing reported (seconds)
+STATE_EVERY = 1.0
+
+
+@dataclass
+class Options:
+    interval: float = 0.2
+    once: bool = False
+    until_idle: float | None = None
+    state: str | None = None
+    heartbeat: float = 30.0
+
+
+class Stop:
+    """Set by SIGINT or SIGTERM: the loop ends after the file it is reading."""
+
+    def __init__(self) -> None:
+        self.requested = False
+
+    @contextmanager
+    def on_signals(self) -> Iterator[None]:
+        def handler(signum, frame) -> None:
+            self.requested = True
+        before = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            yield
+        finally:
+            for s, h in before.items():
+                signal.signal(s, h)
+
+
+def follow(library: Library, paths: list[str], emitter: Emitter, options: Options,
+           stop: Stop | None = None, warn: Callable[[str], None] | None = None) -> None:
+    """Follow ``paths`` until told to stop (see the module); ``warn`` is told of a log found in a
+    folder that cannot be read."""
+    stop = stop or Stop()
+    resume, output = state_file.load(options.state) if options.state else ({}, None)
+    out_path = emitter.output.path
+    if options.state and out_path is not None and emitter.format == "jsonl" and output \
+            and output.get("path") == os.path.abspath(out_path):
+        for path, keys in recover(out_path, output["size"]).items():  # written, not yet in the state
+            if path not in resume:
+                resume[path] = Resume(None, None, 0, hashlib.sha256(b"").hexdigest(), [])
+            resume[path].keys.extend(keys)
+    follower = Follower(library, paths, emitter.finding, resume, warn)
+
+    def save() -> None:
+        if options.state:
+            size = emitter.output.size
+            state_file.save(options.state, follower,
+                            None if size is None else {"path": os.path.abspath(out_path), "size": size})
+    save()  # before anything is reported: where the output stood
+    emitter.written = save  # after each finding's line: the state knows it
+    last_growth = last_save = last_beat = time.monotonic()
+    unsaved = False
+    try:
+        while not stop.requested:
+            read = follower.poll()
+            now = time.monotonic()
+            if read:
+                last_growth, unsaved = now, True
+                for f in follower.files.values():
+                    f.advance_mark()
+            if unsaved and now - last_save >= STATE_EVERY:
+                save()
+                last_save, unsaved = now, False
+            if options.heartbeat and now - last_beat >= options.heartbeat:
+                _beat(emitter, follower)
+                last_beat = now
+            if emitter.alert is not None:
+                emitter.alert.reap()
+            if options.once or (options.until_idle is not None and now - last_growth >= options.until_idle):
+                follower.poll()
+                for f in follower.files.values():
+                    f.advance_mark()
+                follower.finish()
+                break
+            time.sleep(options.interval)
+        save()
+        if emitter.alert is not None:
+            emitter.alert.reap(wait=True)
+    finally:
+        follower.close()
+
+
+def _beat(emitter: Emitter, follower: Follower) -> None:
+    files = follower.files.values()
+    emitter.status(files=len(follower.files), lines=sum(f.lineno for f in files),
+                   open_tables=sum(f.open_tables() for f in files), findings=emitter.count)

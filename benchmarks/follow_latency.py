@@ -1,0 +1,123 @@
+"""How soon ``audit follow`` reports a finding after its line is written, and what it costs.
+
+A folder of TABLES logs, one a table, each written at RATE lines a second (the simulator's
+rule-abiding lines, as ``audit simulate-live --per-table`` writes them), with a garbled line
+every EVERY lines of each table: a syntax finding, reported by the look that reads its line.
+``audit follow -f jsonl`` follows the folder in its own process; each finding's delay is the time
+from the write of its line to the time its JSON line reaches this script. At the end: the
+median, 99th percentile and worst delay, and the follow's CPU time (user + system) over the run.
+
+    python3 benchmarks/follow_latency.py                      # 20 tables, 2 lines/s, 60 s
+    python3 benchmarks/follow_latency.py --tables 200 --seconds 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from itertools import chain
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from audit import simulate as sim  # noqa: E402
+from audit.simulate.night import EXAMPLE_START  # noqa: E402
+
+GARBLED = b"a line the terminal garbled\n"
+
+
+def _cpu(pid: int) -> float:
+    """A process's CPU time so far (user + system), in seconds (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=20)
+    ap.add_argument("--rate", type=float, default=2.0, help="lines a second at each table")
+    ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--every", type=int, default=10, help="a garbled line every this many lines of a table")
+    ap.add_argument("--interval", type=float, default=0.2, help="audit follow --interval")
+    args = ap.parse_args()
+
+    folder = Path(tempfile.mkdtemp(prefix="follow-latency-"))
+    specs = sim.cli_tables(["fr-bataille-2007", "be-ostende-cdf"], args.tables, 100000)
+    played = sim.played_tables(specs)
+    streams = [chain(sim.header_lines(), (line for _, _, line in s))
+               for s in sim.table_streams(tables=played, seed=1, start=EXAMPLE_START)]
+    paths = [(folder / f"{p.spec.table}.del").as_posix() for p in played]
+    fds = [os.open(p, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644) for p in paths]
+
+    proc = subprocess.Popen([sys.executable, "-m", "audit", "follow", "-f", "jsonl", "--interval", str(args.interval),
+                             "--heartbeat", "0.5", folder.as_posix()], cwd=ROOT, stdout=subprocess.PIPE)
+    received: dict[tuple[str, int], float] = {}
+    ready = threading.Event()
+
+    def read() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            now = time.monotonic()
+            obj = json.loads(line)
+            ready.set()
+            if obj["type"] == "finding":
+                received.setdefault((obj["path"], obj["line"]), now)
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    if not ready.wait(60):
+        sys.exit("audit follow did not start")
+
+    cpu_at_start = _cpu(proc.pid)  # the start-up (imports, rulesets) is not the follow's running cost
+    written: dict[tuple[str, int], float] = {}
+    counts = [0] * len(paths)
+    period = 1 / args.rate
+    t0 = time.monotonic()
+    step = 0
+    lines = 0
+    while time.monotonic() - t0 < args.seconds:
+        for i, fd in enumerate(fds):  # the tables' lines spread over each period
+            due = t0 + step * period + i * period / len(fds)
+            if (left := due - time.monotonic()) > 0:
+                time.sleep(left)
+            counts[i] += 1
+            if counts[i] % args.every == 0:
+                os.write(fd, GARBLED)
+                written[(paths[i], counts[i])] = time.monotonic()
+            else:
+                os.write(fd, (next(streams[i]) + "\n").encode())
+            lines += 1
+        step += 1
+    time.sleep(3 * args.interval + 1)
+    running = _cpu(proc.pid) - cpu_at_start
+    proc.send_signal(signal.SIGTERM)
+    _, status, usage = os.wait4(proc.pid, 0)
+    reader.join(5)
+    elapsed = time.monotonic() - t0
+    delays = sorted(received[k] - t for k, t in written.items() if k in received)
+    missing = len(written) - len(delays)
+    cpu = usage.ru_utime + usage.ru_stime
+    q = statistics.quantiles(delays, n=100) if len(delays) > 1 else delays * 99
+    print(f"tables {args.tables}, {args.rate:g} lines/s each, {args.seconds:g} s, follow --interval {args.interval:g}")
+    print(f"lines written {lines}, findings expected {len(written)}, reported {len(delays)}, missing {missing}")
+    print(f"delay line written -> finding reported: median {statistics.median(delays) * 1000:.0f} ms, "
+          f"p99 {q[98] * 1000:.0f} ms, max {delays[-1] * 1000:.0f} ms")
+    print(f"follow CPU while following: {running:.1f} s over {elapsed:.0f} s, {100 * running / elapsed:.1f}% of one core "
+          f"(with its start-up: {cpu:.1f} s)")
+    for fd in fds:
+        os.close(fd)
+    for p in paths:
+        os.unlink(p)
+    folder.rmdir()
+
+
+if __name__ == "__main__":
+    main()
