@@ -352,7 +352,8 @@ def run(output: Path | None, check: bool) -> int:
     read = [*sorted(sentences_dir().glob("*.yaml")), *sorted(rulesets_dir().glob("*.yaml")),
             *sorted(fixtures_dir().glob("*/*.del"))]
     try:
-        check_files([output], read)
+        if output.resolve().parent.is_dir():  # (else the write says it cannot)
+            check_files([output], read)
     except OutputError as err:
         sys.stderr.write(f"audit: {for_terminal(str(err))}\n")
         return 2
