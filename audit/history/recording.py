@@ -49,8 +49,8 @@ class Recorder:
     @classmethod
     def open(cls, value: str, base: Path | None, files: list[str], gaming_day_start: str) -> Recorder:
         if "-" in files:
-            raise StoreError("standard input cannot be recorded in a store (its gaming day is read from "
-                             "the file after the audit): name the log's file")
+            raise StoreError("standard input cannot be recorded in a store (the store lists each night by its "
+                             "file's name): name the log's file")
         try:
             start = day_start(gaming_day_start)
         except GamingDayError as err:
