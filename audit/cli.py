@@ -26,8 +26,8 @@ from .escape import for_terminal, lines_for_terminal
 from .findings import DEFAULT_FAIL_ON, SEVERITIES, any_at_or_above
 from .follow import cli as follow_cli
 from .history import cli as history
-from .outputs import (Output, OutputError, check_files, check_outputs, choose_outputs, progress_bar_fits,
-                      run_sources, write_file, write_reports, write_standard_output)
+from .outputs import (Output, OutputError, check_files, check_outputs, check_simulation, choose_outputs,
+                      progress_bar_fits, run_sources, write_file, write_reports, write_standard_output)
 from .report import Report
 from .reporters import REPORTERS, names
 from .rule_listing import LISTING_FORMATS, rules_listing
@@ -242,12 +242,12 @@ def check(
     selection = _selection(library, cfg, select, ignore)
     narrator.selection(selection)
     files = _expand(paths)
+    base_path = baseline or cfg.baseline()
+    with _exit_2_on(OutputError):  # before a log is read, and before a new store is made
+        check_outputs(outputs, run_sources(files, library, cfg.path, base_path, *history.store_files(store, cfg)))
     recorder = history.open_recorder(store, cfg, files)  # before a log is read: exit 2 if unusable
     shown = statistics if statistics is not None else cfg.settings.statistics
     library.statistics = shown or recorder is not None  # the store keeps them
-    base_path = baseline or cfg.baseline()
-    with _exit_2_on(OutputError):  # before a log is read
-        check_outputs(outputs, run_sources(files, library, cfg.path, base_path))
     show_progress = progress_bar_fits(outputs) and not (no_progress or quiet)
     with findings_store.spilling(), _exit_2_on(findings_store.SpillError):  # removed at the end, on an error or an interruption too
         with narrator.timed("logs audited"):
@@ -292,7 +292,7 @@ def baseline_create(
         _die("--justification must say why the findings are accepted")
     files = _expand(paths)
     with _exit_2_on(OutputError):  # before a log is read
-        check_files([output], run_sources(files, library, cfg.path))
+        check_files([output], run_sources(files, library, cfg.path, *history.store_files(None, cfg)))
     with findings_store.spilling(), _exit_2_on(findings_store.SpillError):
         report = _audit(files, library)
         hidden = selection.apply(report)
@@ -322,7 +322,7 @@ def rules(
         _die(f"no ruleset {ruleset!r}; known: {', '.join(sorted(library.rulesets))}")
     if output:
         with _exit_2_on(OutputError):
-            check_files([output], run_sources([], library, cfg.path))
+            check_files([output], run_sources([], library, cfg.path, cfg.baseline(), *history.store_files(None, cfg)))
     content = rules_listing(library, ruleset, format.value)
     if output:
         _write(output, content)
@@ -431,6 +431,11 @@ def simulate(
         else:
             wanted.append(name)
     wanted = list(dict.fromkeys(wanted))
+    targets = [(option, path) for option, path in (("--output", output), ("--expected", expected)) if path is not None]
+    if per_table is not None:  # (its folder may not exist yet)
+        targets += [("--per-table", p) for p in (per_table / f"{s.table}.del" for s in specs) if os.path.lexists(p)]
+    with _exit_2_on(OutputError):  # before a line is written: no evidence replaced
+        check_simulation(targets)
     if per_table is not None:
         if output is not None or wanted or anomaly is not None or expected is not None:
             _die("--per-table writes one file a table: not with --output, --inject, --anomaly or --expected")
@@ -453,11 +458,20 @@ def simulate(
         lines = sim.simulate(tables=specs, seed=seed, start=begin, anomaly=played)
     count = 0
     try:
-        if output is not None:
-            with output.open("w", encoding="utf-8", newline="\n") as out:
+        if output is not None:  # written whole or not at all, as a report
+            def pieces() -> Iterator[str]:
+                nonlocal count
+                batch: list[str] = []
                 for line in lines:
-                    out.write(line + "\n")
-                    count += 1
+                    batch.append(line)
+                    if len(batch) == 4096:
+                        count += len(batch)
+                        yield "\n".join(batch) + "\n"
+                        batch = []
+                count += len(batch)
+                if batch:
+                    yield "\n".join(batch) + "\n"
+            _write(output, pieces())  # type: ignore[arg-type]
         else:
             out = sys.stdout
             for line in lines:

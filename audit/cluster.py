@@ -25,7 +25,7 @@ from typing import Callable, Iterator
 from . import __version__
 from .rulesets import Library
 from .run import PartResult, Task, _audit_part
-from .stream.inputs import InputError, size_of
+from .stream.inputs import InputError, reads_once, size_of
 from .stream.urls import is_url
 
 NEEDS_DASK = "--cluster needs Dask: pip install 'del-audit[cluster]'"
@@ -160,6 +160,10 @@ class Cluster:
         if "-" in files:
             raise ClusterError("--cluster: standard input cannot be read by the cluster's workers; "
                                "give files or URLs")
+        for path in files:
+            if reads_once(path):
+                raise ClusterError(f"--cluster: {path} is not a regular file (a pipe or a device gives its "
+                                   "bytes once, to this machine): give a file or a URL, or audit it without --cluster")
         dd = _distributed()
         with self._client(dd) as client:
             if self.say:

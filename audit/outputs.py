@@ -79,36 +79,92 @@ def _stat(path: str) -> os.stat_result | None:
         return None
 
 
-def check_files(paths: list[Path], inputs: Iterable[str | Path]) -> None:
+#: the first bytes of a SQLite database (a history store)
+SQLITE_MAGIC = b"SQLite format 3\x00"
+#: what a report never replaces, known by its first bytes: (test, what it is)
+_LOG_HEADERS = (b"#DEL ", b"#casino ", b"#source ")
+SIMULATED = b"#source audit-simulate"
+
+
+def evidence_kind(path: str, simulated_ok: bool = False) -> str | None:
+    """What an existing regular file is, when no output may replace it whatever its name: a
+    history store (a SQLite database), a compressed file (an archived log), a Dealer Event Log
+    (its headers, or a first event line). ``simulated_ok``: a log ``audit simulate`` wrote (its
+    ``#source audit-simulate`` header) is not evidence."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return None
+    if head.startswith(SQLITE_MAGIC):
+        return "a SQLite database (a history store)"
+    if head.startswith(b"\x1f\x8b"):
+        return "a compressed file (an archived log)"
+    lines = head.removeprefix(b"\xef\xbb\xbf").split(b"\n")[:64]
+    from .history.gaming_day import event_stamp
+    log = False
+    for line in lines:
+        text = line.strip()
+        if not text:
+            continue
+        if text.startswith(_LOG_HEADERS):
+            log = True
+            if simulated_ok and text.startswith(SIMULATED):
+                return None
+            continue
+        if text.startswith(b"#"):
+            continue
+        log = log or event_stamp(text) is not None
+        break
+    return "a Dealer Event Log" if log else None
+
+
+def check_files(paths: list[Path], inputs: Iterable[str | Path], option: str = "--output",
+                simulated_ok: bool = False) -> None:
     """Before anything is read: each file can be created in its folder, is no input, and is given once.
 
     Paths are compared as the system sees them (links followed, ``..`` resolved, the same file
-    under two names). A file that is not a regular one (``/dev/null``) may take several reports."""
-    sources = [(str(i), os.path.realpath(i), _stat(str(i))) for i in inputs if str(i) != "-"]
+    under two names); standard input (``-``) by the file it is, if it is one. An existing file
+    that is evidence by its content (``evidence_kind``) is never replaced either. A file that is
+    not a regular one (``/dev/null``) may take several reports."""
+    inputs = list(inputs)
+    sources: list[tuple[str, str | None, os.stat_result | None]] = [
+        (str(i), os.path.realpath(i), _stat(str(i))) for i in inputs if str(i) != "-"]
+    if any(str(i) == "-" for i in inputs) and (fed := _stdin_stat()) is not None and stat.S_ISREG(fed.st_mode):
+        sources.append(("standard input", None, fed))  # (a file redirected to it: a pipe has no name)
     seen: dict[str, Path] = {}
     for path in paths:
         real = os.path.realpath(path)
         mine = _stat(str(path))  # through links, /dev/stdout's too (a pipe has no path to resolve)
         for given, source, status in sources:
             if real == source or _same_file(mine, status):
-                raise OutputError(f"--output {path}: is an input of this run ({given}); "
-                                  "a report must not replace it: give another file")
+                raise OutputError(f"{option} {path}: is an input of this run ({given}); "
+                                  "it must not be replaced: give another file")
         if mine is not None and not stat.S_ISREG(mine.st_mode):
             if stat.S_ISDIR(mine.st_mode):
-                raise OutputError(f"--output {path}: is a folder: give a file in it")
+                raise OutputError(f"{option} {path}: is a folder: give a file in it")
             if not os.access(path, os.W_OK):
-                raise OutputError(f"--output {path}: cannot write: permission denied")
+                raise OutputError(f"{option} {path}: cannot write: permission denied")
             continue
+        if mine is not None and (kind := evidence_kind(str(path), simulated_ok)) is not None:
+            raise OutputError(f"{option} {path}: is {kind}; it must not be replaced: give another file")
         if real in seen:
-            raise OutputError(f"--output {path}: two reports would go to the same file ({seen[real]} and {path})")
+            raise OutputError(f"{option} {path}: two reports would go to the same file ({seen[real]} and {path})")
         seen[real] = path
         folder = os.path.dirname(real)
         if not os.path.isdir(folder):
-            raise OutputError(f"--output {path}: no such folder {folder}")
+            raise OutputError(f"{option} {path}: no such folder {folder}")
         if not os.access(folder, os.W_OK | os.X_OK):
-            raise OutputError(f"--output {path}: cannot create a file in {folder}: permission denied")
+            raise OutputError(f"{option} {path}: cannot create a file in {folder}: permission denied")
         if mine is not None and not os.access(real, os.W_OK):
-            raise OutputError(f"--output {path}: the file is read-only")
+            raise OutputError(f"{option} {path}: the file is read-only")
+
+
+def _stdin_stat() -> os.stat_result | None:
+    try:
+        return os.fstat(sys.stdin.fileno())
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def check_outputs(outputs: list[Output], inputs: Iterable[str | Path]) -> None:
@@ -170,8 +226,42 @@ def write_file(path: Path, content: str) -> None:
 
 
 def run_sources(logs: list[str], library: Library, *others: Path | None) -> list[str | Path]:
-    """Every file a run reads, that no output may replace: the logs, the rulesets and overlays
-    loaded, and ``others`` given (the configuration, the baseline)."""
+    """Every file a run reads or keeps, that no output may replace: the logs, the rulesets and
+    overlays loaded, and ``others`` given (the configuration, the baseline, the history store)."""
     loaded = list(library.rulesets.values())
     overlays = [r.overlay for r in loaded if r.overlay is not None] + [o for _, o in library.table_overlays]
     return [*logs, *(r.path for r in loaded), *(o.path for o in overlays), *(p for p in others if p is not None)]
+
+
+def configured_files(cfg: Config) -> list[Path]:
+    """The files a configuration names, that a command which does not read them must not replace
+    either: the configuration itself, its baseline, its overlays, its rulesets."""
+    found = [p for p in (cfg.path, cfg.baseline(), *(o for _, o in cfg.table_overlays())) if p is not None]
+    folder = cfg.resolve(cfg.settings.rulesets)
+    if folder is not None and folder.is_dir():
+        found += sorted(folder.glob("*.yaml"))
+    return found
+
+
+def check_simulation(targets: list[tuple[str, Path]]) -> None:
+    """``audit simulate``'s files (``option``, path), before a line is written: none may replace a
+    file the configuration found from here names (the configuration, its store, baseline,
+    overlays and rulesets), a shipped ruleset, a history store, an archive, or a log but one a
+    simulation wrote; no two may be the same file. A simulated log may be written again."""
+    from . import config as config_file
+    from .history.cli import store_files
+    from .resources import rulesets_dir
+    try:
+        cfg = config_file.discover()
+        protected: list[Path] = [*configured_files(cfg), *store_files(None, cfg)]
+    except config_file.ConfigError:
+        protected = []
+    protected += sorted(rulesets_dir().glob("*.yaml"))
+    seen: dict[str, Path] = {}
+    for option, path in targets:
+        check_files([path], protected, option, simulated_ok=True)
+        real = os.path.realpath(path)
+        status = _stat(real)
+        if real in seen and (status is None or stat.S_ISREG(status.st_mode)):
+            raise OutputError(f"{option} {path}: two outputs would go to the same file ({seen[real]} and {path})")
+        seen[real] = path

@@ -23,6 +23,9 @@ class InputSummary:
     size: int = 0
     #: what each line read turned out to be: the counts add up to ``lines``
     accounting: dict[str, int] = field(default_factory=dict)
+    #: the time of the input's first event, as written, from the bytes audited (its gaming day
+    #: in the history store); None when its first lines hold none
+    first_event: str | None = None
 
 
 @dataclass

@@ -17,7 +17,7 @@ from .fingerprint import fingerprints
 from .report import InputSummary, Report, report_order
 from .rulesets import Library
 from .statistics import build as build_statistics
-from .stream.inputs import audit_input, expand
+from .stream.inputs import InputError, audit_input, changed_message, expand, splittable
 
 #: a unit of work: an input, and the part (k, n) of its tables or None for all of them
 Task = tuple[str, "tuple[int, int] | None"]
@@ -115,8 +115,11 @@ def _tasks(files: list[str], jobs: int) -> list[Task]:
     """One task per file when there are enough files; else each file split by tables into ``jobs`` parts."""
     if jobs <= 1 or len(files) >= jobs:
         return [(f, None) for f in files]
-    # standard input can be read only once: it is never split
-    return [(f, None) if f == "-" else (f, (k, jobs)) for f in files for k in (range(1) if f == "-" else range(jobs))]
+    # an input that gives its bytes once (standard input, a FIFO, a device) is never split
+    tasks: list[Task] = []
+    for f in files:
+        tasks += [(f, (k, jobs)) for k in range(jobs)] if splittable(f) else [(f, None)]
+    return tasks
 
 
 def usable_cores() -> int:
@@ -163,6 +166,15 @@ def _settle(results: list[PartResult]) -> None:
     findings_store.settle([r.findings for r in results])
 
 
+def _same_bytes(first: InputSummary, other: InputSummary) -> None:
+    """Two parts of one file read the same bytes, or the file changed between their reads (it
+    grew, or was replaced): no report then, its parts would describe different nights."""
+    if first.size != other.size:
+        raise InputError(changed_message(first.path, f"size {first.size} then {other.size}"))
+    if first.sha256 != other.sha256:
+        raise InputError(changed_message(first.path, "its parts read different bytes"))
+
+
 def _merge(library: Library, tasks: list, results: list[PartResult]) -> Report:
     report = Report()
     stores = []
@@ -171,8 +183,10 @@ def _merge(library: Library, tasks: list, results: list[PartResult]) -> Report:
         if part is None or part[0] == 0:
             report.inputs.append(result.summary)
             by_path[result.summary.path] = result.summary
-        else:  # another part's tables: its events and syntax lines
-            mine = by_path[result.summary.path].accounting
+        else:  # another part's tables: its events and syntax lines, of the same bytes
+            first = by_path[result.summary.path]
+            _same_bytes(first, result.summary)
+            mine = first.accounting
             for key in ("events", "syntax"):
                 mine[key] += result.summary.accounting[key]
         stores.append(result.findings)

@@ -348,6 +348,15 @@ def run(output: Path | None, check: bool) -> int:
     if output is None:
         sys.stdout.write(content)
         return 0
+    from .outputs import OutputError, check_files
+    read = [*sorted(sentences_dir().glob("*.yaml")), *sorted(rulesets_dir().glob("*.yaml")),
+            *sorted(fixtures_dir().glob("*/*.del"))]
+    try:
+        if output.resolve().parent.is_dir():  # (else the write says it cannot)
+            check_files([output], read)
+    except OutputError as err:
+        sys.stderr.write(f"audit: {for_terminal(str(err))}\n")
+        return 2
     try:
         _write_atomically(output, content)
     except OSError as err:

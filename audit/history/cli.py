@@ -48,6 +48,22 @@ def store_setting(store: str | None, cfg: config_file.Config) -> tuple[str, Path
     return None
 
 
+def store_files(store: str | None, cfg: config_file.Config) -> list[Path]:
+    """The files of the SQLite store named (on the command line or in the configuration), that no
+    output may replace: the database and its journals. None for another kind of store, or a
+    value that is not a store (opening it says why)."""
+    chosen = store_setting(store, cfg)
+    if chosen is None:
+        return []
+    try:
+        where = parse(*chosen)
+    except StoreError:
+        return []
+    if where.file is None:
+        return []
+    return [where.file, *(where.file.with_name(where.file.name + end) for end in ("-wal", "-shm", "-journal"))]
+
+
 def open_recorder(store: str | None, cfg: config_file.Config, files: list[str]):
     """``audit check``'s recorder, its store ready (None: no store); exit 2 if it cannot be used."""
     chosen = store_setting(store, cfg)

@@ -57,7 +57,7 @@ def first_stamp(path: str) -> str | None:
             line = stream.readline()
             if not line:
                 return None
-            stamp = _event_stamp(line)
+            stamp = event_stamp(line)
             if stamp is not None:
                 return stamp
     except (OSError, EOFError, zlib.error):
@@ -67,7 +67,7 @@ def first_stamp(path: str) -> str | None:
     return None
 
 
-def _event_stamp(line: bytes) -> str | None:
+def event_stamp(line: bytes) -> str | None:
     """The first word of an event line when it is a time with an offset."""
     text = line.lstrip(b"\xef\xbb\xbf").strip()
     if not text or text.startswith(b"#"):

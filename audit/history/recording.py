@@ -16,7 +16,7 @@ from typing import Iterable, Iterator
 
 from .. import __version__
 from . import schema
-from .gaming_day import GamingDayError, day_start, first_stamp, of_stamp
+from .gaming_day import GamingDayError, day_start, of_stamp
 from .migrate import prepare
 from .store import Store, StoreError, parse
 
@@ -49,8 +49,8 @@ class Recorder:
     @classmethod
     def open(cls, value: str, base: Path | None, files: list[str], gaming_day_start: str) -> Recorder:
         if "-" in files:
-            raise StoreError("standard input cannot be recorded in a store (its gaming day is read from "
-                             "the file after the audit): name the log's file")
+            raise StoreError("standard input cannot be recorded in a store (the store lists each night by its "
+                             "file's name): name the log's file")
         try:
             start = day_start(gaming_day_start)
         except GamingDayError as err:
@@ -77,11 +77,12 @@ class Recorder:
             report.statistics = None
 
     def record(self, report, stamps: dict[str, str | None] | None = None) -> Outcome:
-        """Record every input of ``report`` (its first event times read again from the files,
-        unless ``stamps`` gives them by path)."""
+        """Record every input of ``report``: the bytes the audit read (their SHA-256, size and
+        first event time, from the audit itself: the path may name other bytes by now), unless
+        ``stamps`` gives the first event times by path."""
         from sqlalchemy.exc import SQLAlchemyError
         if stamps is None:
-            stamps = {inp.path: first_stamp(inp.path) for inp in report.inputs}
+            stamps = {inp.path: inp.first_event for inp in report.inputs}
         statistics = self.statistics if self.statistics is not None else report.statistics
         try:
             with self.store.engine.begin() as conn:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import BinaryIO, Callable, Iterator
 
 from ..engine.format_checks import SYNTAX
+from ..history.gaming_day import HEAD_LINES, event_stamp
 from ..report import InputSummary
 from ..rulesets import Library
 from .replay import MAX_LINE_BYTES, FileReplay
@@ -122,12 +123,37 @@ CHUNK_BYTES = 1 << 20
 BOM = b"\xef\xbb\xbf"
 
 
-def feed_lines(stream: BinaryIO, replay: FileReplay, tick: Callable[[int], None] | None = None) -> None:
+class FirstStamp:
+    """The time of an input's first event, as written, looked for in its first ``HEAD_LINES``
+    lines as they are audited (the gaming day the history store records: never read again
+    from the path, which may name other bytes by then)."""
+
+    def __init__(self) -> None:
+        self.stamp: str | None = None
+        self.left = HEAD_LINES
+
+    def see(self, lines: list[bytes]) -> None:
+        for line in lines[:self.left]:
+            self.stamp = event_stamp(line)
+            if self.stamp is not None:
+                self.left = 0
+                return
+        self.left -= min(len(lines), self.left)
+
+    def skip(self) -> None:
+        """A line too long to be looked at."""
+        self.left = max(self.left - 1, 0)
+
+
+def feed_lines(stream: BinaryIO, replay: FileReplay, tick: Callable[[int], None] | None = None,
+               first: FirstStamp | None = None) -> None:
     """Every line to the replay, a chunk at a time (the replay decodes them): chunks are read and
     split here, so that no line over ``MAX_LINE_BYTES`` is ever held whole.
 
-    ``tick`` receives the bytes read, about every ``CHUNK_BYTES`` and at the end.
+    ``tick`` receives the bytes read, about every ``CHUNK_BYTES`` and at the end; ``first``, if
+    given, looks at the first lines for the first event's time.
     """
+    first = first or FirstStamp()
     read = stream.read1 if tick is None else _counting(stream.read1, tick)
     feed, limit = replay.feed_chunk, MAX_LINE_BYTES  # (no line but a chunk's first can be longer: a chunk is not)
     lineno = 0
@@ -148,11 +174,19 @@ def feed_lines(stream: BinaryIO, replay: FileReplay, tick: Callable[[int], None]
             lines[0] = carry + lines[0]
         carry = lines.pop()
         if lines:
-            if len(lines[0]) > limit:
-                lineno = replay.too_long(lineno + 1, len(lines[0]), lines[0][:64])
-                del lines[0]
-            if lines:
-                lineno = feed(lines, lineno)
+            if not lineno and len(lines) > 1 and any(len(line) > limit for line in lines):
+                # (the first block may hold more than a chunk, the first bytes of a pipe gathered)
+                for line in lines:
+                    lineno = _feed_one(line, lineno, replay, first)
+            else:
+                if len(lines[0]) > limit:
+                    lineno = replay.too_long(lineno + 1, len(lines[0]), lines[0][:64])
+                    first.skip()
+                    del lines[0]
+                if lines:
+                    if first.left:
+                        first.see(lines)
+                    lineno = feed(lines, lineno)
         block = read(CHUNK_BYTES)
         if len(carry) > limit:  # read past the rest of the line, a chunk at a time
             length, head, carry = len(carry), carry[:64], b""
@@ -163,10 +197,23 @@ def feed_lines(stream: BinaryIO, replay: FileReplay, tick: Callable[[int], None]
                 length += end
                 block = block[end + 1:] or read(CHUNK_BYTES)
             lineno = replay.too_long(lineno + 1, length, head)
+            first.skip()
     if carry or (bom and lineno == 0):  # the last line, without its end (a BOM alone is one)
+        if first.left:
+            first.see([carry])
         feed([carry], lineno)
     if tick is not None:
         read(0)  # the bytes not told yet
+
+
+def _feed_one(line: bytes, lineno: int, replay: FileReplay, first: FirstStamp) -> int:
+    """One line to the replay, or its length if it is too long."""
+    if len(line) > MAX_LINE_BYTES:
+        first.skip()
+        return replay.too_long(lineno + 1, len(line), line[:64])
+    if first.left:
+        first.see([line])
+    return replay.feed_chunk([line], lineno)
 
 
 #: the byte-order marks of the encodings a log is saved in by mistake (none can start UTF-8 text)
@@ -267,6 +314,46 @@ class _Hashing(io.RawIOBase):
         return n
 
 
+def reads_once(path: str) -> bool:
+    """Whether an input gives its bytes once: standard input, a FIFO, a device, ``/dev/stdin`` or
+    a process substitution (``/dev/fd/63``), anything but a regular file or a URL's object. It is
+    read once, whole: never in parts, never again."""
+    if path == "-":
+        return True
+    if is_url(path):
+        return False
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False  # unreadable: the audit says so when it reads it
+
+
+def splittable(path: str) -> bool:
+    """Whether an input can be read in parts, each part reading it whole for some of its tables."""
+    return not reads_once(path)
+
+
+def _identity(status: os.stat_result) -> tuple[int, ...]:
+    """What changes when a file's bytes do: the same file, its size, its times of change."""
+    return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+
+
+def changed_message(path: str, how: str) -> str:
+    return f"{path}: changed while it was read ({how}); audit it again once it is complete"
+
+
+def _check_unchanged(path: str, fd: int, before: os.stat_result, read: int, whole: bool) -> None:
+    """The file's bytes are those read: it did not change between its opening and the end of its
+    read, and (read from its start, ``whole``) every byte it holds was read, no more."""
+    after = os.fstat(fd)
+    if before.st_size != after.st_size:
+        raise InputError(changed_message(path, f"size {before.st_size} then {after.st_size}"))
+    if whole and read != before.st_size:
+        raise InputError(changed_message(path, f"size {before.st_size}, {read} bytes read"))
+    if _identity(before) != _identity(after):
+        raise InputError(changed_message(path, "modified, at the same size"))
+
+
 def audit_input(library: Library, path: str, part: tuple[int, int] | None = None,
                 tick: Callable[[int], None] | None = None,
                 source: str | None = None) -> tuple[FileReplay, InputSummary]:
@@ -274,7 +361,11 @@ def audit_input(library: Library, path: str, part: tuple[int, int] | None = None
     such; its SHA-256 and size are those of the compressed file, the evidence as stored.
 
     ``source``: where to read it if not at ``path``, which the report names (a cluster's worker
-    reads a relative path given to the client at its absolute place)."""
+    reads a relative path given to the client at its absolute place).
+
+    A regular file that grows, shrinks or is written while it is read is refused (``InputError``):
+    the lines audited, the SHA-256 and the size always describe the same bytes. An input that
+    is not a regular file (a pipe, a device) is read once: never a ``part`` of it."""
     display = "<stdin>" if path == "-" else path
     replay = FileReplay(library, display, part)
     digest = hashlib.sha256()
@@ -285,18 +376,31 @@ def audit_input(library: Library, path: str, part: tuple[int, int] | None = None
         raise InputError(f"{path}: cannot read: {err.strerror or err}") from None
     except UrlError as err:  # no fsspec, or none of its filesystems reads this scheme
         raise InputError(str(err)) from None
-    hashing = _Hashing(raw, digest if replay.primary else None)  # one part hashes the evidence
+    try:
+        before = None if is_url(source) else os.fstat(raw.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        before = None  # (a standard input replaced by one without a descriptor: read as it is)
+    regular = before is not None and stat.S_ISREG(before.st_mode)
+    if part is not None and before is not None and not regular:
+        if path != "-":
+            raw.close()
+        raise InputError(f"{path}: not a regular file: it can be read only once, whole, not in parts")
+    hashing = _Hashing(raw, digest)  # every part hashes what it read: the parts must agree (run._merge)
     stream = io.BufferedReader(hashing, buffer_size=1 << 16)
+    first = FirstStamp()
     try:
         compressed = stream.peek(2)[:2] == GZIP_MAGIC
         if compressed:
             stream = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]
         try:
             with _collector_for_streaming():
-                feed_lines(stream, replay, tick)
+                feed_lines(stream, replay, tick, first)
         except (EOFError, gzip.BadGzipFile, zlib.error) as err:
             _damaged(replay, err)
             hashing.drain()  # the hash and size are of the whole file as stored
+        if regular:
+            assert before is not None
+            _check_unchanged(path, raw.fileno(), before, hashing.size, whole=path != "-")
     except OSError as err:
         raise InputError(f"{path}: read error: {err.strerror or err}") from None
     finally:
@@ -304,7 +408,8 @@ def audit_input(library: Library, path: str, part: tuple[int, int] | None = None
             raw.close()
     replay.finish()
     stats = replay.stats
-    return replay, InputSummary(display, digest.hexdigest(), stats.lines, hashing.size, stats.accounting())
+    return replay, InputSummary(display, digest.hexdigest(), stats.lines, hashing.size, stats.accounting(),
+                                first.stamp)
 
 
 def _damaged(replay: FileReplay, err: Exception) -> None:
