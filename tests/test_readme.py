@@ -6,10 +6,10 @@ import os
 import re
 import shutil
 import subprocess
-import venv
 from pathlib import Path
 
 import pytest
+import venvs
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,9 +27,21 @@ def test_readme_has_exactly_two_setup_commands():
     assert "pytest" in cmds[1]
 
 
-def test_ci_runs_the_readme_test_command():
+def test_ci_runs_both_readme_setup_commands_as_written_in_a_fresh_virtual_environment():
+    """.ci/run takes the commands from the README itself (they cannot drift apart), runs each one
+    as written, in a virtual environment of its own made before them."""
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert _commands()[1] in ci
+    function = re.search(r"^setup_commands\(\) \{\n.*?^\}\n", ci, re.S | re.M)
+    assert function, "no setup_commands function in .ci/run"
+    done = subprocess.run(["bash", "-c", function.group(0) + "setup_commands"], cwd=ROOT,
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == _commands()
+    made = ci.index("python3 -m venv ")
+    activated = ci.index("source \"$venv_dir/bin/activate\"")
+    ran = ci.index('bash -euo pipefail -c "$command"')
+    assert made < activated < ran
+    assert "mapfile -t commands < <(setup_commands)" in ci
+    assert "pip install" not in ci[made:ran]  # nothing installed into it but by the README's commands
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is needed to copy the tracked files")
@@ -42,11 +54,8 @@ def test_first_readme_command_installs_and_audits_the_example(tmp_path):
         if (ROOT / name).is_file():
             (src / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, src / name)
-    env_dir = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=True, system_site_packages=True).create(env_dir)
-    bindir = env_dir / ("Scripts" if os.name == "nt" else "bin")
-    env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ['PATH']}", "VIRTUAL_ENV": str(env_dir)}
-    env.pop("PYTHONPATH", None)
+    bindir = venvs.create(tmp_path / "venv")
+    env = venvs.environment(bindir)
     cmd = _commands()[0]
     done = subprocess.run(cmd, shell=True, cwd=src, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]

@@ -5,25 +5,50 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import venv
 from pathlib import Path
 
 import pytest
+import venvs
 
 ROOT = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent
+
+
+def _python(bindir: Path) -> str:
+    return str(bindir / ("python.exe" if os.name == "nt" else "python"))
+
+
+def test_a_nested_environment_sees_the_packages_of_the_virtual_environment_running_the_tests(tmp_path):
+    """The README's set-up installs the dependencies in a virtual environment, not in the system's
+    Python: the environment the wheel goes into must see them there."""
+    import venv
+    venv.EnvBuilder(with_pip=False).create(tmp_path / "outer")
+    outer = _python(tmp_path / "outer" / ("Scripts" if os.name == "nt" else "bin"))
+    purelib = subprocess.run([outer, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    Path(purelib, "only_in_the_outer_environment.py").write_text("WHERE = 'outer'\n", encoding="utf-8")
+    make = (f"import sys; sys.path.insert(0, {str(TESTS)!r}); from pathlib import Path; import venvs; "
+            f"print(venvs.create(Path({str(tmp_path / 'inner')!r}), with_pip=False))")
+    made = subprocess.run([outer, "-c", make], capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    inner = _python(Path(made.stdout.strip()))
+    seen = subprocess.run([inner, "-c", "import only_in_the_outer_environment as m, sys; print(m.WHERE, sys.prefix)"],
+                          capture_output=True, text=True)
+    assert seen.returncode == 0, seen.stderr
+    assert seen.stdout.split() == ["outer", str(tmp_path / "inner")]
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> tuple[Path, dict]:
-    """A fresh virtual environment with the wheel built from this tree (dependencies: the machine's)."""
+    """A fresh virtual environment with the wheel built from this tree (dependencies: those of the
+    interpreter running the tests, a virtual environment's included)."""
     where = tmp_path_factory.mktemp("wheel")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(where / "dist"),
                             str(ROOT)], env=env, capture_output=True, text=True, timeout=600)
     assert built.returncode == 0, built.stderr[-2000:]
     (wheel,) = (where / "dist").glob("del_audit-*.whl")
-    venv.EnvBuilder(with_pip=True, system_site_packages=True).create(where / "venv")
-    bindir = where / "venv" / ("Scripts" if os.name == "nt" else "bin")
+    bindir = venvs.create(where / "venv")
     done = subprocess.run([str(bindir / "python"), "-m", "pip", "install", "-q", "--no-deps", str(wheel)],
                           env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
