@@ -7,6 +7,7 @@ traceback ever reaches the user: every expected failure is a one-line message.
 
 import os
 import sys
+import textwrap
 from contextlib import contextmanager
 from dataclasses import replace
 from enum import Enum
@@ -37,8 +38,10 @@ from .simulate.style import STYLES
 from .statistics import DEFAULT_ALPHA
 from .stream.inputs import InputError, expand, input_size
 from .verbose import Narrator
-
-app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False,
+#: -h is --help everywhere; the help is click's plain text, wrapped to the terminal (none cut short)
+HELP_SETTINGS = {"help_option_names": ["-h", "--help"]}
+app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
+                  context_settings=HELP_SETTINGS,
                   help="Audit Dealer Event Logs against the regulation that governs each table.")
 baseline_app = typer.Typer(no_args_is_help=True, help="Accept the findings of a night, to fail only on new ones.")
 app.add_typer(baseline_app, name="baseline")
@@ -62,8 +65,9 @@ AnomalyKind = _choices("AnomalyKind", ANOMALIES)
 StyleName = _choices("StyleName", tuple(STYLES))
 RulesFormat = _choices("RulesFormat", LISTING_FORMATS)
 _NAME_WIDTH = max(map(len, REPORTERS))
-FORMATS_HELP = "\b\nReport formats (--format):\n" + "\n".join(
-    f"  {r.name:<{_NAME_WIDTH}}  {r.description} (.{r.extension})" for r in REPORTERS.values())
+FORMATS_HELP = "\b\nReport formats (--format):\n" + "\n".join(  # whole at 80 columns (click indents by 2)
+    textwrap.fill(f"{r.description} (.{r.extension})", 76, initial_indent=f"  {r.name:<{_NAME_WIDTH}}  ",
+                  subsequent_indent=" " * (_NAME_WIDTH + 4)) for r in REPORTERS.values())
 
 
 def _die(message: str) -> NoReturn:
@@ -449,17 +453,58 @@ def simulate(
     raise typer.Exit(1 if missing else 0)
 
 
+#: click's errors, from the click typer runs on (a copy of its own in recent typers)
+_ClickException, _UsageError = (next(c for c in typer.BadParameter.__mro__ if c.__name__ == name)
+                                for name in ("ClickException", "UsageError"))
+
+
+def _readable(command):
+    """The help, as a person reads it at 80 columns: every command's first sentence whole in its
+    group's list (click would cut it with "..."), and values named by their option
+    (``--output OUTPUT``, ``[text|json]``) instead of Python types (``<list[Path]>``)."""
+    for param in command.params:
+        if param.param_type_name == "argument" and param.metavar is None:
+            param.metavar = param.name.upper()  # type: ignore[union-attr]
+        elif param.param_type_name == "option" and not param.is_flag and param.metavar is None:
+            choices = (getattr(getattr(param, "type", None), "choices", None)
+                       or getattr(getattr(param, "type_descriptor", None), "choices", None))
+            param.metavar = (f"[{'|'.join(str(getattr(c, 'value', c)) for c in choices)}]" if choices
+                             else max(param.opts, key=len).lstrip("-").upper())
+    if isinstance(getattr(command, "commands", None), dict):
+        for sub in command.commands.values():
+            if sub.short_help is None and sub.help:
+                first = sub.help.strip().split("\n\n", 1)[0].replace("\n", " ")
+                sub.short_help = first.split(". ", 1)[0].rstrip(".") + "."
+            _readable(sub)
+    return command
+
+
+def _usage_error(err) -> int:
+    """A usage error (unknown option, missing argument, bad value) as every other error: one line."""
+    if type(err).__name__ == "NoArgsIsHelpError":  # a group without its command: the help was shown
+        return 2
+    message = " ".join(err.format_message().replace("Value error, ", "").split())
+    where = err.ctx.command_path if err.ctx is not None else "audit"
+    sys.stderr.write(f"audit: {for_terminal(message)} (see {where} --help)\n")
+    return 2
+
+
 def run() -> int:
     """The command line; returns its exit code."""
-    if os.environ.get("NO_COLOR"):  # typer's help and usage errors too: no escape at all, bold included
-        from typer import rich_utils
-        rich_utils.COLOR_SYSTEM = None
     interrupt.install()
     try:
-        app(prog_name="audit")
+        code = _readable(typer.main.get_command(app)).main(prog_name="audit", standalone_mode=False)
     except interrupt.Interrupted:  # no report was replaced: the writes are atomic (audit/atomic.py)
         sys.stderr.write("audit: interrupted\n")
         return interrupt.EXIT_STATUS
+    except _UsageError as err:
+        return _usage_error(err)
+    except _ClickException as err:  # a file click could not open, say: one line too
+        sys.stderr.write(f"audit: {for_terminal(' '.join(err.format_message().split()))}\n")
+        return 2
+    except typer.Abort:
+        sys.stderr.write("audit: aborted\n")
+        return 1
     except SystemExit as done:
         if isinstance(done.code, str):  # a message instead of a code: Python would print it, exit 1
             sys.stderr.write(done.code + "\n")
@@ -468,7 +513,7 @@ def run() -> int:
     except Exception as err:  # a bug of ours: say so in one line, never a traceback
         sys.stderr.write(f"audit: internal error: {type(err).__name__}: {for_terminal(str(err))}\n")
         return 2
-    return 0
+    return code if isinstance(code, int) else 0
 
 
 def main() -> None:
