@@ -21,7 +21,8 @@ def _interrupted_while_loading(signum: int, frame: object) -> None:
     os._exit(130)  # audit.interrupt.EXIT_STATUS, not imported yet
 
 
-def main() -> None:
+def main(args: list[str] | None = None) -> None:
+    """The command line with ``args`` (default: the process's arguments)."""
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, _interrupted_while_loading)
     collecting = gc.isenabled()
@@ -33,7 +34,7 @@ def main() -> None:
         gc.unfreeze()
         if collecting:
             gc.enable()
-    command()
+    command(args)
 
 
 if __name__ == "__main__":

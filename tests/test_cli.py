@@ -222,7 +222,7 @@ def test_the_command_starts_with_the_collector_off_and_runs_with_it_as_before(mo
     import audit.cli
 
     seen = []
-    monkeypatch.setattr(audit.cli, "main", lambda: seen.append((gc.isenabled(), gc.get_freeze_count())))
+    monkeypatch.setattr(audit.cli, "main", lambda args=None: seen.append((gc.isenabled(), gc.get_freeze_count())))
     real_import = builtins.__import__
 
     def watching(name, *args, **kwargs):
