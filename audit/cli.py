@@ -517,7 +517,8 @@ def _readable(command):
 
 def _usage_error(err) -> int:
     """A usage error (unknown option, missing argument, bad value) as every other error: one line."""
-    if type(err).__name__ == "NoArgsIsHelpError":  # a group without its command: the help was shown
+    if type(err).__name__ == "NoArgsIsHelpError":  # a group without its command: its help
+        sys.stdout.write(err.format_message().rstrip("\n") + "\n")
         return 2
     message = " ".join(err.format_message().replace("Value error, ", "").split())
     where = err.ctx.command_path if err.ctx is not None else "audit"

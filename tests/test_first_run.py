@@ -70,6 +70,15 @@ def test_a_usage_error_is_one_line_and_exit_2(args, message):
     assert done.stderr.endswith(" --help)\n") and "\x1b" not in done.stderr
 
 
+@pytest.mark.parametrize("group", [[], ["history"], ["baseline"]])
+def test_a_group_without_its_command_shows_its_help(group):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "audit", *group], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2 and done.stderr == ""
+    assert done.stdout.startswith(f"Usage: {' '.join(['audit', *group])} [OPTIONS] COMMAND") and "Commands:" in done.stdout
+
+
 # a module imported first thing makes the command wait, while it loads, on the module named by
 # the environment: it says so on standard output, and the test interrupts it then
 HOOK = '''
