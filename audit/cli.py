@@ -501,6 +501,8 @@ def _readable(command):
     for param in command.params:
         if param.param_type_name == "argument" and param.metavar is None:
             param.metavar = param.name.upper()  # type: ignore[union-attr]
+            if hasattr(param, "display_type_rich"):  # typer 0.2x: not "PATHS <list[str]>" but "PATHS"
+                param.display_type_rich = lambda ctx: None
         elif param.param_type_name == "option" and not param.is_flag and param.metavar is None:
             choices = (getattr(getattr(param, "type", None), "choices", None)
                        or getattr(getattr(param, "type_descriptor", None), "choices", None))
