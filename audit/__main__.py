@@ -5,12 +5,26 @@ schemas) that all live as long as the process. Left on, the cyclic collector sca
 again and again while they were made, about 120 times: 0.03 s of a 0.3 s start-up. It is
 off while they load, and they then go to its oldest generation in one step (frozen, then
 unfrozen), where they would have ended anyway; the audit runs with the collector as before
-(``audit.stream.inputs`` tunes it while a log streams)."""
+(``audit.stream.inputs`` tunes it while a log streams).
+
+Ctrl-C (or SIGTERM) while it loads ends the process at once, in the one line every interruption
+prints: nothing has been done yet that needs undoing. ``audit.interrupt`` takes over once the
+command line is loaded."""
 
 import gc
+import os
+import signal
 
 
-def main() -> None:
+def _interrupted_while_loading(signum: int, frame: object) -> None:
+    os.write(2, b"audit: interrupted\n")
+    os._exit(130)  # audit.interrupt.EXIT_STATUS, not imported yet
+
+
+def main(args: list[str] | None = None) -> None:
+    """The command line with ``args`` (default: the process's arguments)."""
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, _interrupted_while_loading)
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -20,7 +34,7 @@ def main() -> None:
         gc.unfreeze()
         if collecting:
             gc.enable()
-    command()
+    command(args)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ traceback ever reaches the user: every expected failure is a one-line message.
 
 import os
 import sys
+import textwrap
 from contextlib import contextmanager
 from dataclasses import replace
 from enum import Enum
@@ -40,8 +41,10 @@ from .simulate.style import STYLES
 from .statistics import DEFAULT_ALPHA
 from .stream.inputs import InputError, expand, input_size
 from .verbose import Narrator
-
-app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False,
+#: -h is --help everywhere; the help is click's plain text, wrapped to the terminal (none cut short)
+HELP_SETTINGS = {"help_option_names": ["-h", "--help"]}
+app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
+                  context_settings=HELP_SETTINGS,
                   help="Audit Dealer Event Logs against the regulation that governs each table.")
 baseline_app = typer.Typer(no_args_is_help=True, help="Accept the findings of a night, to fail only on new ones.")
 app.add_typer(baseline_app, name="baseline")
@@ -66,8 +69,9 @@ AnomalyKind = _choices("AnomalyKind", ANOMALIES)
 StyleName = _choices("StyleName", tuple(STYLES))
 RulesFormat = _choices("RulesFormat", LISTING_FORMATS)
 _NAME_WIDTH = max(map(len, REPORTERS))
-FORMATS_HELP = "\b\nReport formats (--format):\n" + "\n".join(
-    f"  {r.name:<{_NAME_WIDTH}}  {r.description} (.{r.extension})" for r in REPORTERS.values())
+FORMATS_HELP = "\b\nReport formats (--format):\n" + "\n".join(  # whole at 80 columns (click indents by 2)
+    textwrap.fill(f"{r.description} (.{r.extension})", 76, initial_indent=f"  {r.name:<{_NAME_WIDTH}}  ",
+                  subsequent_indent=" " * (_NAME_WIDTH + 4)) for r in REPORTERS.values())
 
 
 def _die(message: str) -> NoReturn:
@@ -376,13 +380,57 @@ def trace(
     raise typer.Exit(run_trace(output, check))
 
 
+NightName = _choices("NightName", ("example", "cdf", "mixed"))
+#: the default start moves a day a seed, over ten years (then starts again)
+SEED_DAYS = 3653
+
+
+def _write_lines(lines, output: Optional[Path], what: str = "") -> int:
+    """The simulated lines to ``output`` or standard output; their count (a reader that goes
+    away, as ``| head`` does, ends the run quietly)."""
+    count = 0
+    try:
+        if output is not None:  # written whole or not at all, as a report
+            def pieces() -> Iterator[str]:
+                nonlocal count
+                batch: list[str] = []
+                for line in lines:
+                    batch.append(line)
+                    if len(batch) == 4096:
+                        count += len(batch)
+                        yield "\n".join(batch) + "\n"
+                        batch = []
+                count += len(batch)
+                if batch:
+                    yield "\n".join(batch) + "\n"
+            _write(output, pieces())  # type: ignore[arg-type]
+        else:
+            out = sys.stdout
+            for line in lines:
+                out.write(line + "\n")
+                count += 1
+            out.flush()
+    except BrokenPipeError:
+        raise typer.Exit(0)
+    except OSError as err:
+        _die(f"{output if output is not None else 'standard output'}: cannot write: {err.strerror or err}")
+    if what:
+        where = for_terminal(str(output)) if output is not None else "standard output"
+        sys.stderr.write(f"audit: {count} lines, {what}, written to {where}\n")
+    return count
+
+
+#: the defaults of ``audit simulate`` (and of ``python -m audit.simulate``, the same command)
+SIMULATE_ROUNDS, SIMULATE_SEED = 100, 1
+
+
 @app.command()
 def simulate(
-    ruleset: Annotated[Optional[list[str]], typer.Option("--ruleset", "-r", help="Ruleset of the tables (fr-bataille-2007, mc-sun-war-2006, be-ostende-cdf); repeat for a mixed night.")] = None,
+    ruleset: Annotated[Optional[list[str]], typer.Option("--ruleset", "-r", help="Ruleset of the tables (fr-bataille-2007, mc-sun-war-2006, be-ostende-cdf); repeat for a mixed night. Without it: bataille tables BAT-01, BAT-02... of the French and Monaco rulesets in turn (the benchmark's night); with --style realistic, tables of all three.")] = None,
     tables: Annotated[Optional[int], typer.Option("--tables", min=1, help="Number of tables, dealt to the rulesets round-robin (default: 2 per ruleset).")] = None,
-    rounds: Annotated[int, typer.Option("--rounds", min=0, help="Rounds (coups) per table.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", help="The same seed gives the same log, byte for byte.")] = 1,
-    start: Annotated[Optional[str], typer.Option("--start", help="When the first table opens, ISO 8601 (default 2026-11-20T21:00:00+01:00; +01:00 if no offset).")] = None,
+    rounds: Annotated[Optional[int], typer.Option("--rounds", min=0, help=f"Rounds (coups) per table (default {SIMULATE_ROUNDS}).")] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", help=f"The same seed gives the same log, byte for byte (default {SIMULATE_SEED}).")] = None,
+    start: Annotated[Optional[str], typer.Option("--start", help="When the first table opens, ISO 8601 (+01:00 if no offset). Default: seed - 1 days after 2026-11-20T21:00:00+01:00 (seed 1 opens then, seed 2 the next evening...), so that nights of different seeds fall on different gaming days.")] = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the log to this file (default: standard output).")] = None,
     inject: Annotated[Optional[list[str]], typer.Option("--inject", help="Inject one fault of this finding category (repeat), or 'all' for every category the tables' rulesets have.")] = None,
     expected: Annotated[Optional[Path], typer.Option("--expected", help="Write the expected findings, a JSON list of {rule, category, line, table} sorted by line (table null for a syntax finding); with --anomaly, the anomaly expected, a JSON object {anomaly, strength, table, scope, id}.")] = None,
@@ -390,6 +438,7 @@ def simulate(
     strength: Annotated[float, typer.Option("--strength", min=0.0, max=1.0, help="With --anomaly collusion: the share of the player's hands the dealer favours.")] = 1.0,
     style: Annotated[StyleName, typer.Option("--style", help="How the people behave where the rules leave room: plain (the fixture nights) or realistic (heavy-tailed stakes over the whole range, more seat changes, many standing players, limits changing often; the benchmark's realistic night).")] = StyleName("plain"),
     per_table: Annotated[Optional[Path], typer.Option("--per-table", help="Write each table's night to its own file DIR/TABLE.del, header lines included, instead of one log (not with --output, --inject, --anomaly or --expected).")] = None,
+    night: Annotated[Optional[NightName], typer.Option("--night", help="Write one of the shipped nights of fixtures/nights (example, cdf or mixed: their own tables, seed and start) instead; only --output goes with it.")] = None,
 ) -> None:
     """Write a rule-abiding night of interleaved tables, optionally with known faults.
 
@@ -399,26 +448,44 @@ def simulate(
     few rounds; the log and the expected findings still agree).
     """
     import json
-    from datetime import datetime
+    from datetime import datetime, timedelta
 
     from . import simulate as sim
     from .simulate import faults
 
-    if not ruleset:
-        _die(f"give at least one --ruleset ({', '.join(sim.RULESETS)})")
-    rulesets = list(dict.fromkeys(ruleset))
+    if night is not None:
+        shaping = {"--ruleset": ruleset, "--tables": tables, "--rounds": rounds, "--seed": seed, "--start": start,
+                   "--inject": inject, "--expected": expected, "--anomaly": anomaly, "--per-table": per_table,
+                   "--style": None if style.value == "plain" else style}
+        given = [name for name, value in shaping.items() if value is not None]
+        if given:
+            _die(f"--night writes a shipped night as it is: not with {', '.join(given)}")
+        _write_lines(sim.night_lines(night.value), output, f"the {night.value} night")
+        raise typer.Exit(0)
+    rounds = SIMULATE_ROUNDS if rounds is None else rounds
+    seed = SIMULATE_SEED if seed is None else seed
+    rulesets = list(dict.fromkeys(ruleset or []))
     try:
-        specs = sim.cli_tables(rulesets, tables if tables is not None else 2 * len(rulesets), rounds)
+        if rulesets:
+            specs = sim.cli_tables(rulesets, tables if tables is not None else 2 * len(rulesets), rounds)
+        elif style.value == "plain":  # the benchmark's night: French and Monaco bataille tables in turn
+            specs = sim.generated_tables(tables if tables is not None else 4, rounds)
+            rulesets = sorted({spec.ruleset for spec in specs})
+        else:
+            rulesets = list(sim.RULESETS)
+            specs = sim.cli_tables(rulesets, tables if tables is not None else 2 * len(rulesets), rounds)
     except ValueError as err:
         _die(str(err))
     if style.value != "plain":
         specs = [replace(spec, style=STYLES[style.value]) for spec in specs]
-    begin = sim.EXAMPLE_START
+    begin = sim.EXAMPLE_START + timedelta(days=(seed - 1) % SEED_DAYS)
     if start is not None:
         try:
             begin = datetime.fromisoformat(start)
         except ValueError:
             _die(f"--start {start!r} is not an ISO 8601 date and time")
+        if begin.tzinfo is None:
+            begin = begin.replace(tzinfo=sim.EXAMPLE_START.tzinfo)
     wanted: list[str] = []
     for name in inject or []:
         if name == "all":
@@ -456,32 +523,7 @@ def simulate(
                                                    casino="Casino-Simulation", categories=wanted)
     else:
         lines = sim.simulate(tables=specs, seed=seed, start=begin, anomaly=played)
-    count = 0
-    try:
-        if output is not None:  # written whole or not at all, as a report
-            def pieces() -> Iterator[str]:
-                nonlocal count
-                batch: list[str] = []
-                for line in lines:
-                    batch.append(line)
-                    if len(batch) == 4096:
-                        count += len(batch)
-                        yield "\n".join(batch) + "\n"
-                        batch = []
-                count += len(batch)
-                if batch:
-                    yield "\n".join(batch) + "\n"
-            _write(output, pieces())  # type: ignore[arg-type]
-        else:
-            out = sys.stdout
-            for line in lines:
-                out.write(line + "\n")
-                count += 1
-            out.flush()
-    except BrokenPipeError:
-        raise typer.Exit(0)
-    except OSError as err:
-        _die(f"{output if output is not None else 'standard output'}: cannot write: {err.strerror or err}")
+    count = _write_lines(lines, output)
     found.sort(key=lambda e: (e.line, e.rule))
     if played is not None and played.table is None:
         _die("--anomaly is played at a bataille table: the night has none")
@@ -501,17 +543,61 @@ def simulate(
     raise typer.Exit(1 if missing else 0)
 
 
-def run() -> int:
-    """The command line; returns its exit code."""
-    if os.environ.get("NO_COLOR"):  # typer's help and usage errors too: no escape at all, bold included
-        from typer import rich_utils
-        rich_utils.COLOR_SYSTEM = None
+#: click's errors, from the click typer runs on (a copy of its own in recent typers)
+_ClickException, _UsageError = (next(c for c in typer.BadParameter.__mro__ if c.__name__ == name)
+                                for name in ("ClickException", "UsageError"))
+
+
+def _readable(command):
+    """The help, as a person reads it at 80 columns: every command's first sentence whole in its
+    group's list (click would cut it with "..."), and values named by their option
+    (``--output OUTPUT``, ``[text|json]``) instead of Python types (``<list[Path]>``)."""
+    for param in command.params:
+        if param.param_type_name == "argument" and param.metavar is None:
+            param.metavar = param.name.upper()  # type: ignore[union-attr]
+            if hasattr(param, "display_type_rich"):  # typer 0.2x: not "PATHS <list[str]>" but "PATHS"
+                param.display_type_rich = lambda ctx: None
+        elif param.param_type_name == "option" and not param.is_flag and param.metavar is None:
+            choices = (getattr(getattr(param, "type", None), "choices", None)
+                       or getattr(getattr(param, "type_descriptor", None), "choices", None))
+            param.metavar = (f"[{'|'.join(str(getattr(c, 'value', c)) for c in choices)}]" if choices
+                             else max(param.opts, key=len).lstrip("-").upper())
+    if isinstance(getattr(command, "commands", None), dict):
+        for sub in command.commands.values():
+            if sub.short_help is None and sub.help:
+                first = sub.help.strip().split("\n\n", 1)[0].replace("\n", " ")
+                sub.short_help = first.split(". ", 1)[0].rstrip(".") + "."
+            _readable(sub)
+    return command
+
+
+def _usage_error(err) -> int:
+    """A usage error (unknown option, missing argument, bad value) as every other error: one line."""
+    if type(err).__name__ == "NoArgsIsHelpError":  # a group without its command: its help
+        sys.stdout.write(err.format_message().rstrip("\n") + "\n")
+        return 2
+    message = " ".join(err.format_message().replace("Value error, ", "").split())
+    where = err.ctx.command_path if err.ctx is not None else "audit"
+    sys.stderr.write(f"audit: {for_terminal(message)} (see {where} --help)\n")
+    return 2
+
+
+def run(args: Optional[list[str]] = None) -> int:
+    """The command line (``args``, default the process's arguments); returns its exit code."""
     interrupt.install()
     try:
-        app(prog_name="audit")
+        code = _readable(typer.main.get_command(app)).main(args, prog_name="audit", standalone_mode=False)
     except interrupt.Interrupted:  # no report was replaced: the writes are atomic (audit/atomic.py)
         sys.stderr.write("audit: interrupted\n")
         return interrupt.EXIT_STATUS
+    except _UsageError as err:
+        return _usage_error(err)
+    except _ClickException as err:  # a file click could not open, say: one line too
+        sys.stderr.write(f"audit: {for_terminal(' '.join(err.format_message().split()))}\n")
+        return 2
+    except typer.Abort:
+        sys.stderr.write("audit: aborted\n")
+        return 1
     except SystemExit as done:
         if isinstance(done.code, str):  # a message instead of a code: Python would print it, exit 1
             sys.stderr.write(done.code + "\n")
@@ -520,17 +606,17 @@ def run() -> int:
     except Exception as err:  # a bug of ours: say so in one line, never a traceback
         sys.stderr.write(f"audit: internal error: {type(err).__name__}: {for_terminal(str(err))}\n")
         return 2
-    return 0
+    return code if isinstance(code, int) else 0
 
 
-def main() -> None:
+def main(args: Optional[list[str]] = None) -> None:
     """The console script and ``python -m audit``: the command line, then a hard exit.
 
     Once the reports are written and the standard streams flushed, nothing is left to do but
     free memory, which the system does at once when the process ends; the interpreter's own
     teardown (every module and object freed one by one) took 0.15 s or more after a night's
     audit. Files are closed where they are written; nothing of ours runs at exit."""
-    code = run()
+    code = run(args)
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

@@ -216,12 +216,13 @@ def test_the_command_starts_with_the_collector_off_and_runs_with_it_as_before(mo
     runs the command with it on again and nothing left frozen (the replay freezes what it wants)."""
     import builtins
     import gc
+    import signal
 
     import audit.__main__ as entry
     import audit.cli
 
     seen = []
-    monkeypatch.setattr(audit.cli, "main", lambda: seen.append((gc.isenabled(), gc.get_freeze_count())))
+    monkeypatch.setattr(audit.cli, "main", lambda args=None: seen.append((gc.isenabled(), gc.get_freeze_count())))
     real_import = builtins.__import__
 
     def watching(name, *args, **kwargs):
@@ -230,7 +231,12 @@ def test_the_command_starts_with_the_collector_off_and_runs_with_it_as_before(mo
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr("builtins.__import__", watching)
-    entry.main()
+    handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        entry.main()
+    finally:
+        for signum, handler in handlers.items():  # main() stops a run interrupted while it loads
+            signal.signal(signum, handler)
     monkeypatch.undo()
     assert seen == [("loading", False), (True, 0)]
     assert gc.isenabled()

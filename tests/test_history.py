@@ -208,7 +208,8 @@ def all_views(url: str) -> dict[str, str]:
     with store.engine.begin() as conn:
         prepare(store, conn, create=False)
         shown = {"nights": views.nights(conn, None, None),
-                 "nights 2026-03": views.nights(conn, date(2026, 3, 1), date(2026, 3, 31))}
+                 "nights 2026-03": views.nights(conn, date(2026, 3, 1), date(2026, 3, 31)),
+                 "inputs": views.inputs(conn, None, None)}
         for period in ("day", "month", "year"):
             shown[f"tables {period}"] = views.tables(conn, period, None, None)
             shown[f"dealers {period}"] = views.dealers(conn, period, date(2025, 6, 1), date(2026, 5, 31))
@@ -248,8 +249,9 @@ def test_a_year_of_nights_reads_the_same_on_both_backends(year_views):
 def test_the_year_views_hold_what_was_recorded(year_views, base_reports):
     shown = year_views["sqlite"]
     nights = json.loads(shown["nights json"])
-    assert len(nights) == 365
-    assert {"path", "sha256", "gaming_day", "tables", "rounds", "findings"} <= set(nights[0])
+    assert len(nights) == 365 and {n["inputs"] for n in nights} == {1}
+    assert {"gaming_day", "inputs", "tables", "rounds", "findings"} <= set(nights[0])
+    assert {"path", "sha256", "gaming_day", "tables", "rounds", "findings"} <= set(json.loads(shown["inputs json"])[0])
     assert nights[0]["gaming_day"] == "2025-01-01" and nights[-1]["gaming_day"] == "2026-12-30"
     assert sum(n["rounds"] for n in nights) == sum(base_reports[i % 4].rounds for i in range(365))
     assert sum(n["findings"] for n in nights) == sum(len(base_reports[i % 4].findings) for i in range(365))
@@ -362,7 +364,7 @@ def test_two_jobs_recording_at_once_both_land(server, tmp_path):
         _, err = job.communicate(timeout=300)
         assert job.returncode == 1, err  # the three breaches, recorded
     for store in stores:
-        shown = cli("history", "nights", "--store", store, "--format", "json")
+        shown = cli("history", "nights", "--inputs", "--store", store, "--format", "json")
         assert shown.returncode == 0, shown.stderr
         assert sorted(Path(n["path"]).name for n in json.loads(shown.stdout)) == ["one.del", "two.del"]
 
@@ -373,7 +375,7 @@ def test_a_view_read_meanwhile_does_not_hold_up_a_recording(tmp_path, base_repor
     url = str(tmp_path / "h.sqlite")
     recorder = Recorder.open(url, None, [], "06:00")
     recorder.record(night_as(base_reports[0], "a.del"), {"a.del": "2026-11-20T21:00:00+01:00"})
-    took, nights = [], views.nights
+    took, nights = [], views.inputs
 
     def nights_while_recording(conn, since, until):
         shown = nights(conn, since, until)  # the reader's snapshot is taken
@@ -381,8 +383,8 @@ def test_a_view_read_meanwhile_does_not_hold_up_a_recording(tmp_path, base_repor
         recorder.record(night_as(base_reports[1], "b.del"), {"b.del": "2026-11-21T21:00:00+01:00"})
         took.append(time.monotonic() - start)
         return shown
-    monkeypatch.setattr(views, "nights", nights_while_recording)
-    shown = cli("history", "nights", "--store", url, "-f", "json")
+    monkeypatch.setattr(views, "inputs", nights_while_recording)
+    shown = cli("history", "nights", "--inputs", "--store", url, "-f", "json")
     recorder.store.dispose()
     assert shown.returncode == 0 and [n["path"] for n in json.loads(shown.stdout)] == ["a.del"]
     assert took and took[0] < 5  # not the busy timeout's wait
@@ -423,16 +425,35 @@ def test_the_migrations_make_the_schema_the_program_reads(store_url):
 
 # --- the command line -----------------------------------------------------------------------------
 
+def test_a_night_in_one_file_a_table_is_one_night_and_a_quiet_run_says_what_it_recorded(tmp_path):
+    """The nightly job's -q run leaves one line saying what it recorded; the views count nights
+    (gaming days), not the files a night came in."""
+    folder = tmp_path / "night"
+    made = audit("simulate", "-r", "fr-bataille-2007", "-r", "be-ostende-cdf", "--tables", "3", "--rounds", "4",
+                 "--start", "2026-11-20T21:00:00+01:00", "--per-table", str(folder))
+    assert made.returncode == 0, made.stderr
+    store = tmp_path / "h.sqlite"
+    done = audit("check", "-q", "--store", str(store), str(folder))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == f"audit: recorded 1 night (gaming day 2026-11-20, 3 inputs) in {store}\n"
+    (night,) = json.loads(cli("history", "nights", "--store", str(store), "-f", "json").stdout)
+    assert (night["gaming_day"], night["inputs"], night["tables"]) == ("2026-11-20", 3, 3)
+    assert len(json.loads(cli("history", "nights", "--inputs", "--store", str(store), "-f", "json").stdout)) == 3
+    for view in ("tables", "dealers"):
+        rows = json.loads(cli("history", view, "--store", str(store), "-f", "json").stdout)
+        assert rows and {r["nights"] for r in rows} == {1}, view
+
+
 def test_check_records_without_changing_its_report(tmp_path):
     night = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
     plain = cli("check", "-f", "json", str(night))
     stored = cli("check", "-f", "json", "--store", str(tmp_path / "h.sqlite"), str(night))
     assert stored.returncode == plain.returncode == 1
     assert stored.stdout == plain.stdout
-    assert "1 input(s) recorded in " in stored.stderr
+    assert stored.stderr == f"audit: recorded 1 night (gaming day 2026-11-20, 1 input) in {tmp_path / 'h.sqlite'}\n"
     again = cli("check", "-f", "json", "--store", str(tmp_path / "h.sqlite"), str(night))
-    assert "0 input(s) recorded" in again.stderr and "1 already there" in again.stderr
-    shown = cli("history", "nights", "--store", str(tmp_path / "h.sqlite"), "-f", "json")
+    assert again.stderr == f"audit: recorded nothing new in {tmp_path / 'h.sqlite'}; 1 input already there\n"
+    shown = cli("history", "nights", "--inputs", "--store", str(tmp_path / "h.sqlite"), "-f", "json")
     (one,) = json.loads(shown.stdout)
     assert one["sha256"] == hashlib.sha256(night.read_bytes()).hexdigest()
     assert one["findings"] == 3 and one["gaming_day"] == "2026-11-20"
@@ -451,7 +472,7 @@ def test_the_configuration_names_the_store_and_the_gaming_day(tmp_path, monkeypa
     assert (tmp_path / "history" / "h.sqlite").is_file()
     shown = cli("history", "nights", "-f", "csv")
     assert shown.returncode == 0, shown.stderr
-    assert ",2026-11-20," in shown.stdout.splitlines()[1]  # before 23:59: the day before's gaming day
+    assert shown.stdout.splitlines()[1].startswith("2026-11-20,")  # before 23:59: the day before's gaming day
     bad = tmp_path / "bad"
     bad.mkdir()
     (bad / "audit.toml").write_text('gaming-day-start = "25:00"\n')

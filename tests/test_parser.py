@@ -7,6 +7,7 @@ offending word (1-based column) with a sentence a compliance officer can read.
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
@@ -500,3 +501,33 @@ def test_every_example_of_the_spec_parses(index):
             events += 1
     assert not problems, "spec examples that do not parse:\n" + "\n".join(problems)
     assert events, "the example holds no event"
+
+
+def test_the_grammar_cache_appears_whole_under_its_name_never_half_written(tmp_path, monkeypatch):
+    """Runs started together (the tests in parallel, several audits from cron) share the cache:
+    the one that compiles writes it under a name of its own, then renames it in one step."""
+    import importlib
+    module = importlib.import_module("audit.parse.grammar")
+
+    monkeypatch.setenv("AUDIT_CACHE_DIR", str(tmp_path))
+    seen = []
+    real = module._compile
+
+    def compile_and_look(text, cache):
+        parser = real(text, cache)
+        seen.append((Path(cache).name if cache else None, sorted(p.name for p in tmp_path.iterdir())))
+        return parser
+
+    monkeypatch.setattr(module, "_compile", compile_and_look)
+    module.grammar.cache_clear()
+    try:
+        module.grammar()
+        (written, present), = seen
+        assert written.startswith(".del-grammar-") and written.endswith(f".{os.getpid()}.tmp")
+        assert [p for p in present if "grammar" in p] == [written]  # nothing yet under the shared name
+        assert [p.name for p in tmp_path.iterdir() if "grammar" in p.name] == [written[1:].rsplit(".", 2)[0]]
+        module.grammar.cache_clear()
+        module.grammar()  # read back under its name
+        assert seen[1][0] == written[1:].rsplit(".", 2)[0]
+    finally:
+        module.grammar.cache_clear()

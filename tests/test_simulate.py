@@ -134,7 +134,7 @@ def test_writes_to_a_file_or_to_standard_output(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    ((), "at least one --ruleset"),
+    (("--night", "example", "--seed", "2"), "--night writes a shipped night as it is: not with --seed"),
     (("--ruleset", "xx-unknown"), "unknown ruleset"),
     (("--ruleset", FR, "--inject", "nonsense"), "not a category"),
     (("--ruleset", FR, "--inject", "drawing"), "no rule of that category"),
@@ -190,3 +190,37 @@ def test_per_table_writes_each_tables_lines_to_its_own_file(tmp_path):
     assert (code, report["findings"]) == (0, [])
     refused = run(*simulate(FR, rounds=5, extra=("--per-table", str(folder), "--output", str(night))))
     assert refused.returncode == 2 and "--per-table" in refused.stderr
+
+
+def test_python_m_audit_simulate_is_audit_simulate_with_its_defaults():
+    """One command, one set of options and defaults, whichever way it is started."""
+    module = subprocess.run([sys.executable, "-m", "audit.simulate", "-r", FR, "--rounds", "3"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=300)
+    command = audit("simulate", "-r", FR, "--rounds", "3")
+    assert module.returncode == command.returncode == 0, module.stderr
+    assert module.stdout == command.stdout and module.stderr == command.stderr
+    helped = subprocess.run([sys.executable, "-m", "audit.simulate", "-h"], cwd=ROOT, capture_output=True,
+                            text=True, timeout=300)
+    assert helped.stdout == audit("simulate", "--help").stdout and "--night" in helped.stdout
+
+
+def _first_stamp(text: str) -> str:
+    return next(line.split()[0] for line in text.splitlines() if line[:1].isdigit())
+
+
+def test_nights_of_different_seeds_fall_on_different_days_unless_a_start_is_given():
+    """The default start is seed - 1 days after 2026-11-20 21:00 (+01:00): seed 1 keeps the
+    fixtures' evening, and nights made with seeds 1 to N are N gaming days of a history store."""
+    days = {seed: _first_stamp(audit("simulate", "-r", FR, "--rounds", "1", "--seed", str(seed)).stdout)[:10]
+            for seed in (1, 2, 40)}
+    assert days == {1: "2026-11-20", 2: "2026-11-21", 40: "2026-12-29"}
+    pinned = {_first_stamp(audit("simulate", "-r", FR, "--rounds", "1", "--seed", str(seed),
+                                 "--start", "2027-01-05T20:00").stdout)[:16] for seed in (1, 2)}
+    assert pinned == {"2027-01-05T20:00"}
+
+
+def test_without_a_ruleset_it_writes_the_benchmarks_bataille_night():
+    done = audit("simulate", "--tables", "3", "--rounds", "2")
+    assert done.returncode == 0, done.stderr
+    tables = {line.split()[1] for line in done.stdout.splitlines() if line[:1].isdigit()}
+    assert tables == {"BAT-01", "BAT-02", "BAT-03"}

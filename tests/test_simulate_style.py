@@ -96,10 +96,9 @@ def test_one_file_per_table_holds_the_tables_lines_of_the_night(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--style", "realistic"], "go with --tables"),
-    (["--per-table", "x"], "go with --tables"),
-    (["--tables", "3", "--style", "realistic", "--cdf", "1"], "no --cdf"),
-    (["--tables", "3", "--per-table", "x", "-o", "y"], "one or the other"),
+    (["--night", "example", "--style", "realistic"], "not with --style"),
+    (["--tables", "3", "--style", "realistic", "--cdf", "1"], "No such option: --cdf"),
+    (["--tables", "3", "--per-table", "x", "-o", "y"], "not with --output"),
 ])
 def test_usage_errors(args, message):
     done = _sim(*args)

@@ -44,11 +44,16 @@ def _mutations(lines: list[str], seed: int) -> list[str]:
 
 
 def test_fast_parser_gives_the_grammars_events_and_errors_on_every_fixture_line():
-    checked = 0
+    """A parser of each file's own, and one parser over every fixture in turn (a night of many
+    small files: its caches are kept from one input to the next, and depend on the text only),
+    both give the grammar's events (the grammar, the slow part, parses each line once)."""
+    checked, shared = 0, LineParser()
     for path in FIXTURES:
         fast = LineParser()
         for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            assert fast.parse(text, n) == parse_line(text, n), f"{path.name}:{n}"
+            expected = parse_line(text, n)
+            assert fast.parse(text, n) == expected, f"{path.name}:{n}"
+            assert shared.parse(text, n) == expected, f"{path.name}:{n} (one parser for every file)"
             checked += 1
     assert checked > 10_000
 
@@ -467,9 +472,9 @@ def test_the_sieve_sends_each_line_where_the_line_by_line_reading_does_and_skips
         "table not dealt", "longer table", "blank line", "leading blank", "shorter stamp"}, declined
 
 
-def test_one_parser_serves_every_input_of_a_thread_and_agrees_across_files():
-    """The parser's caches are kept from one input to the next (a night of many small files): they
-    depend on the text only, so one parser over every fixture in turn gives the grammar's events."""
+def test_one_parser_serves_every_input_of_a_thread():
+    """The inputs a thread reads share one parser (that it agrees across files is checked with the
+    fixtures' lines in ``test_fast_parser_gives_the_grammars_events_and_errors_on_every_fixture_line``)."""
     import threading
     from audit.stream.replay import FileReplay
     library = Library.load()
@@ -480,9 +485,3 @@ def test_one_parser_serves_every_input_of_a_thread_and_agrees_across_files():
     thread.start()
     thread.join()
     assert other[0] is not first.parser  # a thread of its own (a cluster worker's threads): a parser of its own
-    fast, checked = LineParser(), 0
-    for path in FIXTURES:
-        for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            assert fast.parse(text, n) == parse_line(text, n), f"{path.name}:{n}"
-            checked += 1
-    assert checked > 10_000

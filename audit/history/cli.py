@@ -77,15 +77,15 @@ def open_recorder(store: str | None, cfg: config_file.Config, files: list[str]):
 
 
 def record(recorder, report, quiet: bool) -> None:
-    """Record the run; a line on standard error says what was recorded (not with --quiet)."""
+    """Record the run; a line on standard error says what was recorded, with --quiet too (the
+    one line a nightly job leaves in its log besides the summary)."""
     try:
         outcome = recorder.record(report)
     except StoreError as err:
         _die(str(err))
     finally:
         recorder.store.dispose()  # SQLite: the last connection closed folds the write-ahead log into the file
-    if not quiet:
-        sys.stderr.write(for_terminal(outcome.summary(recorder.store).rstrip("\n")) + "\n")
+    sys.stderr.write(for_terminal(outcome.summary(recorder.store).rstrip("\n")) + "\n")
 
 
 def _show(store: str | None, config: Path | None, fmt: HistoryFormat, view: Callable) -> None:
@@ -131,9 +131,11 @@ def _days(since: str | None, until: str | None) -> tuple[date | None, date | Non
 
 @history_app.command()
 def nights(store: StoreOpt = None, config: ConfigOpt = None, format: FormatOpt = HistoryFormat("text"),
-           since: FromOpt = None, until: ToOpt = None) -> None:
-    """The recorded inputs: path, SHA-256, gaming day, tables, rounds, findings."""
-    from .views import nights as view
+           since: FromOpt = None, until: ToOpt = None,
+           inputs: Annotated[bool, typer.Option("--inputs", help="One row per recorded file (path, SHA-256) instead of one per night.")] = False) -> None:
+    """The recorded nights, one per gaming day: inputs, tables, rounds, findings."""
+    from . import views
+    view = views.inputs if inputs else views.nights
     first, last = _days(since, until)
     _show(store, config, format, lambda conn: view(conn, first, last))
 

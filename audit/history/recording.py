@@ -8,7 +8,7 @@ so a run that fails or is interrupted while recording leaves the store as it fou
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, time, timezone
+from datetime import date, datetime, time, timezone
 from decimal import Decimal
 from itertools import chain
 from pathlib import Path
@@ -30,10 +30,26 @@ class Outcome:
 
     recorded: list[str] = field(default_factory=list)
     known: list[str] = field(default_factory=list)
+    #: the gaming day of each input recorded (None: an input without a time)
+    days: list[date | None] = field(default_factory=list)
 
     def summary(self, store: Store) -> str:
-        return (f"audit: {len(self.recorded)} input(s) recorded in {store.shown}"
-                f"{f', {len(self.known)} already there' if self.known else ''}\n")
+        """``audit: recorded 1 night (gaming day 2026-11-20, 3 inputs) in STORE``: the nights are
+        the gaming days, however many files they came in."""
+        days = sorted({d for d in self.days if d is not None})
+        if not self.recorded:
+            said = "recorded nothing new"
+        else:
+            span = ("" if not days else f"gaming day {days[0]}" if len(days) == 1
+                    else f"gaming days {days[0]} to {days[-1]}")
+            files = f"{len(self.recorded)} input{'s' if len(self.recorded) != 1 else ''}"
+            undated = len([d for d in self.days if d is None])
+            nights = len(days) + (1 if undated and not days else 0)
+            said = (f"recorded {nights} night{'s' if nights != 1 else ''} "
+                    f"({', '.join(p for p in (span, files) if p)}"
+                    f"{f', {undated} without a time' if undated and days else ''})")
+        known = f"; {len(self.known)} input{'s' if len(self.known) != 1 else ''} already there" if self.known else ""
+        return f"audit: {said} in {store.shown}{known}\n"
 
 
 class Recorder:
@@ -137,6 +153,7 @@ def record(conn, store: Store, report, statistics, stamps: dict[str, str | None]
                                  for g in statistics.groups if g.path == inp.path):
                 _many(conn, schema.groups, rows)
         out.recorded.append(inp.path)
+        out.days.append(row["gaming_day"])
     return out
 
 

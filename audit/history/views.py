@@ -67,21 +67,46 @@ def rate(count: int, rounds: int) -> Decimal | None:
     return (Decimal(count) * 100 / rounds).quantize(HUNDREDTH) if rounds else None
 
 
-NIGHTS = ["path", "sha256", "gaming_day", "first_event", "tables", "rounds", "findings", "suppressed",
+INPUTS = ["path", "sha256", "gaming_day", "first_event", "tables", "rounds", "findings", "suppressed",
           "lines", "size", "audit_version", "recorded_at"]
 
 
-def nights(conn, since: date | None, until: date | None) -> View:
+def inputs(conn, since: date | None, until: date | None) -> View:
     """The recorded inputs, by gaming day (an input without a time shows only when no range is given)."""
     from sqlalchemy import select
     i = schema.inputs
-    query = select(*(i.c[name] for name in NIGHTS))
+    query = select(*(i.c[name] for name in INPUTS))
     query = _between(query, i.c.gaming_day, since, until) if since or until else query
     rows = [dict(r._mapping) for r in conn.execute(query)]
     for row in rows:
         row["gaming_day"] = row["gaming_day"].isoformat() if row["gaming_day"] else None
     rows.sort(key=lambda r: (r["gaming_day"] or "", r["path"], r["sha256"]))
-    return View(NIGHTS, rows)
+    return View(INPUTS, rows)
+
+
+NIGHTS = ["gaming_day", "inputs", "first_event", "tables", "rounds", "findings", "suppressed", "lines", "size",
+          "recorded_at"]
+_SUMMED = ("tables", "rounds", "findings", "suppressed", "lines", "size")
+
+
+def nights(conn, since: date | None, until: date | None) -> View:
+    """One row a night, that is a gaming day, whatever the files it came in (one file a table, or
+    several logs of a night, are one night): how many inputs, its first event, the sums of its
+    inputs, the last time one was recorded. The inputs without a time, shown only when no range
+    is given, are one row without a gaming day."""
+    by_day: dict[str | None, dict] = {}
+    for row in inputs(conn, since, until).rows:
+        night = by_day.setdefault(row["gaming_day"], {"gaming_day": row["gaming_day"], "inputs": 0,
+                                                      "first_event": None, "recorded_at": None,
+                                                      **{name: 0 for name in _SUMMED}})
+        night["inputs"] += 1
+        for name in _SUMMED:
+            night[name] += row[name] or 0
+        if row["first_event"] and (night["first_event"] is None or row["first_event"] < night["first_event"]):
+            night["first_event"] = row["first_event"]
+        if row["recorded_at"] and (night["recorded_at"] is None or row["recorded_at"] > night["recorded_at"]):
+            night["recorded_at"] = row["recorded_at"]
+    return View(NIGHTS, sorted(by_day.values(), key=lambda r: r["gaming_day"] or ""))
 
 
 TABLES = ["period", "game", "table", "nights", "rounds", "drop", "result", "hold"]
@@ -97,7 +122,7 @@ def tables(conn, period: str, since: date | None, until: date | None) -> View:
         for k in ((p, n.game, n.table), (p, n.game, None)):
             s = sums.setdefault(k, {"nights": set(), "rounds": 0, "drop": ZERO, "result": ZERO,
                                     "banked_drop": ZERO, "banked_win": ZERO})
-            s["nights"].add(n.input_id)
+            s["nights"].add(n.day)  # a night is a gaming day, however many files it came in
             s["rounds"] += n.rounds
             s["drop"] += n.drop
             s["result"] += n.result
@@ -129,7 +154,7 @@ def dealers(conn, period: str, since: date | None, until: date | None) -> View:
     for r in conn.execute(_between(q, i.c.gaming_day, since, until)):
         s = sums[(periods.key(r.gaming_day, period), r.dealer)]
         s["tables"].add(r.table_id)
-        s["nights"].add(r.id)
+        s["nights"].add(r.gaming_day)
         s["rounds"] += r.rounds
     q = (select(i.c.gaming_day, f.c.dealer, f.c.severity, func.count()).join(f, f.c.input_id == i.c.id)
          .where(f.c.suppressed.is_(False)).group_by(i.c.gaming_day, f.c.dealer, f.c.severity))
@@ -170,7 +195,7 @@ def rules(conn, period: str, since: date | None, until: date | None) -> View:
         s = sums[(periods.key(day, period), rule)]
         s["category"] = category
         s["findings"] += count
-        s["nights"].add(input_id)
+        s["nights"].add(day)
         if table is not None:
             s["tables"][table].add(day)
     rounds: dict[str, int] = defaultdict(int)

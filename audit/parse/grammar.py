@@ -3,7 +3,9 @@ the one definition of what a timestamp, a table id or a key=value argument is.""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import os
 import re
 from functools import lru_cache
 
@@ -22,10 +24,27 @@ def grammar() -> Lark:
     rewrites it."""
     text = grammar_path().read_text(encoding="utf-8")
     where = cache_dir()
-    cache: str | bool = False
-    if where is not None:
-        key = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-        cache = str(where / f"del-grammar-{key}-lark-{lark_version}.cache")
+    if where is None:
+        return _compile(text, False)
+    key = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    cache = where / f"del-grammar-{key}-lark-{lark_version}.cache"
+    if cache.is_file():
+        return _compile(text, str(cache))
+    # Lark writes its cache in place: another run reading it meanwhile would find it half written
+    # (it would then compile anew, but it could not know). The cache is written under a name of
+    # this process's, then renamed over the shared name in one step.
+    fresh = where / f".{cache.name}.{os.getpid()}.tmp"
+    try:
+        parser = _compile(text, str(fresh))
+        if fresh.is_file():
+            os.replace(fresh, cache)
+    finally:
+        with contextlib.suppress(OSError):
+            fresh.unlink()
+    return parser
+
+
+def _compile(text: str, cache: str | bool) -> Lark:
     return Lark(text, parser="lalr", lexer="contextual", transformer=ToEvent(), maybe_placeholders=False,
                 cache=cache)
 

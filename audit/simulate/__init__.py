@@ -31,16 +31,16 @@ simulate``), ``faults`` plans and writes a night broken in known places, the
 stream work every game shares being in ``table_faults`` and each game's
 faults in ``audit.games.<game>.inject``.
 
-    python -m audit.simulate                     # writes fixtures/nights/example-night.del
-    python -m audit.simulate --night cdf         # writes fixtures/nights/cdf-night.del
-    python -m audit.simulate --night mixed       # writes fixtures/nights/mixed-night.del
-    python -m audit.simulate --tables 20 --rounds 2000 --seed 7 -o big.del
-    python -m audit.simulate --tables 4 --cdf 2 --rounds 500 -o mixed-big.del
-    python -m audit.simulate --style realistic --tables 24 --rounds 2000 -o casino.del
-    python -m audit.simulate --style realistic --tables 40 --rounds 15 --per-table DIR
+    audit simulate --night example -o fixtures/nights/example-night.del
+    audit simulate --night cdf -o fixtures/nights/cdf-night.del
+    audit simulate --night mixed -o fixtures/nights/mixed-night.del
+    audit simulate --tables 20 --rounds 2000 --seed 7 -o big.del   # bataille tables BAT-01...
+    audit simulate --style realistic --tables 24 --rounds 2000 -o casino.del
+    audit simulate --style realistic --tables 40 --rounds 15 --per-table DIR
 
-The command line's ``audit simulate`` (tables named by ruleset, dealt to the
-rulesets round-robin: ``cli_tables``) writes the same kind of night.
+``python -m audit.simulate`` is the same command (``audit/cli.py``'s ``simulate``). Tables
+named by ruleset (``-r``, dealt to the rulesets round-robin: ``cli_tables``) make the same
+kind of night.
 """
 
 from __future__ import annotations
