@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from . import nesting
+from . import bounded, nesting
 from .escape import undecodable_escaped
 from .report import Report, Suppressed
 
@@ -60,11 +60,13 @@ def render(baseline: Baseline) -> str:
 
 def load(path: Path) -> Baseline:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = bounded.read_text(path, bounded.MAX_BASELINE_BYTES)
         nesting.check_depth(text, "json")  # before json's recursion meets it
         data = json.loads(text)
     except OSError as err:
         raise BaselineError(f"{path}: cannot read: {err.strerror or err}") from None
+    except bounded.TooLarge as err:
+        raise BaselineError(f"{path}: {err}") from None
     except nesting.ShapeProblem as err:
         raise BaselineError(f"{path}, {err}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as err:

@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
-from . import __version__, nesting, ruleset_cache
+from . import __version__, bounded, nesting, ruleset_cache
 from .engine.checks import DECLARED, Check, P, Params
 from .findings import Category, Severity
 from .games import checks_for
@@ -194,12 +194,11 @@ _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 def _bytes(path: Path) -> bytes:
     try:
-        raw = path.read_bytes()
+        return bounded.read_bytes(path, MAX_YAML_BYTES)  # /dev/zero: the limit and a byte, no more
     except OSError as err:
         raise RulesetError(f"{path}: cannot read: {err.strerror or err}") from None
-    if len(raw) > MAX_YAML_BYTES:
-        raise RulesetError(f"{path}: larger than {MAX_YAML_BYTES} bytes; refused")
-    return raw
+    except bounded.TooLarge as err:
+        raise RulesetError(f"{path}: {err}") from None
 
 
 def _parse(raw: bytes, path: Path) -> tuple[Any, yaml.Node | None]:

@@ -1,0 +1,108 @@
+"""Bounded on every input: a file the casino hands over (configuration, overlay, ruleset, baseline)
+is read up to its size limit and refused past it, a device that never ends included; a folder of
+tens of thousands of logs and a log of hundreds of thousands of tables are audited in memory that
+does not grow with them (docs/performance.md, "Bounded inputs")."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from audit import bounded
+from audit.rulesets import MAX_YAML_BYTES
+from test_line_limit import NEEDS_PROC, audit
+
+ROOT = Path(__file__).resolve().parent.parent
+NIGHT = ROOT / "fixtures" / "nights" / "example-night.del"
+ZERO = Path("/dev/zero")
+NEEDS_ZERO = pytest.mark.skipif(not ZERO.exists(), reason="needs /dev/zero")
+
+#: the option that names each kind of file, and its limit
+KINDS = {
+    "--house": MAX_YAML_BYTES,
+    "--baseline": bounded.MAX_BASELINE_BYTES,
+    "--config": bounded.MAX_CONFIG_BYTES,
+}
+
+
+def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=ROOT, env=env, capture_output=True,
+                          timeout=timeout)
+
+
+def refused(done: subprocess.CompletedProcess, path: Path, limit: int) -> None:
+    err = done.stderr.decode()
+    assert done.returncode == 2, err
+    assert err == f"audit: {path}: larger than {limit} bytes; refused\n"
+    assert done.stdout == b""
+
+
+@NEEDS_ZERO
+@NEEDS_PROC
+@pytest.mark.parametrize("option", list(KINDS))
+def test_dev_zero_is_refused_at_the_limit_in_little_memory(option):
+    status, out, err, peak = audit("check", str(NIGHT), option, str(ZERO))
+    assert status == 2, err
+    assert err.decode() == f"audit: {ZERO}: larger than {KINDS[option]} bytes; refused\n"
+    assert peak < 150, peak  # the limit read, no more
+
+
+@pytest.mark.parametrize("option", list(KINDS))
+def test_a_sparse_file_of_a_hundred_megabytes_is_refused(option, tmp_path):
+    big = tmp_path / "big"
+    with open(big, "wb") as f:
+        f.truncate(100 * 1000 * 1000)  # sparse: nothing written on disk
+    refused(run("check", str(NIGHT), option, str(big)), big, KINDS[option])
+
+
+@pytest.mark.parametrize("option", list(KINDS))
+def test_a_file_of_the_limit_and_one_byte_is_refused(option, tmp_path):
+    big = tmp_path / "big"
+    with open(big, "wb") as f:
+        f.truncate(KINDS[option] + 1)
+    refused(run("check", str(NIGHT), option, str(big)), big, KINDS[option])
+
+
+def test_a_file_of_the_limit_is_read_whole(tmp_path):
+    small = tmp_path / "small"
+    small.write_bytes(b"x" * 1000)
+    assert bounded.read_bytes(small, 1000) == b"x" * 1000
+    with pytest.raises(bounded.TooLarge):
+        bounded.read_bytes(small, 999)
+
+
+def test_the_rulesets_folder_with_a_device_in_it_is_refused(tmp_path):
+    folder = tmp_path / "rulesets"
+    folder.mkdir()
+    for shipped in (ROOT / "rulesets").glob("*.yaml"):
+        (folder / shipped.name).write_bytes(shipped.read_bytes())
+    endless = folder / "zz-endless.yaml"
+    if ZERO.exists():
+        endless.symlink_to(ZERO)
+    else:
+        with open(endless, "wb") as f:
+            f.truncate(MAX_YAML_BYTES + 1)
+    refused(run("check", str(NIGHT), "--rulesets", str(folder)), endless, MAX_YAML_BYTES)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+@pytest.mark.parametrize("option", list(KINDS))
+def test_a_pipe_whose_writer_says_nothing_does_not_hang(option, tmp_path):
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    writer = subprocess.Popen(["sh", "-c", f"sleep 30 > {pipe}"])
+    try:
+        time.sleep(0.2)
+        done = run("check", str(NIGHT), option, str(pipe), timeout=20)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.decode().startswith(f"audit: {pipe}: cannot read: ")
+        assert done.stderr.decode().count("\n") == 1
+    finally:
+        writer.kill()
+        writer.wait()
