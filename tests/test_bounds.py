@@ -106,3 +106,41 @@ def test_a_pipe_whose_writer_says_nothing_does_not_hang(option, tmp_path):
     finally:
         writer.kill()
         writer.wait()
+
+
+def night_of_tables(path: Path, tables: int, closed: bool) -> None:
+    """A log of ``tables`` bataille tables, each opened, given a dealer and (``closed``) closed."""
+    with open(path, "w") as f:
+        f.write("#DEL 1\n")
+        for i in range(tables):
+            ts = f"2026-11-20T21:{(i // 60000) % 60:02d}:{(i // 1000) % 60:02d}.{i % 1000:03d}+01:00"
+            t = f"T{i:06d}"
+            f.write(f"{ts} {t} OPEN game=bataille ruleset=fr-bataille-2007 seats=7 min=10 max=500 "
+                    "egalite-min=5 egalite-max=50\n")
+            f.write(f"{ts} {t} DEALER id=D{i % 9999:04d}\n")
+            if closed:
+                f.write(f"{ts} {t} CLOSE\n")
+
+
+def test_an_open_table_holds_no_handler_or_rule_table_of_its_own(tmp_path):
+    """What an open table costs is its own state: the verb handlers and the rules bound are one per
+    game and ruleset, shared (a copy of each per table made 10 KB a table)."""
+    from audit.rulesets import Library
+    from audit.stream.replay import FileReplay
+    log = tmp_path / "two.del"
+    night_of_tables(log, 2, closed=False)
+    replay = FileReplay(Library.load(), str(log))
+    replay.feed_chunk(log.read_text().splitlines(), 0)
+    first, second = replay.tables.values()
+    assert first.handlers is second.handlers
+    assert first.flagger._rules is second.flagger._rules
+
+
+@NEEDS_PROC
+def test_twenty_thousand_open_tables_fit_in_little_memory(tmp_path):
+    log = tmp_path / "tables.del"
+    night_of_tables(log, 20_000, closed=False)
+    status, out, err, peak = audit("check", str(log), "--quiet")
+    assert status == 0, err  # a table left open is a warning
+    assert b"20000 finding" in out, out
+    assert peak < 150, peak  # 20,000 tables open at the end: 2.5 KB each, beside the findings

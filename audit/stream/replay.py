@@ -181,7 +181,7 @@ class FileReplay:
             advance(parsed.ts, table_id, stamp)
             table = tables.get(table_id)
             if table is not None and type(parsed) is not open_type:
-                table.handlers[parsed.verb](parsed)
+                table.handlers[parsed.verb](table, parsed)
                 if table.closed:
                     del tables[table_id]
                     self.marks[table_id] = (table.flagger.dealer, table.flagger.shoe)
