@@ -210,3 +210,69 @@ def test_a_folder_of_four_thousand_logs_is_audited_in_little_memory(tmp_path):
     assert out.startswith(b"audit: no finding in 4000 file(s), 4000 table(s)"), out
     assert peak < 120, peak
     assert took < 40, took  # about 1 ms a file on one core; it was 20 ms a file at 20,000 (a square)
+
+
+def test_a_night_belongs_to_the_gaming_day_most_of_its_lines_do(tmp_path):
+    """A first line at 05:59, before the 06:00 start, then a whole night after: the later day."""
+    from datetime import date, time
+
+    from audit.history.gaming_day import scan
+    log = tmp_path / "night.del"
+    lines = ["#DEL 1", "2026-11-21T05:59:00+01:00 BAT-01 OPEN game=bataille ruleset=fr-bataille-2007 seats=7 "
+             "min=10 max=500"]
+    lines += [f"2026-11-21T{h:02d}:{m:02d}:00+01:00 BAT-01 NOTE \"x\"" for h in range(6, 23) for m in range(0, 60, 10)]
+    log.write_text("\n".join(lines) + "\n")
+    assert scan(str(log), time(6, 0)) == ("2026-11-21T05:59:00+01:00", date(2026, 11, 21))
+
+
+def test_a_tie_between_gaming_days_goes_to_the_earlier(tmp_path):
+    from datetime import date, time
+
+    from audit.history.gaming_day import scan
+    log = tmp_path / "night.del"
+    log.write_text("2026-11-22T07:00:00+01:00 BAT-01 NOTE \"a\"\n2026-11-21T07:00:00+01:00 BAT-01 NOTE \"b\"\n")
+    assert scan(str(log), time(6, 0))[1] == date(2026, 11, 21)
+
+
+def test_a_clock_jumping_a_day_each_line_keeps_a_bounded_count(tmp_path):
+    """Thousands of distinct gaming days: counts for at most DAYS_KEPT of them; the busy day wins."""
+    from datetime import date, timedelta, time
+
+    from audit.history import gaming_day
+    log = tmp_path / "night.del"
+    start = date(2000, 1, 1)
+    with open(log, "w") as f:
+        for i in range(5000):
+            f.write(f"{start + timedelta(days=i)}T12:00:00Z T NOTE \"x\"\n")
+            if i % 2:
+                f.write("2026-11-20T22:00:00+01:00 T NOTE \"x\"\n")
+    seen = []
+    real = gaming_day._count
+
+    def count(counts, day):
+        real(counts, day)
+        seen.append(len(counts))
+    gaming_day._count = count
+    try:
+        assert gaming_day.scan(str(log), time(6, 0))[1] == date(2026, 11, 20)
+    finally:
+        gaming_day._count = real
+    assert max(seen) <= gaming_day.DAYS_KEPT
+
+
+def test_the_gaming_day_recorded_is_the_busiest(tmp_path):
+    store = tmp_path / "h.sqlite"
+    log = tmp_path / "night.del"
+    night = (ROOT / "fixtures" / "acceptance" / "three-breaches.del").read_text().splitlines()
+    first = next(i for i, line in enumerate(night) if line[:1].isdigit())
+    table = night[first].split()[1]
+    early = f"2026-11-20T05:59:00+01:00 {table} NOTE \"before the day\""
+    log.write_text("\n".join(night[:first] + [early] + night[first:]) + "\n")
+    done = run("check", str(log), "--store", str(store), "--no-progress")
+    assert done.returncode in (0, 1), done.stderr
+    nights = run("history", "nights", "--store", str(store), "--format", "json")
+    assert nights.returncode == 0, nights.stderr
+    import json
+    (row,) = json.loads(nights.stdout)
+    assert row["first_event"] == "2026-11-20T05:59:00+01:00"
+    assert row["gaming_day"] == "2026-11-20"

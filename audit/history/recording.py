@@ -8,7 +8,7 @@ so a run that fails or is interrupted while recording leaves the store as it fou
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, time, timezone
+from datetime import date, datetime, time, timezone
 from decimal import Decimal
 from itertools import chain
 from pathlib import Path
@@ -16,7 +16,7 @@ from typing import Iterable, Iterator
 
 from .. import __version__
 from . import schema
-from .gaming_day import GamingDayError, day_start, first_stamp, of_stamp
+from .gaming_day import GamingDayError, day_start, of_stamp, scan
 from .migrate import prepare
 from .store import Store, StoreError, parse
 
@@ -77,16 +77,19 @@ class Recorder:
             report.statistics = None
 
     def record(self, report, stamps: dict[str, str | None] | None = None) -> Outcome:
-        """Record every input of ``report`` (its first event times read again from the files,
-        unless ``stamps`` gives them by path)."""
+        """Record every input of ``report`` (its first event times and gaming days read again from
+        the files, unless ``stamps`` gives the first times by path, their days then taken)."""
         from sqlalchemy.exc import SQLAlchemyError
+        days = None
         if stamps is None:
-            stamps = {inp.path: first_stamp(inp.path) for inp in report.inputs}
+            scanned = {inp.path: scan(inp.path, self.start) for inp in report.inputs}
+            stamps = {path: stamp for path, (stamp, _) in scanned.items()}
+            days = {path: day for path, (_, day) in scanned.items()}
         statistics = self.statistics if self.statistics is not None else report.statistics
         try:
             with self.store.engine.begin() as conn:
                 prepare(self.store, conn, create=True)
-                return record(conn, self.store, report, statistics, stamps, self.start)
+                return record(conn, self.store, report, statistics, stamps, self.start, days)
         except SQLAlchemyError as err:
             raise self.store.error("cannot record", err) from None
 
@@ -99,7 +102,8 @@ def _insert(store: Store, table):
     return insert(table)
 
 
-def record(conn, store: Store, report, statistics, stamps: dict[str, str | None], start: time) -> Outcome:
+def record(conn, store: Store, report, statistics, stamps: dict[str, str | None], start: time,
+           days: dict[str, date | None] | None = None) -> Outcome:
     """Every input of ``report`` in ``conn``'s transaction; an input whose SHA-256 the store
     holds is skipped (ON CONFLICT DO NOTHING: a concurrent job recording it too waits, then skips)."""
     out = Outcome()
@@ -113,7 +117,8 @@ def record(conn, store: Store, report, statistics, stamps: dict[str, str | None]
         row = {
             "sha256": inp.sha256, "path": inp.path, "size": inp.size, "lines": inp.lines,
             "events": inp.accounting.get("events", 0), "first_event": stamp,
-            "gaming_day": of_stamp(stamp, start) if stamp is not None else None,
+            "gaming_day": (days.get(inp.path) if days is not None
+                           else of_stamp(stamp, start) if stamp is not None else None),
             "tables": len(tables), "rounds": sum(t.rounds for t in tables),
             "findings": findings, "suppressed": len(suppressed),
             "alpha": statistics.alpha if statistics is not None else None,
