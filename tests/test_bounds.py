@@ -137,12 +137,15 @@ def test_an_open_table_holds_no_handler_or_rule_table_of_its_own(tmp_path):
 
 
 @NEEDS_PROC
-def test_twenty_thousand_open_tables_fit_in_little_memory(tmp_path):
+def test_fifty_thousand_tables_left_open_fit_in_little_memory(tmp_path):
+    """The first 10,000 are followed (each a warning at the end: still open); the others are
+    refused as they open (each an error), and hold no state."""
     log = tmp_path / "tables.del"
-    night_of_tables(log, 20_000, closed=False)
+    night_of_tables(log, 50_000, closed=False)
     status, out, err, peak = audit("check", str(log), "--quiet")
-    assert status == 0, err  # a table left open is a warning
-    assert b"20000 finding" in out, out
+    assert status == 1, err
+    assert out.startswith(b"audit: 50000 finding(s) (40000 error, 10000 warning, 0 info) in 1 file(s), "
+                          b"10000 table(s)"), out
     assert peak < 150, peak  # 20,000 tables open at the end: 2.5 KB each, beside the findings
 
 
@@ -276,3 +279,32 @@ def test_the_gaming_day_recorded_is_the_busiest(tmp_path):
     (row,) = json.loads(nights.stdout)
     assert row["first_event"] == "2026-11-20T05:59:00+01:00"
     assert row["gaming_day"] == "2026-11-20"
+
+
+def test_past_the_most_tables_open_at_once_an_open_is_a_finding_and_no_state(tmp_path, monkeypatch):
+    from audit.rulesets import Library
+    from audit.stream import replay as replay_module
+    monkeypatch.setattr(replay_module, "MAX_OPEN_TABLES", 3)
+    log = tmp_path / "five.del"
+    night_of_tables(log, 5, closed=False)
+    replay = replay_module.FileReplay(Library.load(), str(log))
+    replay.feed_chunk(log.read_text().splitlines(), 0)
+    assert sorted(replay.tables) == ["T000000", "T000001", "T000002"]
+    refused = [f for f in replay.sink.findings if f.rule == "DEL-CONTEXT"]
+    assert [f.table for f in refused] == ["T000003", "T000004"]
+    assert "3 tables are open, the most the auditor follows at once" in refused[0].message
+    assert [f.line for f in refused] == [8, 10]  # their OPEN lines; their DEALER lines say nothing more
+    assert len(replay.sink.findings) == 2
+
+
+def test_a_table_refused_opens_once_another_closes(tmp_path, monkeypatch):
+    from audit.rulesets import Library
+    from audit.stream import replay as replay_module
+    monkeypatch.setattr(replay_module, "MAX_OPEN_TABLES", 1)
+    opening = "OPEN game=bataille ruleset=fr-bataille-2007 seats=7 min=10 max=500 egalite-min=5 egalite-max=50"
+    lines = [f"2026-11-20T21:00:0{i}+01:00 {text}" for i, text in enumerate(
+        [f"A {opening}", f"B {opening}", "A CLOSE", f"B {opening}", "B CLOSE"])]
+    replay = replay_module.FileReplay(Library.load(), "x.del")
+    replay.feed_chunk(lines, 0)
+    assert [(f.rule, f.table) for f in replay.sink.findings] == [("DEL-CONTEXT", "B")]
+    assert replay.tables == {}
