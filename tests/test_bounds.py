@@ -12,10 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
+from test_line_limit import NEEDS_PROC, audit
 
 from audit import bounded
 from audit.rulesets import MAX_YAML_BYTES
-from test_line_limit import NEEDS_PROC, audit
 
 ROOT = Path(__file__).resolve().parent.parent
 NIGHT = ROOT / "fixtures" / "nights" / "example-night.del"
@@ -239,7 +239,7 @@ def test_a_tie_between_gaming_days_goes_to_the_earlier(tmp_path):
 
 def test_a_clock_jumping_a_day_each_line_keeps_a_bounded_count(tmp_path):
     """Thousands of distinct gaming days: counts for at most DAYS_KEPT of them; the busy day wins."""
-    from datetime import date, timedelta, time
+    from datetime import date, time, timedelta
 
     from audit.history import gaming_day
     log = tmp_path / "night.del"

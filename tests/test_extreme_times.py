@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from test_history import cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,7 +82,8 @@ def test_the_history_from_the_first_day_there_is():
     assert periods.before(date(1, 1, 31), "month") is None
     assert periods.before(date(1, 6, 1), "year") is None
     assert periods.before(date(1, 1, 2), "day") == date(1, 1, 1)
-    from audit.history.gaming_day import of_stamp
     from datetime import time
+
+    from audit.history.gaming_day import of_stamp
     assert of_stamp("0001-01-01T03:00:00+14:00", time(6, 0)) == date(1, 1, 1)
     assert of_stamp("9999-12-31T23:59:59-12:00", time(6, 0)) == date(9999, 12, 31)
