@@ -7,6 +7,7 @@ so a run that fails or is interrupted while recording leaves the store as it fou
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timezone
 from decimal import Decimal
@@ -109,10 +110,20 @@ def record(conn, store: Store, report, statistics, stamps: dict[str, str | None]
     out = Outcome()
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     anomalies = {a.group.key: a.p_adjusted for a in statistics.anomalies()} if statistics is not None else {}
+    # by input, each gathered once (not searched again for each input of a folder of thousands)
+    tables_of: dict[str, list] = defaultdict(list)
+    for t in report.table_stats:
+        tables_of[t.path].append(t)
+    suppressed_of: dict[str, list] = defaultdict(list)
+    for s in report.suppressed:
+        suppressed_of[s.finding.path].append((s.finding, s.fingerprint, True))
+    findings_of: dict[str, int] = defaultdict(int)
+    for (path, _), n in report.tally().categories.items():
+        findings_of[path] += sum(n.values())
     for inp in report.inputs:
-        tables = [t for t in report.table_stats if t.path == inp.path]
-        suppressed = [(s.finding, s.fingerprint, True) for s in report.suppressed if s.finding.path == inp.path]
-        findings = sum(sum(n.values()) for (path, _), n in report.tally().categories.items() if path == inp.path)
+        tables = tables_of.get(inp.path, [])
+        suppressed = suppressed_of.get(inp.path, [])
+        findings = findings_of.get(inp.path, 0)
         stamp = stamps.get(inp.path)
         row = {
             "sha256": inp.sha256, "path": inp.path, "size": inp.size, "lines": inp.lines,
