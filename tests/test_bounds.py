@@ -308,3 +308,28 @@ def test_a_table_refused_opens_once_another_closes(tmp_path, monkeypatch):
     replay.feed_chunk(lines, 0)
     assert [(f.rule, f.table) for f in replay.sink.findings] == [("DEL-CONTEXT", "B")]
     assert replay.tables == {}
+
+
+class _Walked(list):
+    """The report's tables, counting how often they are walked."""
+    walks = 0
+
+    def __iter__(self):
+        _Walked.walks += 1
+        return super().__iter__()
+
+
+def test_recording_many_inputs_walks_the_tables_once(tmp_path):
+    """A folder of thousands of inputs recorded in a store: the tables are gathered by input in
+    one walk, not searched again for each input."""
+    from audit.history.recording import Recorder
+    from audit.rulesets import Library
+    from audit.run import run_audit
+    nights = sorted(str(p) for p in (ROOT / "fixtures" / "nights").glob("*.del"))
+    report = run_audit(Library.load(), nights)
+    report.table_stats = _Walked(report.table_stats)
+    recorder = Recorder.open(str(tmp_path / "h.sqlite"), None, nights, "06:00")
+    _Walked.walks = 0
+    outcome = recorder.record(report)
+    assert sorted(outcome.recorded) == nights
+    assert _Walked.walks == 1
