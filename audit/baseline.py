@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from . import nesting
+from . import bounded, nesting
 from .escape import undecodable_escaped
 from .report import Report, Suppressed
 
@@ -66,12 +66,14 @@ def load(path: Path) -> Baseline:
 def load_hashed(path: Path) -> tuple[Baseline, str]:
     """The baseline and the SHA-256 of the bytes it was read from (read once: a pipe gives them once)."""
     try:
-        raw = path.read_bytes()
+        raw = bounded.read_bytes(path, bounded.MAX_BASELINE_BYTES)
         text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
         nesting.check_depth(text, "json")  # before json's recursion meets it
         data = json.loads(text)
     except OSError as err:
         raise BaselineError(f"{path}: cannot read: {err.strerror or err}") from None
+    except bounded.TooLarge as err:
+        raise BaselineError(f"{path}: {err}") from None
     except nesting.ShapeProblem as err:
         raise BaselineError(f"{path}, {err}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as err:

@@ -252,6 +252,8 @@ def check(
     recorder = history.open_recorder(store, cfg, files)  # before a log is read: exit 2 if unusable
     shown = statistics if statistics is not None else cfg.settings.statistics
     library.statistics = shown or recorder is not None  # the store keeps them
+    if recorder is not None:  # the store records each input's gaming day, counted as it is read
+        library.gaming_day_start = recorder.start
     show_progress = progress_bar_fits(outputs) and not (no_progress or quiet)
     with findings_store.spilling(), _exit_2_on(findings_store.SpillError):  # removed at the end, on an error or an interruption too
         with narrator.timed("logs audited"):

@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from . import nesting
+from . import bounded, nesting
 from .findings import Severity
 from .reporters import names as report_formats
 
@@ -92,12 +92,14 @@ class Config:
 def _read(path: Path, tool_table: bool) -> Config | None:
     """The settings of one file; with ``tool_table`` (a pyproject.toml) those of its [tool.audit] table, None if none."""
     try:
-        raw = path.read_bytes()  # read once: the settings and the hash the report gives are of the same bytes
+        raw = bounded.read_bytes(path, bounded.MAX_CONFIG_BYTES)  # read once: the settings and the hash the report gives are of the same bytes
         text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
         nesting.check_depth(text, "toml")  # before tomllib's recursion meets it
         data = tomllib.loads(text)
     except OSError as err:
         raise ConfigError(f"{path}: cannot read: {err.strerror or err}") from None
+    except bounded.TooLarge as err:
+        raise ConfigError(f"{path}: {err}") from None
     except nesting.ShapeProblem as err:
         raise ConfigError(f"{path}, {err}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
@@ -138,7 +140,7 @@ def discover(start: Path | None = None) -> Config:
 
 def load(path: Path) -> Config:
     """An explicit ``--config`` file: ``pyproject.toml`` reads its ``[tool.audit]`` table."""
-    if not path.is_file():
+    if not path.exists():  # a device or a pipe is read too, within the size limit
         raise ConfigError(f"{path}: no such configuration file")
     found = _read(path, tool_table=path.name == "pyproject.toml")
     if found is None:

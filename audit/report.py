@@ -5,6 +5,7 @@ Running the audit that fills it is ``audit.run``."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Iterable
 
 from .configuration import Configuration
@@ -26,6 +27,9 @@ class InputSummary:
     #: the time of the input's first event, as written, from the bytes audited (its gaming day
     #: in the history store); None when its first lines hold none
     first_event: str | None = None
+    #: the gaming day most of its event lines belong to, counted as the audit read them when a
+    #: history store records the run (``Library.gaming_day_start``); None otherwise
+    gaming_day: date | None = None
 
 
 @dataclass

@@ -22,6 +22,7 @@ import hashlib
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from decimal import Decimal
+from datetime import time
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, Literal
@@ -29,7 +30,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
-from . import __version__, nesting, ruleset_cache
+from . import __version__, bounded, nesting, ruleset_cache
 from .engine.checks import DECLARED, Check, P, Params
 from .findings import Category, Severity
 from .games import checks_for
@@ -275,12 +276,11 @@ _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 def _bytes(path: Path) -> bytes:
     try:
-        raw = path.read_bytes()
+        return bounded.read_bytes(path, MAX_YAML_BYTES)  # /dev/zero: the limit and a byte, no more
     except OSError as err:
         raise RulesetError(f"{path}: cannot read: {err.strerror or err}") from None
-    if len(raw) > MAX_YAML_BYTES:
-        raise RulesetError(f"{path}: larger than {MAX_YAML_BYTES} bytes; refused")
-    return raw
+    except bounded.TooLarge as err:
+        raise RulesetError(f"{path}: {err}") from None
 
 
 def _parse(raw: bytes, path: Path) -> tuple[Any, yaml.Node | None]:
@@ -578,6 +578,9 @@ class Library:
         self.spec: dict = {}
         #: whether the audit keeps the surveillance statistics (``--statistics``)
         self.statistics = False
+        #: when a gaming day begins, if the audit counts its inputs' gaming days (a run recorded in
+        #: the history store: ``InputSummary.gaming_day``); None: not counted
+        self.gaming_day_start: time | None = None
 
     def for_table(self, ruleset_id: str, table: str) -> LoadedRuleset | None:
         base = self.rulesets.get(ruleset_id)

@@ -14,7 +14,7 @@ from .engine.stats import TableStats
 from . import findings_store
 from .findings import Finding
 from .fingerprint import fingerprints
-from .report import InputSummary, Report, report_order
+from .report import InputSummary, Report
 from .rulesets import Library
 from .statistics import build as build_statistics
 from .stream.inputs import InputError, audit_input, changed_message, expand, splittable
@@ -67,9 +67,10 @@ def _init_worker(spec: dict, read=None, spill: str | None = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if _WORKER_LIBRARY is None:  # a spawned worker loads the rulesets itself
-        statistics = spec.get("statistics", False)
-        _WORKER_LIBRARY = Library.load(**{k: v for k, v in spec.items() if k != "statistics"})
+        statistics, start = spec.get("statistics", False), spec.get("gaming_day_start")
+        _WORKER_LIBRARY = Library.load(**{k: v for k, v in spec.items() if k not in ("statistics", "gaming_day_start")})
         _WORKER_LIBRARY.statistics = statistics
+        _WORKER_LIBRARY.gaming_day_start = start
 
 
 def _worker(task: Task) -> PartResult:
@@ -152,18 +153,35 @@ def run_audit(library: Library, paths: list[str], jobs: int = 1,
         ctx = multiprocessing.get_context("fork" if forking else "spawn")
         _WORKER_LIBRARY = library if forking else None  # a forked worker has it already: no second load
         read = ctx.Value("q", 0) if progress is not None else None
-        spec = {**library.spec, "statistics": library.statistics}
+        spec = {**library.spec, "statistics": library.statistics, "gaming_day_start": library.gaming_day_start}
         with ctx.Pool(min(jobs, len(tasks)), initializer=_init_worker, initargs=(spec, read, findings_store.folder())) as pool:
-            results = _collect(pool.imap(_worker, tasks), len(tasks), read, progress, arrived=_settle)
+            results = _collect(pool.imap(_worker, tasks), len(tasks), read, progress, arrived=_Settle())
     else:
+        settle = _Settle()
         for path, part in tasks:
             results.append(_audit_part(library, path, part, progress))
-            _settle(results)
+            settle(results)
     return _merge(library, tasks, results)
 
 
-def _settle(results: list[PartResult]) -> None:
-    findings_store.settle([r.findings for r in results])
+class _Settle:
+    """Given the results so far as each arrives: the findings the finished ones hold written out
+    once together they pass the threshold. Each result is counted once, when it arrives (not all
+    of them again each time: tens of thousands of inputs would take a time in their square)."""
+
+    def __init__(self) -> None:
+        self.seen = 0
+        self.pending: list = []
+        self.held = 0
+
+    def __call__(self, results: list[PartResult]) -> None:
+        for result in results[self.seen:]:
+            self.pending.append(result.findings)
+            self.held += len(result.findings)
+        self.seen = len(results)
+        if self.held >= findings_store.THRESHOLD:
+            findings_store.settle(self.pending)
+            self.pending, self.held = [], 0
 
 
 def _same_bytes(first: InputSummary, other: InputSummary) -> None:
@@ -193,7 +211,8 @@ def _merge(library: Library, tasks: list, results: list[PartResult]) -> Report:
         report.rounds += result.rounds
         report.events += result.events
         report.table_stats.extend(result.tables[t] for t in sorted(result.tables))
-    report.table_stats.sort(key=lambda t: (report_order(report, t.path), t.table))
+    order = {inp.path: i for i, inp in enumerate(report.inputs)}  # report_order's, looked up once
+    report.table_stats.sort(key=lambda t: (order[t.path], t.table))
     report.tables = len(report.table_stats)
     if findings_store.spilled(stores):
         report.findings = findings_store.merged(stores)

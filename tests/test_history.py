@@ -529,7 +529,7 @@ def test_an_unusable_store_stops_with_exit_2(tmp_path, monkeypatch):
 def test_the_gaming_day_rule():
     from datetime import time
 
-    from audit.history.gaming_day import GamingDayError, day_start, first_stamp, of_stamp
+    from audit.history.gaming_day import DayCount, GamingDayError, day_start, of_stamp
     six = time(6, 0)
     assert of_stamp("2026-11-20T21:00:00.000+01:00", six) == date(2026, 11, 20)
     assert of_stamp("2026-11-21T05:59:59.999+01:00", six) == date(2026, 11, 20)
@@ -538,6 +538,8 @@ def test_the_gaming_day_rule():
     assert of_stamp("2026-11-21T04:30:00-08:00", time(4, 0)) == date(2026, 11, 21)
     with pytest.raises(GamingDayError):
         day_start("6h")
-    night = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
-    assert first_stamp(str(night)) == next(line.split()[0] for line in night.read_text().splitlines()
-                                           if line[:1].isdigit())
+    days = DayCount(six)  # a minute's day is remembered: the same minute before and after 06:00 differ
+    for stamp in ("2026-11-21T05:59:10+01:00", "2026-11-21T05:59:50+01:00", "2026-11-21T06:00:10+01:00"):
+        days.add(stamp)
+    assert days.counts == {date(2026, 11, 20): 2, date(2026, 11, 21): 1}
+    assert days.busiest() == date(2026, 11, 20)

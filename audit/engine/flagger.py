@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Mapping
 
 from ..findings import Finding
 from ..findings_store import FindingStore
@@ -28,6 +30,16 @@ _construct = Finding.model_construct
 _EVERY_FIELD = set(Finding.model_fields)
 #: a rule's citation, one string for all its findings (``citation_text`` writes a new one each time)
 _citation = sys.intern
+
+
+@lru_cache(maxsize=256)
+def _binding(format_rules: LoadedRuleset, ruleset: LoadedRuleset | None) -> Mapping[str, tuple[Rule, LoadedRuleset]]:
+    """Check name -> (rule, ruleset) of a pair of rulesets (loaded rulesets compare as objects): one
+    for every table the pair governs, so that a table open costs no copy of its rules."""
+    rules = {c: (r, format_rules) for c, r in format_rules.by_check.items()}
+    if ruleset is not None:
+        rules.update({c: (r, ruleset) for c, r in ruleset.by_check.items()})
+    return MappingProxyType(rules)
 
 
 @dataclass
@@ -49,10 +61,8 @@ class Flagger:
         self.format_rules = format_rules
         self.ruleset = ruleset
         self.table = table
-        # check name -> (rule, ruleset), the table's ruleset first, then the format's
-        self._rules: dict[str, tuple[Rule, LoadedRuleset]] = {c: (r, format_rules) for c, r in format_rules.by_check.items()}
-        if ruleset is not None:
-            self._rules.update({c: (r, ruleset) for c, r in ruleset.by_check.items()})
+        # check name -> (rule, ruleset), the table's ruleset first, then the format's (shared, never changed)
+        self._rules = _binding(format_rules, ruleset)
         #: the table's dealer and shoe ordinal, set by the table on DEALER and SHOE (not per event)
         self.dealer: str | None = None
         self.shoe: int | None = None

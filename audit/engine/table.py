@@ -74,7 +74,8 @@ class Table:
         self.closed = False  # after CLOSE: the replay forgets the table
         self.rounds_after_announce = 0
         self.ext = game.extension(self)
-        self.handlers = self._handlers()  # verb -> handler
+        #: verb -> handler(table, event), shared by the tables of a game: an open table costs no closures
+        self.handlers = _dispatch(type(self), game.round, type(self.ext))
         self._verify_open(event)
 
     def _flag(self, check: Check, message: str, **kw) -> None:
@@ -346,37 +347,6 @@ class Table:
 
     # -- dispatch ---------------------------------------------------------------------------------
 
-    def _handlers(self) -> dict[str, Callable[[ev.Event], None]]:
-        """verb -> handler, built once per table: the replay's per-event cost is one lookup.
-        The table's own ``on_<verb>`` first, then the round's pair, then the extension's; a verb
-        of another game is out of context here."""
-        handlers: dict[str, Callable] = {}
-        rnd, ext = self.game.round, self.ext
-        for verb in ev.MODELS:
-            name = verb.lower()
-            if verb in TABLE_VERBS:
-                handlers[verb] = getattr(self, "on_" + name)
-            elif hasattr(rnd, "verify_" + name):
-                handlers[verb] = self._in_round(getattr(rnd, "verify_" + name), getattr(rnd, "apply_" + name))
-            elif hasattr(ext, "verify_" + name):
-                handlers[verb] = _pair(getattr(ext, "verify_" + name), getattr(ext, "apply_" + name))
-            else:
-                handlers[verb] = self._foreign
-        return handlers
-
-    def _in_round(self, verify: Callable, apply: Callable) -> Callable[[ev.Event], None]:
-        """A round event: the open round's verify, then its apply (the round class's functions)."""
-        def handle(e) -> None:
-            rnd = self.round
-            if rnd is None:
-                self._flag(OUT_OF_CONTEXT, f"{e.verb} outside any round")
-                return
-            if rnd.owed:  # events the round owes were due before this one
-                rnd.report_owed(e)
-            verify(rnd, e)
-            apply(rnd, e)
-        return handle
-
     def _foreign(self, e) -> None:
         other = self.game.foreign.get(e.verb, "another game's")
         self._flag(OUT_OF_CONTEXT, f"{e.verb} is a {other} event, at a {self.game.name} table")
@@ -397,11 +367,54 @@ class Table:
                    "of the log", line=line, actual=None, expected="CLOSE")
 
 
-def _pair(verify: Callable, apply: Callable) -> Callable[[ev.Event], None]:
-    """An extension event: its verify, then its apply (bound methods)."""
-    def handle(e) -> None:
-        verify(e)
-        apply(e)
+Handler = Callable[["Table", ev.Event], None]
+_DISPATCH: dict[tuple[type, type, type], dict[str, Handler]] = {}
+
+
+def _dispatch(table: type[Table], rnd: type[Round], ext: type) -> dict[str, Handler]:
+    """verb -> handler(table, event), built once per game (not per table): the replay's per-event
+    cost is one lookup, and a table open costs no handler of its own (a log of hundreds of
+    thousands of tables open at once holds one dict per game). The table's own ``on_<verb>``
+    first, then the round's pair, then the extension's; a verb of another game is out of context."""
+    key = (table, rnd, ext)
+    found = _DISPATCH.get(key)
+    if found is not None:
+        return found
+    handlers: dict[str, Handler] = {}
+    for verb in ev.MODELS:
+        name = verb.lower()
+        if verb in TABLE_VERBS:
+            handlers[verb] = getattr(table, "on_" + name)
+        elif hasattr(rnd, "verify_" + name):
+            handlers[verb] = _in_round(getattr(rnd, "verify_" + name), getattr(rnd, "apply_" + name))
+        elif hasattr(ext, "verify_" + name):
+            handlers[verb] = _pair(getattr(ext, "verify_" + name), getattr(ext, "apply_" + name))
+        else:
+            handlers[verb] = table._foreign
+    _DISPATCH[key] = handlers
+    return handlers
+
+
+def _in_round(verify: Callable, apply: Callable) -> Handler:
+    """A round event: the open round's verify, then its apply (the round class's functions)."""
+    def handle(table: Table, e) -> None:
+        rnd = table.round
+        if rnd is None:
+            table._flag(OUT_OF_CONTEXT, f"{e.verb} outside any round")
+            return
+        if rnd.owed:  # events the round owes were due before this one
+            rnd.report_owed(e)
+        verify(rnd, e)
+        apply(rnd, e)
+    return handle
+
+
+def _pair(verify: Callable, apply: Callable) -> Handler:
+    """An extension event: its verify, then its apply (the extension class's functions)."""
+    def handle(table: Table, e) -> None:
+        ext = table.ext
+        verify(ext, e)
+        apply(ext, e)
     return handle
 
 

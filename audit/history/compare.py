@@ -40,9 +40,12 @@ def compare(conn, period: str, until: date | None) -> View:
     if until is None:
         return View(COLUMNS, [])
     now = (periods.start(until, period), until)
-    then = (periods.year_earlier(now[0]), periods.year_earlier(until))
-    reference = (date(until.year - 1, 1, 1), date(until.year - 1, 12, 31))
-    first = min(then[0], reference[0])
+    if until.year > date.min.year:
+        then = (periods.year_earlier(now[0]), periods.year_earlier(until))
+        reference = (date(until.year - 1, 1, 1), date(until.year - 1, 12, 31))
+    else:  # the year 0001 has no year before it: empty spans, nothing to compare with
+        then = reference = (date.max, date.min)
+    first = min(then[0], reference[0], now[0])
     # per house-banked table: gaming day -> [drop, win]
     days: dict[str, dict[date, list[Decimal]]] = defaultdict(lambda: defaultdict(lambda: [ZERO, ZERO]))
     games: dict[str, str] = {}
@@ -61,7 +64,7 @@ def compare(conn, period: str, until: date | None) -> View:
         if cur[0] <= 0:
             continue
         row = {"table": table, "game": games[table], "current": f"{now[0]}..{now[1]}", "drop": cur[0],
-               "hold": hold(cur[1], cur[0]), "previous": f"{then[0]}..{then[1]}", "previous_drop": old[0],
+               "hold": hold(cur[1], cur[0]), "previous": f"{then[0]}..{then[1]}" if then[0] <= then[1] else "-", "previous_drop": old[0],
                "previous_hold": hold(old[1], old[0]), "low": None, "high": None, "z": None,
                "reference_days": 0, "status": "no reference"}
         sigma, row["reference_days"] = _sigma(by_day, reference)

@@ -1,17 +1,14 @@
 """The gaming day of an input, from its events' times (docs/history.md, "Gaming day").
 
 A casino's business day does not end at midnight: a night that opens at 21:00 and closes at
-04:00 is one gaming day. The rule: an input's gaming day is that of its first event with a
-time; an event's gaming day is the date of its time as the log wrote it (local time, the
+04:00 is one gaming day. The rule: an input's gaming day is the one most of its event lines
+belong to (the earliest of those with as many, when several tie); an event's gaming day is the date of its time as the log wrote it (local time, the
 offset the log wrote, never converted), less one day when that time is before the day's
 start (``gaming-day-start`` in the configuration, 06:00 by default).
 """
 
 from __future__ import annotations
 
-import gzip
-import io
-import zlib
 from datetime import date, datetime, time, timedelta
 
 DEFAULT_START = "06:00"
@@ -36,35 +33,57 @@ def of_stamp(stamp: str, start: time) -> date:
     """The gaming day of an event time as written (RFC 3339 with an offset)."""
     when = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
     day = when.date()
-    return day - timedelta(days=1) if when.time() < start else day
+    if when.time() >= start:
+        return day
+    return day - timedelta(days=1) if day > date.min else day  # 0001-01-01 has no day before
 
 
-def first_stamp(path: str) -> str | None:
-    """The time of the first event of the input at ``path`` (plain, gzip or URL), as written;
-    None when none is found in its first lines or it cannot be read again."""
-    from ..stream.inputs import GZIP_MAGIC
-    from ..stream.urls import UrlError, is_url, open_url
+#: how many gaming days are counted at once: past that many in one input, the counts are those of
+#: the frequent-items summary (a day of more than 1/DAYS_KEPT of the lines is still found)
+DAYS_KEPT = 1024
+class DayCount:
+    """The gaming days of an input's event times, counted as the audit reads them (never read
+    again from the path, which may name other bytes by then): at most ``DAYS_KEPT`` counts and a
+    bounded cache of the minutes seen, never the lines."""
 
-    try:
-        raw = open_url(path) if is_url(path) else open(path, "rb")
-    except (OSError, UrlError):
-        return None
-    try:
-        stream = io.BufferedReader(raw, buffer_size=1 << 16) if not hasattr(raw, "peek") else raw
-        if stream.peek(2)[:2] == GZIP_MAGIC:
-            stream = gzip.GzipFile(fileobj=stream, mode="rb")
-        for _ in range(HEAD_LINES):
-            line = stream.readline()
-            if not line:
-                return None
-            stamp = event_stamp(line)
-            if stamp is not None:
-                return stamp
-    except (OSError, EOFError, zlib.error):
-        return None
-    finally:
-        raw.close()
-    return None
+    #: distinct minutes whose gaming day is remembered (a night holds a few hundred)
+    CACHE = 4096
+
+    def __init__(self, start: time):
+        self.start = start
+        self.counts: dict[date, int] = {}
+        self._day_of_minute: dict[str, date] = {}
+
+    def add(self, stamp: str) -> None:
+        """One more event at ``stamp`` (as written). Its gaming day depends only on the date and the
+        time of day written, to the minute (the start is a whole minute): ``YYYY-MM-DDTHH:MM``."""
+        minute = stamp[:16]
+        day = self._day_of_minute.get(minute)
+        if day is None:
+            if len(self._day_of_minute) >= self.CACHE:
+                self._day_of_minute.clear()
+            day = self._day_of_minute[minute] = of_stamp(stamp, self.start)
+        count(self.counts, day)
+
+    def busiest(self) -> date | None:
+        """The day most events belong to, the earliest of those tied; None when none was counted."""
+        if not self.counts:
+            return None
+        return min(self.counts, key=lambda day: (-self.counts[day], day))
+
+
+def count(counts: dict[date, int], day: date) -> None:
+    """One more line of ``day``: counted exactly while at most DAYS_KEPT days are (Misra and Gries's
+    summary past that: every count less one, those at none forgotten)."""
+    if day in counts:
+        counts[day] += 1
+    elif len(counts) < DAYS_KEPT:
+        counts[day] = 1
+    else:
+        for other in list(counts):
+            counts[other] -= 1
+            if not counts[other]:
+                del counts[other]
 
 
 def event_stamp(line: bytes) -> str | None:
@@ -75,6 +94,6 @@ def event_stamp(line: bytes) -> str | None:
     word = text.split(None, 1)[0].decode("utf-8", "replace")
     try:
         when = datetime.fromisoformat(word.replace("Z", "+00:00"))
-    except ValueError:
+    except (ValueError, OverflowError):
         return None
     return word if "T" in word and when.tzinfo is not None else None

@@ -27,9 +27,10 @@ def start(day: date, period: str) -> date:
     return day.replace(month=1, day=1)
 
 
-def before(day: date, period: str) -> date:
-    """A day of the period just before the one ``day`` falls in."""
-    return start(day, period) - timedelta(days=1)
+def before(day: date, period: str) -> date | None:
+    """A day of the period just before the one ``day`` falls in; None in the first (year 0001)."""
+    first = start(day, period)
+    return first - timedelta(days=1) if first > date.min else None
 
 
 def year_earlier(day: date) -> date:

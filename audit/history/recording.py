@@ -7,6 +7,7 @@ so a run that fails or is interrupted while recording leaves the store as it fou
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timezone
 from decimal import Decimal
@@ -93,17 +94,20 @@ class Recorder:
             report.statistics = None
 
     def record(self, report, stamps: dict[str, str | None] | None = None) -> Outcome:
-        """Record every input of ``report``: the bytes the audit read (their SHA-256, size and
-        first event time, from the audit itself: the path may name other bytes by now), unless
-        ``stamps`` gives the first event times by path."""
+        """Record every input of ``report``: the bytes the audit read (their SHA-256, size, first
+        event time and gaming day, from the audit itself: the path may name other bytes by now),
+        unless ``stamps`` gives the first event times by path (their days then taken from them)."""
         from sqlalchemy.exc import SQLAlchemyError
+        days = None
         if stamps is None:
             stamps = {inp.path: inp.first_event for inp in report.inputs}
+            days = {inp.path: inp.gaming_day or (of_stamp(inp.first_event, self.start) if inp.first_event else None)
+                    for inp in report.inputs}
         statistics = self.statistics if self.statistics is not None else report.statistics
         try:
             with self.store.engine.begin() as conn:
                 prepare(self.store, conn, create=True)
-                return record(conn, self.store, report, statistics, stamps, self.start)
+                return record(conn, self.store, report, statistics, stamps, self.start, days)
         except SQLAlchemyError as err:
             raise self.store.error("cannot record", err) from None
 
@@ -116,21 +120,33 @@ def _insert(store: Store, table):
     return insert(table)
 
 
-def record(conn, store: Store, report, statistics, stamps: dict[str, str | None], start: time) -> Outcome:
+def record(conn, store: Store, report, statistics, stamps: dict[str, str | None], start: time,
+           days: dict[str, date | None] | None = None) -> Outcome:
     """Every input of ``report`` in ``conn``'s transaction; an input whose SHA-256 the store
     holds is skipped (ON CONFLICT DO NOTHING: a concurrent job recording it too waits, then skips)."""
     out = Outcome()
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     anomalies = {a.group.key: a.p_adjusted for a in statistics.anomalies()} if statistics is not None else {}
+    # by input, each gathered once (not searched again for each input of a folder of thousands)
+    tables_of: dict[str, list] = defaultdict(list)
+    for t in report.table_stats:
+        tables_of[t.path].append(t)
+    suppressed_of: dict[str, list] = defaultdict(list)
+    for s in report.suppressed:
+        suppressed_of[s.finding.path].append((s.finding, s.fingerprint, True))
+    findings_of: dict[str, int] = defaultdict(int)
+    for (path, _), n in report.tally().categories.items():
+        findings_of[path] += sum(n.values())
     for inp in report.inputs:
-        tables = [t for t in report.table_stats if t.path == inp.path]
-        suppressed = [(s.finding, s.fingerprint, True) for s in report.suppressed if s.finding.path == inp.path]
-        findings = sum(sum(n.values()) for (path, _), n in report.tally().categories.items() if path == inp.path)
+        tables = tables_of.get(inp.path, [])
+        suppressed = suppressed_of.get(inp.path, [])
+        findings = findings_of.get(inp.path, 0)
         stamp = stamps.get(inp.path)
         row = {
             "sha256": inp.sha256, "path": inp.path, "size": inp.size, "lines": inp.lines,
             "events": inp.accounting.get("events", 0), "first_event": stamp,
-            "gaming_day": of_stamp(stamp, start) if stamp is not None else None,
+            "gaming_day": (days.get(inp.path) if days is not None
+                           else of_stamp(stamp, start) if stamp is not None else None),
             "tables": len(tables), "rounds": sum(t.rounds for t in tables),
             "findings": findings, "suppressed": len(suppressed),
             "alpha": statistics.alpha if statistics is not None else None,

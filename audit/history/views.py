@@ -219,4 +219,5 @@ def rules(conn, period: str, since: date | None, until: date | None) -> View:
 
 def _previous_key(key: str, period: str) -> str:
     day = date.fromisoformat(key if period == "day" else f"{key}-01" if period == "month" else f"{key}-01-01")
-    return periods.key(periods.before(day, period), period)
+    earlier = periods.before(day, period)
+    return periods.key(earlier, period) if earlier is not None else ""  # the year 0001 has no period before

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import BinaryIO, Callable, Iterator
 
 from ..engine.format_checks import SYNTAX
-from ..history.gaming_day import HEAD_LINES, event_stamp
+from ..history.gaming_day import HEAD_LINES, DayCount, event_stamp
 from ..report import InputSummary
 from ..rulesets import Library
 from .replay import MAX_LINE_BYTES, FileReplay
@@ -125,20 +125,37 @@ BOM = b"\xef\xbb\xbf"
 
 class FirstStamp:
     """The time of an input's first event, as written, looked for in its first ``HEAD_LINES``
-    lines as they are audited (the gaming day the history store records: never read again
-    from the path, which may name other bytes by then)."""
+    lines as they are audited, and, when ``days`` is given, the gaming day of every event line
+    counted (the history store records both: never read again from the path, which may name
+    other bytes by then)."""
 
-    def __init__(self) -> None:
+    def __init__(self, days: DayCount | None = None) -> None:
         self.stamp: str | None = None
         self.left = HEAD_LINES
+        self.days = days
+        #: whether every line is to be seen (``see``), not only the first ones
+        self.counting = days is not None
 
     def see(self, lines: list[bytes]) -> None:
+        if self.days is not None:
+            self._count(lines)
+            return
         for line in lines[:self.left]:
             self.stamp = event_stamp(line)
             if self.stamp is not None:
                 self.left = 0
                 return
         self.left -= min(len(lines), self.left)
+
+    def _count(self, lines: list[bytes]) -> None:
+        add = self.days.add  # type: ignore[union-attr]
+        for line in lines:
+            stamp = event_stamp(line)
+            if stamp is not None:
+                if self.stamp is None:
+                    self.stamp = stamp
+                    self.left = 0
+                add(stamp)
 
     def skip(self) -> None:
         """A line too long to be looked at."""
@@ -184,7 +201,7 @@ def feed_lines(stream: BinaryIO, replay: FileReplay, tick: Callable[[int], None]
                     first.skip()
                     del lines[0]
                 if lines:
-                    if first.left:
+                    if first.left or first.counting:
                         first.see(lines)
                     lineno = feed(lines, lineno)
         block = read(CHUNK_BYTES)
@@ -199,7 +216,7 @@ def feed_lines(stream: BinaryIO, replay: FileReplay, tick: Callable[[int], None]
             lineno = replay.too_long(lineno + 1, length, head)
             first.skip()
     if carry or (bom and lineno == 0):  # the last line, without its end (a BOM alone is one)
-        if first.left:
+        if first.left or first.counting:
             first.see([carry])
         feed([carry], lineno)
     if tick is not None:
@@ -211,7 +228,7 @@ def _feed_one(line: bytes, lineno: int, replay: FileReplay, first: FirstStamp) -
     if len(line) > MAX_LINE_BYTES:
         first.skip()
         return replay.too_long(lineno + 1, len(line), line[:64])
-    if first.left:
+    if first.left or first.counting:
         first.see([line])
     return replay.feed_chunk([line], lineno)
 
@@ -387,7 +404,8 @@ def audit_input(library: Library, path: str, part: tuple[int, int] | None = None
         raise InputError(f"{path}: not a regular file: it can be read only once, whole, not in parts")
     hashing = _Hashing(raw, digest)  # every part hashes what it read: the parts must agree (run._merge)
     stream = io.BufferedReader(hashing, buffer_size=1 << 16)
-    first = FirstStamp()
+    counted = library.gaming_day_start is not None and (part is None or part[0] == 0)
+    first = FirstStamp(DayCount(library.gaming_day_start) if counted else None)  # type: ignore[arg-type]
     try:
         compressed = stream.peek(2)[:2] == GZIP_MAGIC
         if compressed:
@@ -409,7 +427,7 @@ def audit_input(library: Library, path: str, part: tuple[int, int] | None = None
     replay.finish()
     stats = replay.stats
     return replay, InputSummary(display, digest.hexdigest(), stats.lines, hashing.size, stats.accounting(),
-                                first.stamp)
+                                first.stamp, first.days.busiest() if first.days is not None else None)
 
 
 def _damaged(replay: FileReplay, err: Exception) -> None:

@@ -96,6 +96,11 @@ def shared_parser() -> LineParser:
     return parser
 
 
+#: the tables followed at once in one input (each open table keeps its state, about 2.5 KB):
+#: an OPEN past them is a finding and the table is not audited, so memory stays bounded
+MAX_OPEN_TABLES = 10_000
+
+
 class FileReplay:
     """The replay of one input: its tables, its clock, its findings."""
 
@@ -181,9 +186,10 @@ class FileReplay:
             advance(parsed.ts, table_id, stamp)
             table = tables.get(table_id)
             if table is not None and type(parsed) is not open_type:
-                table.handlers[parsed.verb](parsed)
+                table.handlers[parsed.verb](table, parsed)
                 if table.closed:
                     del tables[table_id]
+                    table.ext = None  # its cycle (the extension names its table) freed now, not at a collection
                     self.marks[table_id] = (table.flagger.dealer, table.flagger.shoe)
             else:
                 self._no_table(parsed)
@@ -310,6 +316,12 @@ class FileReplay:
         flagger_fmt = self._flagger(e.table, self.library.format_rules)
         if e.table in self.tables:
             flagger_fmt.flag(OUT_OF_CONTEXT, f"table {e.table} opened again without closing")
+            return
+        if len(self.tables) >= MAX_OPEN_TABLES:
+            flagger_fmt.flag(OUT_OF_CONTEXT, f"table {e.table} opened while {MAX_OPEN_TABLES} tables are open, the "
+                             "most the auditor follows at once; its events are not audited until it opens again "
+                             "after one of them closes")
+            self.unopened.add(e.table)
             return
         ruleset = self.library.for_table(e.ruleset, e.table)
         if ruleset is None or ruleset.game != e.game:

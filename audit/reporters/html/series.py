@@ -186,7 +186,10 @@ def _times(findings: Iterable[Finding]) -> Iterator[tuple[datetime | None, str, 
             when = None
         if when is not None and when.tzinfo is not None:
             zone = zone or when.tzinfo
-            when = when.astimezone(zone).replace(tzinfo=None)
+            try:
+                when = when.astimezone(zone).replace(tzinfo=None)
+            except OverflowError:  # past 9999 or before 0001 on the first time's clock: its own clock
+                when = when.replace(tzinfo=None)
         yield when, f.category, f.severity
 
 
