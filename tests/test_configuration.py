@@ -78,6 +78,15 @@ def test_a_parent_audit_toml_that_ignores_every_rule_says_so_first(tmp_path, uns
                                  "source": "../audit.toml", "hidden": every}
     assert report["findings"] == [] and conf["fail_on"] == "error" and conf["statistics"] is False
 
+    page = tmp_path / "night.html"
+    done = audit("check", "--no-progress", "-f", "html", "-o", str(page), str(MIXED), cwd=child)
+    assert done.returncode == 0, done.stderr
+    html = page.read_text(encoding="utf-8")
+    banner = html.index('id="hidden-findings"')
+    assert banner < html.index('id="verdict"') + 4000  # on the first screen, beside the verdict
+    assert f"{every} findings</strong> hidden by ignore" in html[banner:banner + 2000]
+    assert "../audit.toml" in html[banner:banner + 2000]
+
 
 def test_without_configuration_the_report_says_so_and_hides_nothing(tmp_path):
     report = check_json(str(LOG), cwd=tmp_path)
