@@ -11,7 +11,7 @@ itself (choices, the war's cards and burns) is in ``war``, the settlements in
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Callable, Literal
 
 from pydantic import Field
 
@@ -31,6 +31,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 SCOPE = "bataille"  # the checks declared below are this game's
 _SETTLEMENTS = frozenset(("PAY", "COLLECT", "PUSH"))
+#: the spots of a hand at war that its bataille decides (its égalité bet, the first cards do)
+WAR_DECIDED = frozenset(("main", "war", "egalite-war"))
 SpotName = Literal["main", "egalite", "war", "egalite-war"]
 
 
@@ -92,12 +94,13 @@ class BatailleRound(War, Settlement, Round):
         #: the first deal's and the bataille's
         self.first_missing: set[int | None] = set()
         self.war_missing: set[int | None] = set()
-        #: while cards are owed (``owed``): the first settlement that came, where any still missing
-        #: were due (0: none yet), and the settlement findings that wait on those cards: reported if
+        #: while cards are owed (``owed``: the first deal's, the bataille's, from the first hand that
+        #: goes to war): the first settlement that came, where any still missing were due (0: none
+        #: yet), and the settlement findings that wait on those cards: reported if
         #: the cards come (the settlement was early), dropped if they never do (the missing card is
         #: the finding; the settlement it left undecided is not another)
         self.due_line = 0
-        self.deferred: list[tuple[Check, str, int, str]] = []
+        self.deferred: list[tuple[Check, str, int, str, Callable[[], bool]]] = []
         self.choice_missing_seats: set[int] = set()
         #: (seat, spot, house's result) of each spot settled, for the statistics
         self.settlements: list[tuple[int, str, Decimal]] = []
@@ -398,23 +401,34 @@ class BatailleRound(War, Settlement, Round):
     def report_owed(self, e: ev.Event) -> None:
         """A round event other than a card or a burn while cards are owed. The cards are due before
         the settlements: the first settlement is where any that never come were due (reported at
-        the round's end, when they are known missing). A bet, a choice or "rien ne va plus" keep
-        their own windows and show nothing missing."""
-        if e.verb in _SETTLEMENTS and not self.due_line:
+        the round's end, when they are known missing). A bataille owed that has not begun (a hand
+        chose war) is due before the settlements it decides only: the others, the first cards
+        decide, and they come first. A bet, a choice or "rien ne va plus" keep their own windows
+        and show nothing missing."""
+        if e.verb in _SETTLEMENTS and not self.due_line and (self.phase != "choices" or self._bataille_decides(e)):
             self.due_line = e.line
             self.flagger.keep()
 
-    def defer(self, check: Check, message: str, expected: str) -> None:
-        """A settlement that owed cards leave undecided: judged when they come, dropped if they never do."""
+    def _bataille_decides(self, e: ev.Pay | ev.Collect | ev.Push) -> bool:
+        """A settlement of a spot the bataille owed decides: a hand's at war, its main, war or égalité
+        re-bet (the spots the first cards decide are settled before the bataille, as the text orders)."""
+        hand = self.hands.get(e.seat) if e.seat is not None else None
+        return hand is not None and hand.choice == "war" and e.spot in WAR_DECIDED
+
+    def defer(self, check: Check, message: str, expected: str, decided: Callable[[], bool]) -> None:
+        """A settlement that owed cards leave undecided: judged when they come, dropped if they never do.
+        ``decided`` tells, when the round ends with cards still owed, whether the ones this settlement
+        waited on came after all (it was early) or are among the missing (the missing card is the finding)."""
         if self.owed and self.due_line:
-            self.deferred.append((check, message, self.flagger.sink.line, expected))
+            self.deferred.append((check, message, self.flagger.sink.line, expected, decided))
+            self.flagger.keep()  # (the finding, if it comes, names this line)
         else:
             self.flag(check, message, expected=expected)
 
     def cards_came(self) -> None:
         """The cards owed have all come: the settlements made before them were early."""
         self.owed = False
-        for check, message, line, expected in self.deferred:
+        for check, message, line, expected, _ in self.deferred:
             self.flag(check, message, line=line, expected=expected)
         self.deferred = []
         self.due_line = 0
@@ -423,12 +437,17 @@ class BatailleRound(War, Settlement, Round):
         """The round ends with cards owed: each reported missing where it was first due."""
         at = self.due_line or line
         self.owed = False
+        for check, message, early, expected, decided in self.deferred:
+            if decided():  # the cards it waited on came, after it; others are the missing ones
+                self.flag(check, message, line=early, expected=expected)
         self.deferred = []
         self.due_line = 0
         if self.phase == "dealing":
             self._first_cards_missing(at)
         elif self.phase == "bataille":
             self._war_cards_missing(at)
+        else:  # "choices": a bataille owed that never began
+            self._bataille_missing(at)
 
     def _first_cards_missing(self, at: int) -> None:
         """Each staked hand, then the dealer, owed a card of the first deal; reported once each."""

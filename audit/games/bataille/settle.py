@@ -141,7 +141,8 @@ class Settlement:
             if hand.card is None and hand.seat in self.first_missing:
                 return None  # the missing card is the finding (reported where it was due), not this settlement
             self.defer(SETTLE_ONCE, f"seat {hand.seat} {spot} settled before its card and the dealer's were dealt",
-                       f"DEAL seat={hand.seat} and DEAL dealer before the settlement")
+                       f"DEAL seat={hand.seat} and DEAL dealer before the settlement",
+                       lambda: hand.card is not None and self.dealer_card is not None)
             return None
         first = compare(hand.card, self.dealer_card)
         if spot == "egalite":
@@ -176,7 +177,8 @@ class Settlement:
         outcome = self._war_outcome(hand)
         if outcome is None:
             self.defer(SETTLE_ONCE, f"seat {hand.seat} {spot} settled before the bataille decided it",
-                       f"the bataille cards of seat {hand.seat} and the dealer before the settlement")
+                       f"the bataille cards of seat {hand.seat} and the dealer before the settlement",
+                       lambda: self._war_outcome(hand) is not None)
             return None
         if spot == "egalite-war":
             odds = self.rules.pay_egalite_war
@@ -184,7 +186,8 @@ class Settlement:
                 return None
             if self.dealer_war_card is None and not self._lone_ace():  # (an Ace wins, but ties the dealer's Ace)
                 self.defer(SETTLE_ONCE, f"seat {hand.seat} {spot} settled before the dealer's bataille card",
-                           "DEAL dealer <card> (the bataille's) before the settlement")
+                           "DEAL dealer <card> (the bataille's) before the settlement",
+                           lambda: self.dealer_war_card is not None)
                 return None
             equal = self.dealer_war_card is not None and compare(hand.war_card, self.dealer_war_card) == "equal"  # type: ignore[arg-type]
             if equal:

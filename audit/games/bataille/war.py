@@ -58,6 +58,8 @@ class War:
         if hand is not None and hand.choice is None and hand.card and self.dealer_card \
                 and compare(hand.card, self.dealer_card) == "equal":
             hand.choice = e.choice
+            if e.choice == "war" and self.phase == "choices":
+                self.owed = True  # the bataille: due before the settlements it decides
 
     def _tied_seats(self: BatailleRound) -> list[int]:
         dealer = self.dealer_card
@@ -68,6 +70,8 @@ class War:
                 if hands[s].card is not None and BATAILLE_VALUE[hands[s].card.rank] == value]  # type: ignore[union-attr]
 
     def _start_bataille(self: BatailleRound) -> None:
+        if self.due_line:  # settlements it decides came before it: early, now that it begins
+            self.cards_came()
         self.phase = "bataille"
         self.last_settled_seat = None
         for seat in self._tied_seats():
@@ -124,18 +128,24 @@ class War:
             self.flag(DEAL_BATAILLE, "a card too many: the bataille's cards are all dealt",
                       expected="no further DEAL in the bataille")
             return
-        target = self.war_queue[0]
+        queue, skipped = self.war_queue, self.war_missing
+        # the cards due now, in turn: those already reported missing (skipped) are not due again
+        due = [k for k in queue if k not in skipped] if skipped else queue
+        target = due[0] if due else queue[0]
         who = "the dealer" if e.to == "dealer" else f"seat {e.seat}"
         if e.to == "dealer" and self._lone_ace():
             self.flag(BATAILLE_ACE, "the only player at bataille received an Ace: the dealer's card is not needed",
                       expected="no DEAL dealer: the lone player's Ace wins the bataille")
         want = "dealer" if target is None else f"seat={target}"
         key = None if e.to == "dealer" else e.seat
-        if key not in self.war_queue:
+        if key not in queue:
             self.flag(DEAL_BATAILLE, f"a bataille card to {who}, which is not in the bataille or already has its card",
                       expected=f"DEAL {want} <card>")
             return
-        if key != target:
+        if key != target and key not in skipped:
+            # the cards it skips were due here: this line is their one finding, whether they come late
+            # (in turn then, no other finding) or never (not reported again where the round ends)
+            skipped.update(due[:due.index(key)])
             self.flag(DEAL_BATAILLE, f"bataille card to {who} out of turn", expected=f"DEAL {want} <card>")
         self._verify_war_burns(key)
         if key is not None:
@@ -171,7 +181,8 @@ class War:
         dealer (not after a lone player's Ace) are reported at ``at``, the first line after the last
         card dealt that was neither a burn nor a card (the first settlement, else ROUND end), each
         once. The burns made for the missing card were its own: not extra."""
-        queue = [key for key in self.war_queue if key not in self.war_missing]
+        rest = self.war_queue
+        queue = [key for key in rest if key not in self.war_missing]  # (not those skipped: reported already)
         for key in queue:
             self.war_missing.add(key)
             if key is not None:
@@ -181,8 +192,21 @@ class War:
                 need = self._burns_needed(None) - len(self.burn_lines)
                 self.flag(DEAL_BATAILLE, "the dealer took no bataille card", line=at, actual=None,
                           expected=(f"BURN (×{need}), then " if need > 0 else "") + "DEAL dealer <card>")
-        if queue and len(self.burn_lines) <= self._burns_needed(queue[0]):
+        if rest and len(self.burn_lines) <= self._burns_needed(rest[0]):
             self.burn_lines = []
+
+    def _bataille_missing(self: BatailleRound, at: int) -> None:
+        """The round ended with a bataille owed that never began (a hand chose war; no bataille burn
+        or card came): one finding, at ``at``, the first settlement it decides (else ROUND end)."""
+        seats = [s for s in self.warring() if s not in self.war_missing]
+        if not seats:
+            return
+        self.war_missing.update(seats)
+        burns = self._burns_needed(seats[0])
+        listed = ", ".join(map(str, seats))
+        self.flag(DEAL_BATAILLE, f"seat(s) {listed} went to bataille, but the bataille never began: no bataille "
+                  "burn or card", line=at, actual=None,
+                  expected=(f"BURN (×{burns}), then " if burns else "") + f"DEAL seat={seats[0]} <card> (the bataille's)")
 
     def _finish_war(self: BatailleRound, line: int) -> None:
         """At ROUND end: every tie chose, every warring hand and the dealer got a bataille card."""
@@ -194,8 +218,7 @@ class War:
             if hand.choice is None:
                 self.choice_missing(seat, "never chose", line=line)
             elif hand.choice == "war" and hand.war_card is None and seat not in self.war_missing:
-                # no bataille began: the first settlements may come before its cards, so only the
-                # round's end shows them missing
+                # a choice too late for the bataille's queue: its card, missing, shows at the round's end
                 self.war_missing.add(seat)
                 self.flag(DEAL_BATAILLE, f"seat {seat} went to bataille but got no bataille card", line=line, actual=None,
                           expected=f"DEAL seat={seat} <card> (its bataille card)")
