@@ -55,6 +55,14 @@ def rule_fixtures() -> list[Path]:
     return sorted(RULE_FIXTURES.rglob("*.del"))
 
 
+def copy_rulesets(folder: Path) -> Path:
+    """The shipped rulesets copied byte for byte into ``folder`` (made), for ``--rulesets``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for shipped in (ROOT / "rulesets").glob("*.yaml"):
+        (folder / shipped.name).write_bytes(shipped.read_bytes())
+    return folder
+
+
 def own_rulesets(folder: Path, changes: dict[str, dict]) -> Path:
     """A copy of the shipped rulesets in ``folder`` with some rules changed (rule id -> the keys to
     set; ``params`` are merged into the rule's): a regulation of one's own, for ``--rulesets``.

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from fixtures import copy_rulesets
 from test_line_limit import NEEDS_PROC, audit
 
 from audit import bounded
@@ -78,10 +79,7 @@ def test_a_file_of_the_limit_is_read_whole(tmp_path):
 
 
 def test_the_rulesets_folder_with_a_device_in_it_is_refused(tmp_path):
-    folder = tmp_path / "rulesets"
-    folder.mkdir()
-    for shipped in (ROOT / "rulesets").glob("*.yaml"):
-        (folder / shipped.name).write_bytes(shipped.read_bytes())
+    folder = copy_rulesets(tmp_path / "rulesets")
     endless = folder / "zz-endless.yaml"
     if ZERO.exists():
         endless.symlink_to(ZERO)

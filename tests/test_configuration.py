@@ -13,6 +13,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from fixtures import copy_rulesets
 from jsonschema import Draft202012Validator
 from typer.testing import CliRunner
 
@@ -249,10 +250,7 @@ def test_paths_are_shown_from_the_current_folder_when_they_share_more_than_the_r
 def test_a_ruleset_that_is_not_the_shipped_one_is_named_in_every_format(tmp_path):
     """A folder of rulesets is the audited party's to give: one whose bytes are not this version's
     own, under the same id, is said to be so (JSON, the text report's first line, -q, HTML)."""
-    folder = tmp_path / "rules"
-    folder.mkdir()
-    for shipped in (ROOT / "rulesets").glob("*.yaml"):
-        (folder / shipped.name).write_bytes(shipped.read_bytes())
+    folder = copy_rulesets(tmp_path / "rules")
     changed = folder / "fr-bataille-2007.yaml"
     changed.write_bytes(changed.read_bytes() + b"# one byte more than the regulation's\n")
     report = check_json("--rulesets", str(folder), str(LOG))

@@ -9,6 +9,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from fixtures import copy_rulesets
 import yaml
 
 from audit import nesting
@@ -44,10 +45,7 @@ def test_a_duplicate_key_in_an_overlay_is_refused_with_file_line_and_key(tmp_pat
 
 
 def test_a_duplicate_key_in_a_ruleset_is_refused(tmp_path):
-    folder = tmp_path / "rulesets"
-    folder.mkdir()
-    for src in (ROOT / "rulesets").glob("*.yaml"):
-        (folder / src.name).write_bytes(src.read_bytes())
+    folder = copy_rulesets(tmp_path / "rulesets")
     ruleset = folder / "del-v1.yaml"
     ruleset.write_text(ruleset.read_text(encoding="utf-8").replace("\nrules:", "\ntitle: again\nrules:", 1), encoding="utf-8")
     line = ruleset.read_text(encoding="utf-8").splitlines().index("title: again") + 1
