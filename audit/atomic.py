@@ -18,8 +18,9 @@ import signal
 import stat
 import tempfile
 import threading
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterable
+from typing import BinaryIO
 
 #: the signals held back while the files are renamed into place (they take effect just after)
 HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM}
@@ -42,9 +43,9 @@ PIECE = 1 << 20
 
 def _write_utf8(out: BinaryIO, text: str | Iterable[str]) -> None:
     """``text``, or each piece of it in turn (a report made as it is written)."""
-    for piece in ((text,) if isinstance(text, str) else text):
+    for piece in (text,) if isinstance(text, str) else text:
         for start in range(0, len(piece), PIECE):
-            out.write(piece[start:start + PIECE].encode("utf-8"))
+            out.write(piece[start : start + PIECE].encode("utf-8"))
 
 
 def _temporary(target: Path, text: str | Iterable[str], mode: int) -> str:
@@ -62,8 +63,10 @@ def _temporary(target: Path, text: str | Iterable[str], mode: int) -> str:
     return name
 
 
-def replace_together(contents: Iterable[tuple[Path, str | Iterable[str]]],
-                     before_renames: Callable[[], None] | None = None) -> None:
+def replace_together(
+    contents: Iterable[tuple[Path, str | Iterable[str]]],
+    before_renames: Callable[[], None] | None = None,
+) -> None:
     """Write each ``(path, text)`` (UTF-8) so that either all are replaced or none is. ``contents``
     may make each text as it is asked for (a generator): only one is then held at a time; a text
     may be an iterable of pieces, written as they are made.
@@ -77,7 +80,9 @@ def replace_together(contents: Iterable[tuple[Path, str | Iterable[str]]],
     try:
         for shown, text in contents:
             try:
-                old = os.stat(shown)  # through links, /dev/stdout's too (a pipe has no path to resolve)
+                old = os.stat(
+                    shown
+                )  # through links, /dev/stdout's too (a pipe has no path to resolve)
             except FileNotFoundError:
                 old = None
             except OSError as err:

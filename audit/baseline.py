@@ -47,8 +47,15 @@ class Baseline(BaseModel):
 
 def from_report(report: Report, justification: str = DEFAULT_JUSTIFICATION) -> Baseline:
     entries = [
-        Entry(fingerprint=fp, rule=f.rule, table=f.table, round=f.round, path=f.path,
-              message=f.message, justification=justification)
+        Entry(
+            fingerprint=fp,
+            rule=f.rule,
+            table=f.table,
+            round=f.round,
+            path=f.path,
+            message=f.message,
+            justification=justification,
+        )
         for f, fp in report.fingerprinted()
     ]
     return Baseline(format=FORMAT, version=1, entries=entries)
@@ -56,7 +63,9 @@ def from_report(report: Report, justification: str = DEFAULT_JUSTIFICATION) -> B
 
 def render(baseline: Baseline) -> str:
     text = json.dumps(baseline.model_dump(mode="json"), indent=2, ensure_ascii=False)
-    return undecodable_escaped(text, "\\\\") + "\n"  # a file name that is not UTF-8: its bytes as \xNN
+    return (
+        undecodable_escaped(text, "\\\\") + "\n"
+    )  # a file name that is not UTF-8: its bytes as \xNN
 
 
 def load(path: Path) -> Baseline:
@@ -109,5 +118,7 @@ def apply(report: Report, baseline: Baseline, path_shown: str) -> None:
         report.fingerprints = report.findings.fingerprints
     else:
         report.findings, report.fingerprints = kept, kept_fps
-    report.stale = [e.model_dump(mode="json") for e in baseline.entries if e.fingerprint not in matched]
+    report.stale = [
+        e.model_dump(mode="json") for e in baseline.entries if e.fingerprint not in matched
+    ]
     report.baseline = path_shown

@@ -8,32 +8,50 @@ traceback ever reaches the user: every expected failure is a one-line message.
 import os
 import sys
 import textwrap
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Iterator, Literal, NoReturn, Optional
+from typing import Annotated, Literal, NoReturn
 
 import typer
 
-from . import __version__
+from . import __version__, findings_store, interrupt, terminal
 from . import baseline as baseline_file
 from . import config as config_file
-from . import findings_store, interrupt, terminal
 from .cluster import Cluster, ClusterError
-from .configuration import (BaselineUsed, Configuration, FileRead, OverlayUsed, SelectionUsed, ruleset_used,
-                            shown_path)
+from .configuration import (
+    BaselineUsed,
+    Configuration,
+    FileRead,
+    OverlayUsed,
+    SelectionUsed,
+    ruleset_used,
+    shown_path,
+)
 from .escape import for_terminal, lines_for_terminal
 from .findings import DEFAULT_FAIL_ON, SEVERITIES, any_at_or_above
 from .follow import cli as follow_cli
 from .history import cli as history
-from .outputs import (Output, OutputError, check_files, check_outputs, check_simulation, choose_outputs,
-                      progress_bar_fits, run_sources, write_file, write_reports, write_standard_output)
+from .outputs import (
+    Output,
+    OutputError,
+    check_files,
+    check_outputs,
+    check_simulation,
+    choose_outputs,
+    progress_bar_fits,
+    run_sources,
+    write_file,
+    write_reports,
+    write_standard_output,
+)
 from .report import Report
 from .reporters import REPORTERS, names
 from .rule_listing import LISTING_FORMATS, rules_listing
-from .run import run_audit
 from .rulesets import Library, RulesetError
+from .run import run_audit
 from .selection import Selection, SelectionError, choose
 from .simulate.anomalies import KINDS as ANOMALIES
 from .simulate.anomalies import Anomaly
@@ -41,12 +59,19 @@ from .simulate.style import STYLES
 from .statistics import DEFAULT_ALPHA
 from .stream.inputs import InputError, expand, input_size
 from .verbose import Narrator
+
 #: -h is --help everywhere; the help is click's plain text, wrapped to the terminal (none cut short)
 HELP_SETTINGS = {"help_option_names": ["-h", "--help"]}
-app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
-                  context_settings=HELP_SETTINGS,
-                  help="Audit Dealer Event Logs against the regulation that governs each table.")
-baseline_app = typer.Typer(no_args_is_help=True, help="Accept the findings of a night, to fail only on new ones.")
+app = typer.Typer(
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings=HELP_SETTINGS,
+    help="Audit Dealer Event Logs against the regulation that governs each table.",
+)
+baseline_app = typer.Typer(
+    no_args_is_help=True, help="Accept the findings of a night, to fail only on new ones."
+)
 app.add_typer(baseline_app, name="baseline")
 app.add_typer(history.history_app, name="history")
 follow_cli.register(app)  # audit follow, audit simulate-live (docs/follow.md)
@@ -69,9 +94,18 @@ AnomalyKind = _choices("AnomalyKind", ANOMALIES)
 StyleName = _choices("StyleName", tuple(STYLES))
 RulesFormat = _choices("RulesFormat", LISTING_FORMATS)
 _NAME_WIDTH = max(map(len, REPORTERS))
-FORMATS_HELP = "\b\nReport formats (--format):\n" + "\n".join(  # whole at 80 columns (click indents by 2)
-    textwrap.fill(f"{r.description} (.{r.extension})", 76, initial_indent=f"  {r.name:<{_NAME_WIDTH}}  ",
-                  subsequent_indent=" " * (_NAME_WIDTH + 4)) for r in REPORTERS.values())
+FORMATS_HELP = (
+    "\b\nReport formats (--format):\n"
+    + "\n".join(  # whole at 80 columns (click indents by 2)
+        textwrap.fill(
+            f"{r.description} (.{r.extension})",
+            76,
+            initial_indent=f"  {r.name:<{_NAME_WIDTH}}  ",
+            subsequent_indent=" " * (_NAME_WIDTH + 4),
+        )
+        for r in REPORTERS.values()
+    )
+)
 
 
 def _die(message: str) -> NoReturn:
@@ -90,12 +124,12 @@ def _exit_2_on(*errors: type[Exception]) -> Iterator[None]:
         _die(str(err))
 
 
-def _config(path: Optional[Path]) -> config_file.Config:
+def _config(path: Path | None) -> config_file.Config:
     with _exit_2_on(config_file.ConfigError):
         return config_file.load(path) if path else config_file.discover()
 
 
-def _library(cfg: config_file.Config, house: Optional[list[Path]], rulesets: Optional[Path]) -> Library:
+def _library(cfg: config_file.Config, house: list[Path] | None, rulesets: Path | None) -> Library:
     """Command-line options win: --house replaces the configuration's overlays."""
     directory = rulesets or cfg.resolve(cfg.settings.rulesets)
     with _exit_2_on(RulesetError):
@@ -109,51 +143,111 @@ def _expand(paths: list[str]) -> list[str]:
         return expand(paths)
 
 
-def _audit(files: list[str], library: Library, jobs: int = 1, show_progress: bool = False,
-           narrator: Narrator = Narrator(False), cluster: Optional[str] = None) -> Report:
+def _audit(
+    files: list[str],
+    library: Library,
+    jobs: int = 1,
+    show_progress: bool = False,
+    narrator: Narrator = Narrator(False),
+    cluster: str | None = None,
+) -> Report:
     """The report of the (expanded) inputs, with a progress bar on standard error if asked and a
     terminal; on a Dask cluster if ``cluster`` names one (docs/cluster.md)."""
     with _exit_2_on(InputError, ClusterError):
         narrator.inputs(files, jobs)
-        runner = Cluster(cluster, say=narrator.say if narrator.enabled else None) if cluster else None
+        runner = (
+            Cluster(cluster, say=narrator.say if narrator.enabled else None) if cluster else None
+        )
         if not show_progress or not sys.stderr.isatty():
             return run_audit(library, files, jobs=jobs, files=files, cluster=runner)
-        from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
-        with Progress(TextColumn("auditing"), BarColumn(), TaskProgressColumn(), TimeRemainingColumn(),
-                      console=terminal.console(stderr=True), transient=True) as bar:
+        from rich.progress import (
+            BarColumn,
+            Progress,
+            TaskProgressColumn,
+            TextColumn,
+            TimeRemainingColumn,
+        )
+
+        with Progress(
+            TextColumn("auditing"),
+            BarColumn(),
+            TaskProgressColumn(),
+            TimeRemainingColumn(),
+            console=terminal.console(stderr=True),
+            transient=True,
+        ) as bar:
             task = bar.add_task("audit", total=input_size(files) or None)
-            return run_audit(library, files, jobs=jobs, files=files, cluster=runner,
-                             progress=lambda n: bar.advance(task, n))
+            return run_audit(
+                library,
+                files,
+                jobs=jobs,
+                files=files,
+                cluster=runner,
+                progress=lambda n: bar.advance(task, n),
+            )
 
 
-def _selection(library: Library, cfg: config_file.Config, select: Optional[list[str]],
-               ignore: Optional[list[str]]) -> Selection:
+def _selection(
+    library: Library, cfg: config_file.Config, select: list[str] | None, ignore: list[str] | None
+) -> Selection:
     """The rules reported: --select and --ignore, each replacing the configuration's key of that name."""
     with _exit_2_on(SelectionError):
-        return choose(library, select, ignore, cfg.settings.select, cfg.settings.ignore,
-                      str(cfg.path) if cfg.path else "configuration")
+        return choose(
+            library,
+            select,
+            ignore,
+            cfg.settings.select,
+            cfg.settings.ignore,
+            str(cfg.path) if cfg.path else "configuration",
+        )
 
 
-def _configuration(cfg: config_file.Config, library: Library, report: Report, selection: Selection, hidden: int,
-                   select: Optional[list[str]], ignore: Optional[list[str]],
-                   baseline: tuple[Optional[Path], Optional[str]], fail_on: str,
-                   fail_on_anomaly: bool = False) -> Configuration:
+def _configuration(
+    cfg: config_file.Config,
+    library: Library,
+    report: Report,
+    selection: Selection,
+    hidden: int,
+    select: list[str] | None,
+    ignore: list[str] | None,
+    baseline: tuple[Path | None, str | None],
+    fail_on: str,
+    fail_on_anomaly: bool = False,
+) -> Configuration:
     """What shaped ``report``, as the report's ``configuration`` says it (docs/trust.md)."""
     here = shown_path(cfg.path) if cfg.path is not None else None
-    sources = [("command line" if given else here) for given, names in ((select, selection.select),
-                                                                          (ignore, selection.ignore)) if names]
+    sources = [
+        ("command line" if given else here)
+        for given, names in ((select, selection.select), (ignore, selection.ignore))
+        if names
+    ]
     base_path, base_sha = baseline
     return Configuration(
         files=[FileRead(path=here, sha256=cfg.sha256)] if here is not None and cfg.sha256 else [],
         rulesets=[ruleset_used(r) for r in report.rulesets],
-        overlays=[OverlayUsed(path=shown_path(o.path), sha256=o.sha256, ruleset=o.model.ruleset, tables=tables,
-                              tightened=sorted(set(o.changes.tightened)), added=sorted(set(o.changes.added)),
-                              parameters=sorted(set(o.changes.parameters)))
-                  for tables, o in library.overlays()],
-        selection=SelectionUsed(select=list(selection.select), ignore=list(selection.ignore),
-                                source=" and ".join(dict.fromkeys(s for s in sources if s)) or None, hidden=hidden),
-        baseline=None if base_path is None or base_sha is None else BaselineUsed(
-            path=shown_path(base_path), sha256=base_sha, suppressed=len(report.suppressed)),
+        overlays=[
+            OverlayUsed(
+                path=shown_path(o.path),
+                sha256=o.sha256,
+                ruleset=o.model.ruleset,
+                tables=tables,
+                tightened=sorted(set(o.changes.tightened)),
+                added=sorted(set(o.changes.added)),
+                parameters=sorted(set(o.changes.parameters)),
+            )
+            for tables, o in library.overlays()
+        ],
+        selection=SelectionUsed(
+            select=list(selection.select),
+            ignore=list(selection.ignore),
+            source=" and ".join(dict.fromkeys(s for s in sources if s)) or None,
+            hidden=hidden,
+        ),
+        baseline=None
+        if base_path is None or base_sha is None
+        else BaselineUsed(
+            path=shown_path(base_path), sha256=base_sha, suppressed=len(report.suppressed)
+        ),
         fail_on=fail_on,
         statistics=report.statistics is not None,
         fail_on_anomaly=fail_on_anomaly,
@@ -168,8 +262,12 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _main(
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                          help="Print the version and exit.")] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
 ) -> None:
     """The options of ``audit`` itself, before its command (the help is the Typer's)."""
 
@@ -185,6 +283,7 @@ def _write_reports(outputs: list[Output], report: Report, quiet: bool, narrator:
         write_reports(outputs, report)
     if quiet:
         from .reporters.text import summary_line
+
         data_on_stdout = any(o.path is None for o in outputs)
         (sys.stderr if data_on_stdout else sys.stdout).write(summary_line(report))
 
@@ -199,37 +298,146 @@ def _show(text: str) -> None:
         write_standard_output(text)
 
 
-PathsArg = Annotated[list[str], typer.Argument(help="Log files, folders of logs, or - for standard input.")]
-HouseOpt = Annotated[Optional[list[Path]], typer.Option("--house", help="House-rule overlay (YAML); repeat for several rulesets.")]
-ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Configuration file (default: the nearest audit.toml, or pyproject.toml with a tool.audit table).")]
-RulesetsOpt = Annotated[Optional[Path], typer.Option("--rulesets", help="Folder of rulesets to use instead of the shipped ones.")]
-SelectOpt = Annotated[Optional[list[str]], typer.Option("--select", help="Report only these rules: ids, prefixes (FR-) or categories (wrong-payout); comma-separated or repeated.")]
-IgnoreOpt = Annotated[Optional[list[str]], typer.Option("--ignore", help="Leave out these rules: ids, prefixes or categories; comma-separated or repeated.")]
+PathsArg = Annotated[
+    list[str], typer.Argument(help="Log files, folders of logs, or - for standard input.")
+]
+HouseOpt = Annotated[
+    list[Path] | None,
+    typer.Option("--house", help="House-rule overlay (YAML); repeat for several rulesets."),
+]
+ConfigOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--config",
+        help="Configuration file (default: the nearest audit.toml, or pyproject.toml with a tool.audit table).",
+    ),
+]
+RulesetsOpt = Annotated[
+    Path | None,
+    typer.Option("--rulesets", help="Folder of rulesets to use instead of the shipped ones."),
+]
+SelectOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--select",
+        help="Report only these rules: ids, prefixes (FR-) or categories (wrong-payout); comma-separated or repeated.",
+    ),
+]
+IgnoreOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--ignore",
+        help="Leave out these rules: ids, prefixes or categories; comma-separated or repeated.",
+    ),
+]
 Color = _choices("Color", terminal.COLOR_CHOICES)
 
 
 @app.command(epilog=FORMATS_HELP)
 def check(
     paths: PathsArg,
-    format: Annotated[Optional[list[Format]], typer.Option("--format", "-f", help=f"{_in_words(names())}; repeat with --output for several reports.")] = None,
-    output: Annotated[Optional[list[Path]], typer.Option("--output", "-o", help="File for the report of the --format of the same rank.")] = None,
-    fail_on: Annotated[Optional[FailOn], typer.Option("--fail-on", help=f"Lowest severity that makes the exit status 1 (default {DEFAULT_FAIL_ON}).")] = None,
+    format: Annotated[
+        list[Format] | None,
+        typer.Option(
+            "--format",
+            "-f",
+            help=f"{_in_words(names())}; repeat with --output for several reports.",
+        ),
+    ] = None,
+    output: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--output", "-o", help="File for the report of the --format of the same rank."
+        ),
+    ] = None,
+    fail_on: Annotated[
+        FailOn | None,
+        typer.Option(
+            "--fail-on",
+            help=f"Lowest severity that makes the exit status 1 (default {DEFAULT_FAIL_ON}).",
+        ),
+    ] = None,
     house: HouseOpt = None,
-    baseline: Annotated[Optional[Path], typer.Option("--baseline", help="Baseline file: its findings are reported as suppressed.")] = None,
+    baseline: Annotated[
+        Path | None,
+        typer.Option("--baseline", help="Baseline file: its findings are reported as suppressed."),
+    ] = None,
     config: ConfigOpt = None,
     rulesets: RulesetsOpt = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes to use (across files, and across the tables of a file); at most one per usable core and per task.")] = 1,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            help="Processes to use (across files, and across the tables of a file); at most one per usable core and per task.",
+        ),
+    ] = 1,
     select: SelectOpt = None,
     ignore: IgnoreOpt = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Show only a one-line summary instead of the text report on standard output, and errors.")] = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Tell on standard error the configuration, rulesets, overlays, selection and inputs used, and the time each step took.")] = False,
-    color: Annotated[Color, typer.Option("--color", help="Colour the text report and progress bar: auto (a terminal, unless NO_COLOR is set), always or never.")] = Color("auto"),
-    no_progress: Annotated[bool, typer.Option("--no-progress", help="Draw no progress bar.")] = False,
-    cluster: Annotated[Optional[str], typer.Option("--cluster", help="Run on a Dask cluster: a scheduler's address (tcp://host:8786), or local[:N] for N worker processes here; --jobs then does not apply (needs the cluster extra).")] = None,
-    statistics: Annotated[Optional[bool], typer.Option("--statistics/--no-statistics", help="Add the surveillance statistics (docs/statistics.md): each table's, dealer's, player's and shoe's result against its exact expectation, and the card tests. Off unless the configuration's statistics setting is true.")] = None,
-    alpha: Annotated[float, typer.Option("--alpha", min=0.0, max=1.0, help="Error rate of the statistics' anomalies, corrected for the number of groups tested (Holm).")] = DEFAULT_ALPHA,
-    fail_on_anomaly: Annotated[bool, typer.Option("--fail-on-anomaly", help="Exit with status 1 when the statistics find an anomaly (they never do otherwise).")] = False,
-    store: Annotated[Optional[str], typer.Option("--store", help="Record the run in this history store: a SQLite file, sqlite:///FILE or postgresql://USER@HOST/DB (docs/history.md).")] = None,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet",
+            "-q",
+            help="Show only a one-line summary instead of the text report on standard output, and errors.",
+        ),
+    ] = False,
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose",
+            "-v",
+            help="Tell on standard error the configuration, rulesets, overlays, selection and inputs used, and the time each step took.",
+        ),
+    ] = False,
+    color: Annotated[
+        Color,
+        typer.Option(
+            "--color",
+            help="Colour the text report and progress bar: auto (a terminal, unless NO_COLOR is set), always or never.",
+        ),
+    ] = Color("auto"),
+    no_progress: Annotated[
+        bool, typer.Option("--no-progress", help="Draw no progress bar.")
+    ] = False,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            help="Run on a Dask cluster: a scheduler's address (tcp://host:8786), or local[:N] for N worker processes here; --jobs then does not apply (needs the cluster extra).",
+        ),
+    ] = None,
+    statistics: Annotated[
+        bool | None,
+        typer.Option(
+            "--statistics/--no-statistics",
+            help="Add the surveillance statistics (docs/statistics.md): each table's, dealer's, player's and shoe's result against its exact expectation, and the card tests. Off unless the configuration's statistics setting is true.",
+        ),
+    ] = None,
+    alpha: Annotated[
+        float,
+        typer.Option(
+            "--alpha",
+            min=0.0,
+            max=1.0,
+            help="Error rate of the statistics' anomalies, corrected for the number of groups tested (Holm).",
+        ),
+    ] = DEFAULT_ALPHA,
+    fail_on_anomaly: Annotated[
+        bool,
+        typer.Option(
+            "--fail-on-anomaly",
+            help="Exit with status 1 when the statistics find an anomaly (they never do otherwise).",
+        ),
+    ] = False,
+    store: Annotated[
+        str | None,
+        typer.Option(
+            "--store",
+            help="Record the run in this history store: a SQLite file, sqlite:///FILE or postgresql://USER@HOST/DB (docs/history.md).",
+        ),
+    ] = None,
 ) -> None:
     """Audit logs and report every breach."""
     if quiet and verbose:
@@ -248,17 +456,29 @@ def check(
     files = _expand(paths)
     base_path = baseline or cfg.baseline()
     with _exit_2_on(OutputError):  # before a log is read, and before a new store is made
-        check_outputs(outputs, run_sources(files, library, cfg.path, base_path, *history.store_files(store, cfg)))
+        check_outputs(
+            outputs,
+            run_sources(files, library, cfg.path, base_path, *history.store_files(store, cfg)),
+        )
     recorder = history.open_recorder(store, cfg, files)  # before a log is read: exit 2 if unusable
     shown = statistics if statistics is not None else cfg.settings.statistics
     library.statistics = shown or recorder is not None  # the store keeps them
     if recorder is not None:  # the store records each input's gaming day, counted as it is read
         library.gaming_day_start = recorder.start
     show_progress = progress_bar_fits(outputs) and not (no_progress or quiet)
-    with findings_store.spilling(), _exit_2_on(findings_store.SpillError):  # removed at the end, on an error or an interruption too
+    with (
+        findings_store.spilling(),
+        _exit_2_on(findings_store.SpillError),
+    ):  # removed at the end, on an error or an interruption too
         with narrator.timed("logs audited"):
-            report = _audit(files, library, jobs, show_progress=show_progress, narrator=narrator,
-                            cluster=cluster or cfg.settings.cluster)
+            report = _audit(
+                files,
+                library,
+                jobs,
+                show_progress=show_progress,
+                narrator=narrator,
+                cluster=cluster or cfg.settings.cluster,
+            )
         if report.statistics is not None:
             report.statistics.alpha = alpha
         if recorder is not None:
@@ -270,12 +490,26 @@ def check(
                 baseline_file.apply(report, accepted, base_path.as_posix())
         hidden = selection.apply(report)
         floor = (fail_on.value if fail_on else None) or cfg.settings.fail_on or DEFAULT_FAIL_ON
-        report.configuration = _configuration(cfg, library, report, selection, hidden, select, ignore,
-                                              (base_path, base_sha), floor, fail_on_anomaly)
+        report.configuration = _configuration(
+            cfg,
+            library,
+            report,
+            selection,
+            hidden,
+            select,
+            ignore,
+            (base_path, base_sha),
+            floor,
+            fail_on_anomaly,
+        )
         _write_reports(outputs, report, quiet, narrator)
         if recorder is not None:
             history.record(recorder, report, quiet)
-        anomalous = fail_on_anomaly and report.statistics is not None and bool(report.statistics.anomalies())
+        anomalous = (
+            fail_on_anomaly
+            and report.statistics is not None
+            and bool(report.statistics.anomalies())
+        )
         raise typer.Exit(1 if any_at_or_above(report.findings, floor) or anomalous else 0)
 
 
@@ -283,7 +517,9 @@ def check(
 def baseline_create(
     paths: PathsArg,
     output: Annotated[Path, typer.Option("--output", "-o", help="The baseline file to write.")],
-    justification: Annotated[str, typer.Option("--justification", help="Why these findings are accepted.")] = baseline_file.DEFAULT_JUSTIFICATION,
+    justification: Annotated[
+        str, typer.Option("--justification", help="Why these findings are accepted.")
+    ] = baseline_file.DEFAULT_JUSTIFICATION,
     house: HouseOpt = None,
     config: ConfigOpt = None,
     rulesets: RulesetsOpt = None,
@@ -298,23 +534,45 @@ def baseline_create(
         _die("--justification must say why the findings are accepted")
     files = _expand(paths)
     with _exit_2_on(OutputError):  # before a log is read
-        check_files([output], run_sources(files, library, cfg.path, *history.store_files(None, cfg)))
+        check_files(
+            [output], run_sources(files, library, cfg.path, *history.store_files(None, cfg))
+        )
     with findings_store.spilling(), _exit_2_on(findings_store.SpillError):
         report = _audit(files, library)
         hidden = selection.apply(report)
         _write(output, baseline_file.render(baseline_file.from_report(report, justification)))
         said = f"audit: {len(report.findings)} finding(s) written to {output}"
         if selection.active:  # what the baseline does not hold, and why
-            said += "; " + _configuration(cfg, library, report, selection, hidden, select, ignore, (None, None),
-                                          DEFAULT_FAIL_ON).selection_said() + ", not in the baseline"
+            said += (
+                "; "
+                + _configuration(
+                    cfg,
+                    library,
+                    report,
+                    selection,
+                    hidden,
+                    select,
+                    ignore,
+                    (None, None),
+                    DEFAULT_FAIL_ON,
+                ).selection_said()
+                + ", not in the baseline"
+            )
         sys.stdout.write(for_terminal(said) + "\n")
 
 
 @app.command()
 def rules(
-    ruleset: Annotated[Optional[str], typer.Argument(help="A ruleset id (e.g. fr-bataille-2007); all if omitted.")] = None,
-    format: Annotated[RulesFormat, typer.Option("--format", "-f", help="text, or markdown for the rule reference.")] = RulesFormat(LISTING_FORMATS[0]),
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file.")] = None,
+    ruleset: Annotated[
+        str | None, typer.Argument(help="A ruleset id (e.g. fr-bataille-2007); all if omitted.")
+    ] = None,
+    format: Annotated[
+        RulesFormat,
+        typer.Option("--format", "-f", help="text, or markdown for the rule reference."),
+    ] = RulesFormat(LISTING_FORMATS[0]),
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write to this file.")
+    ] = None,
     house: HouseOpt = None,
     config: ConfigOpt = None,
     rulesets: RulesetsOpt = None,
@@ -328,7 +586,10 @@ def rules(
         _die(f"no ruleset {ruleset!r}; known: {', '.join(sorted(library.rulesets))}")
     if output:
         with _exit_2_on(OutputError):
-            check_files([output], run_sources([], library, cfg.path, cfg.baseline(), *history.store_files(None, cfg)))
+            check_files(
+                [output],
+                run_sources([], library, cfg.path, cfg.baseline(), *history.store_files(None, cfg)),
+            )
     content = rules_listing(library, ruleset, format.value)
     if output:
         _write(output, content)
@@ -345,17 +606,22 @@ def explain(
 ) -> None:
     """Show a rule: what it requires, its parameters, the text it cites, a log that breaks it and one that keeps it."""
     from .explain import explain_text, find_rule, unknown_rule_message
+
     library = _library(_config(config), house, rulesets)
     if find_rule(library, rule) is None:
         _die(unknown_rule_message(library, rule))
-    text = lines_for_terminal(explain_text(library, rule, None))  # titles, readings: text from outside
+    text = lines_for_terminal(
+        explain_text(library, rule, None)
+    )  # titles, readings: text from outside
     _show(text if text.endswith("\n") else text + "\n")
 
 
 @app.command()
 def odds(
     ruleset: Annotated[str, typer.Argument(help="A ruleset id, e.g. fr-bataille-2007.")],
-    format: Annotated[Literal["text", "json"], typer.Option("--format", "-f", help="text (a table) or json.")] = "text",
+    format: Annotated[
+        Literal["text", "json"], typer.Option("--format", "-f", help="text (a table) or json.")
+    ] = "text",
     house: HouseOpt = None,
     config: ConfigOpt = None,
     rulesets: RulesetsOpt = None,
@@ -363,6 +629,7 @@ def odds(
     """The exact edge of every bet the ruleset offers, from its parameters (docs/statistics.md)."""
     from .odds import OddsError, compute
     from .odds.render import render_json, render_text
+
     library = _library(_config(config), house, rulesets)
     loaded = library.get(ruleset)
     if loaded is None:
@@ -374,11 +641,17 @@ def odds(
 
 @app.command()
 def trace(
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the matrix to this file (atomically).")] = None,
-    check: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 if the --output file differs.")] = False,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Write the matrix to this file (atomically)."),
+    ] = None,
+    check: Annotated[
+        bool, typer.Option("--check", help="Write nothing; exit 1 if the --output file differs.")
+    ] = False,
 ) -> None:
     """Write the traceability matrix: each regulation's sentences, the rules that check them, their fixtures."""
     from .trace import run as run_trace
+
     raise typer.Exit(run_trace(output, check))
 
 
@@ -387,12 +660,13 @@ NightName = _choices("NightName", ("example", "cdf", "mixed"))
 SEED_DAYS = 3653
 
 
-def _write_lines(lines, output: Optional[Path], what: str = "") -> int:
+def _write_lines(lines, output: Path | None, what: str = "") -> int:
     """The simulated lines to ``output`` or standard output; their count (a reader that goes
     away, as ``| head`` does, ends the run quietly)."""
     count = 0
     try:
         if output is not None:  # written whole or not at all, as a report
+
             def pieces() -> Iterator[str]:
                 nonlocal count
                 batch: list[str] = []
@@ -405,6 +679,7 @@ def _write_lines(lines, output: Optional[Path], what: str = "") -> int:
                 count += len(batch)
                 if batch:
                     yield "\n".join(batch) + "\n"
+
             _write(output, pieces())  # type: ignore[arg-type]
         else:
             out = sys.stdout
@@ -415,7 +690,9 @@ def _write_lines(lines, output: Optional[Path], what: str = "") -> int:
     except BrokenPipeError:
         raise typer.Exit(0)
     except OSError as err:
-        _die(f"{output if output is not None else 'standard output'}: cannot write: {err.strerror or err}")
+        _die(
+            f"{output if output is not None else 'standard output'}: cannot write: {err.strerror or err}"
+        )
     if what:
         where = for_terminal(str(output)) if output is not None else "standard output"
         sys.stderr.write(f"audit: {count} lines, {what}, written to {where}\n")
@@ -428,19 +705,99 @@ SIMULATE_ROUNDS, SIMULATE_SEED = 100, 1
 
 @app.command()
 def simulate(
-    ruleset: Annotated[Optional[list[str]], typer.Option("--ruleset", "-r", help="Ruleset of the tables (fr-bataille-2007, mc-sun-war-2006, be-ostende-cdf); repeat for a mixed night. Without it: bataille tables BAT-01, BAT-02... of the French and Monaco rulesets in turn (the benchmark's night); with --style realistic, tables of all three.")] = None,
-    tables: Annotated[Optional[int], typer.Option("--tables", min=1, help="Number of tables, dealt to the rulesets round-robin (default: 2 per ruleset).")] = None,
-    rounds: Annotated[Optional[int], typer.Option("--rounds", min=0, help=f"Rounds (coups) per table (default {SIMULATE_ROUNDS}).")] = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", help=f"The same seed gives the same log, byte for byte (default {SIMULATE_SEED}).")] = None,
-    start: Annotated[Optional[str], typer.Option("--start", help="When the first table opens, ISO 8601 (+01:00 if no offset). Default: seed - 1 days after 2026-11-20T21:00:00+01:00 (seed 1 opens then, seed 2 the next evening...), so that nights of different seeds fall on different gaming days.")] = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the log to this file (default: standard output).")] = None,
-    inject: Annotated[Optional[list[str]], typer.Option("--inject", help="Inject one fault of this finding category (repeat), or 'all' for every category the tables' rulesets have.")] = None,
-    expected: Annotated[Optional[Path], typer.Option("--expected", help="Write the expected findings, a JSON list of {rule, category, line, table} sorted by line (table null for a syntax finding); with --anomaly, the anomaly expected, a JSON object {anomaly, strength, table, scope, id}.")] = None,
-    anomaly: Annotated[Optional[AnomalyKind], typer.Option("--anomaly", help="Play a statistical anomaly at the first bataille table, every round still legal: collusion (the dealer gives the first seated player better cards) or stacked-shoe (the second shoe comes in clumps).")] = None,
-    strength: Annotated[float, typer.Option("--strength", min=0.0, max=1.0, help="With --anomaly collusion: the share of the player's hands the dealer favours.")] = 1.0,
-    style: Annotated[StyleName, typer.Option("--style", help="How the people behave where the rules leave room: plain (the fixture nights) or realistic (heavy-tailed stakes over the whole range, more seat changes, many standing players, limits changing often; the benchmark's realistic night).")] = StyleName("plain"),
-    per_table: Annotated[Optional[Path], typer.Option("--per-table", help="Write each table's night to its own file DIR/TABLE.del, header lines included, instead of one log (not with --output, --inject, --anomaly or --expected).")] = None,
-    night: Annotated[Optional[NightName], typer.Option("--night", help="Write one of the shipped nights of fixtures/nights (example, cdf or mixed: their own tables, seed and start) instead; only --output goes with it.")] = None,
+    ruleset: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--ruleset",
+            "-r",
+            help="Ruleset of the tables (fr-bataille-2007, mc-sun-war-2006, be-ostende-cdf); repeat for a mixed night. Without it: bataille tables BAT-01, BAT-02... of the French and Monaco rulesets in turn (the benchmark's night); with --style realistic, tables of all three.",
+        ),
+    ] = None,
+    tables: Annotated[
+        int | None,
+        typer.Option(
+            "--tables",
+            min=1,
+            help="Number of tables, dealt to the rulesets round-robin (default: 2 per ruleset).",
+        ),
+    ] = None,
+    rounds: Annotated[
+        int | None,
+        typer.Option(
+            "--rounds", min=0, help=f"Rounds (coups) per table (default {SIMULATE_ROUNDS})."
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            help=f"The same seed gives the same log, byte for byte (default {SIMULATE_SEED}).",
+        ),
+    ] = None,
+    start: Annotated[
+        str | None,
+        typer.Option(
+            "--start",
+            help="When the first table opens, ISO 8601 (+01:00 if no offset). Default: seed - 1 days after 2026-11-20T21:00:00+01:00 (seed 1 opens then, seed 2 the next evening...), so that nights of different seeds fall on different gaming days.",
+        ),
+    ] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output", "-o", help="Write the log to this file (default: standard output)."
+        ),
+    ] = None,
+    inject: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--inject",
+            help="Inject one fault of this finding category (repeat), or 'all' for every category the tables' rulesets have.",
+        ),
+    ] = None,
+    expected: Annotated[
+        Path | None,
+        typer.Option(
+            "--expected",
+            help="Write the expected findings, a JSON list of {rule, category, line, table} sorted by line (table null for a syntax finding); with --anomaly, the anomaly expected, a JSON object {anomaly, strength, table, scope, id}.",
+        ),
+    ] = None,
+    anomaly: Annotated[
+        AnomalyKind | None,
+        typer.Option(
+            "--anomaly",
+            help="Play a statistical anomaly at the first bataille table, every round still legal: collusion (the dealer gives the first seated player better cards) or stacked-shoe (the second shoe comes in clumps).",
+        ),
+    ] = None,
+    strength: Annotated[
+        float,
+        typer.Option(
+            "--strength",
+            min=0.0,
+            max=1.0,
+            help="With --anomaly collusion: the share of the player's hands the dealer favours.",
+        ),
+    ] = 1.0,
+    style: Annotated[
+        StyleName,
+        typer.Option(
+            "--style",
+            help="How the people behave where the rules leave room: plain (the fixture nights) or realistic (heavy-tailed stakes over the whole range, more seat changes, many standing players, limits changing often; the benchmark's realistic night).",
+        ),
+    ] = StyleName("plain"),
+    per_table: Annotated[
+        Path | None,
+        typer.Option(
+            "--per-table",
+            help="Write each table's night to its own file DIR/TABLE.del, header lines included, instead of one log (not with --output, --inject, --anomaly or --expected).",
+        ),
+    ] = None,
+    night: Annotated[
+        NightName | None,
+        typer.Option(
+            "--night",
+            help="Write one of the shipped nights of fixtures/nights (example, cdf or mixed: their own tables, seed and start) instead; only --output goes with it.",
+        ),
+    ] = None,
 ) -> None:
     """Write a rule-abiding night of interleaved tables, optionally with known faults.
 
@@ -456,9 +813,18 @@ def simulate(
     from .simulate import faults
 
     if night is not None:
-        shaping = {"--ruleset": ruleset, "--tables": tables, "--rounds": rounds, "--seed": seed, "--start": start,
-                   "--inject": inject, "--expected": expected, "--anomaly": anomaly, "--per-table": per_table,
-                   "--style": None if style.value == "plain" else style}
+        shaping = {
+            "--ruleset": ruleset,
+            "--tables": tables,
+            "--rounds": rounds,
+            "--seed": seed,
+            "--start": start,
+            "--inject": inject,
+            "--expected": expected,
+            "--anomaly": anomaly,
+            "--per-table": per_table,
+            "--style": None if style.value == "plain" else style,
+        }
         given = [name for name, value in shaping.items() if value is not None]
         if given:
             _die(f"--night writes a shipped night as it is: not with {', '.join(given)}")
@@ -469,13 +835,19 @@ def simulate(
     rulesets = list(dict.fromkeys(ruleset or []))
     try:
         if rulesets:
-            specs = sim.cli_tables(rulesets, tables if tables is not None else 2 * len(rulesets), rounds)
-        elif style.value == "plain":  # the benchmark's night: French and Monaco bataille tables in turn
+            specs = sim.cli_tables(
+                rulesets, tables if tables is not None else 2 * len(rulesets), rounds
+            )
+        elif (
+            style.value == "plain"
+        ):  # the benchmark's night: French and Monaco bataille tables in turn
             specs = sim.generated_tables(tables if tables is not None else 4, rounds)
             rulesets = sorted({spec.ruleset for spec in specs})
         else:
             rulesets = list(sim.RULESETS)
-            specs = sim.cli_tables(rulesets, tables if tables is not None else 2 * len(rulesets), rounds)
+            specs = sim.cli_tables(
+                rulesets, tables if tables is not None else 2 * len(rulesets), rounds
+            )
     except ValueError as err:
         _die(str(err))
     if style.value != "plain":
@@ -495,25 +867,39 @@ def simulate(
         elif name not in faults.CATEGORIES:
             _die(f"--inject {name!r}: not a category; one of: all, {', '.join(faults.CATEGORIES)}")
         elif not faults.applies_to(name) & set(rulesets):
-            _die(f"--inject {name}: no rule of that category at tables of {', '.join(rulesets)} "
-                 f"(it applies to {', '.join(sorted(faults.applies_to(name)))})")
+            _die(
+                f"--inject {name}: no rule of that category at tables of {', '.join(rulesets)} "
+                f"(it applies to {', '.join(sorted(faults.applies_to(name)))})"
+            )
         else:
             wanted.append(name)
     wanted = list(dict.fromkeys(wanted))
-    targets = [(option, path) for option, path in (("--output", output), ("--expected", expected)) if path is not None]
+    targets = [
+        (option, path)
+        for option, path in (("--output", output), ("--expected", expected))
+        if path is not None
+    ]
     if per_table is not None:  # (its folder may not exist yet)
-        targets += [("--per-table", p) for p in (per_table / f"{s.table}.del" for s in specs) if os.path.lexists(p)]
+        targets += [
+            ("--per-table", p)
+            for p in (per_table / f"{s.table}.del" for s in specs)
+            if os.path.lexists(p)
+        ]
     with _exit_2_on(OutputError):  # before a line is written: no evidence replaced
         check_simulation(targets)
     if per_table is not None:
         if output is not None or wanted or anomaly is not None or expected is not None:
-            _die("--per-table writes one file a table: not with --output, --inject, --anomaly or --expected")
+            _die(
+                "--per-table writes one file a table: not with --output, --inject, --anomaly or --expected"
+            )
         try:
             count = sim.write_tables(tables=specs, seed=seed, start=begin, directory=per_table)
         except OSError as err:
             _die(f"{for_terminal(str(per_table))}: cannot write: {err.strerror or err}")
-        sys.stderr.write(f"audit: {count} lines, {len(specs)} table(s) × {rounds} round(s), one file a table "
-                         f"in {for_terminal(str(per_table))}\n")
+        sys.stderr.write(
+            f"audit: {count} lines, {len(specs)} table(s) × {rounds} round(s), one file a table "
+            f"in {for_terminal(str(per_table))}\n"
+        )
         raise typer.Exit(0)
     found: list = []
     chosen = None
@@ -521,8 +907,9 @@ def simulate(
     if played is not None and wanted:
         _die("--anomaly and --inject cannot be given together")
     if wanted:
-        lines, found, chosen = faults.faulty_night(tables=specs, seed=seed, start=begin,
-                                                   casino="Casino-Simulation", categories=wanted)
+        lines, found, chosen = faults.faulty_night(
+            tables=specs, seed=seed, start=begin, casino="Casino-Simulation", categories=wanted
+        )
     else:
         lines = sim.simulate(tables=specs, seed=seed, start=begin, anomaly=played)
     count = _write_lines(lines, output)
@@ -534,20 +921,28 @@ def simulate(
     elif expected is not None:
         _write(expected, json.dumps([e.as_json() for e in found], indent=1) + "\n")
     where = for_terminal(str(output)) if output is not None else "standard output"
-    sys.stderr.write(f"audit: {count} lines, {len(specs)} table(s) × {rounds} round(s), written to {where}\n")
+    sys.stderr.write(
+        f"audit: {count} lines, {len(specs)} table(s) × {rounds} round(s), written to {where}\n"
+    )
     missing = [f for f in chosen.faults if not f.placed] if chosen else []
     if chosen:
-        sys.stderr.write(f"audit: {len(chosen.faults) - len(missing)} fault(s) injected, "
-                         f"{len(found)} finding(s) expected\n")
+        sys.stderr.write(
+            f"audit: {len(chosen.faults) - len(missing)} fault(s) injected, "
+            f"{len(found)} finding(s) expected\n"
+        )
     for f in missing:
-        sys.stderr.write(f"audit: no place for a {f.category} fault at {specs[f.table].table} "
-                         f"from round {f.target} on\n")
+        sys.stderr.write(
+            f"audit: no place for a {f.category} fault at {specs[f.table].table} "
+            f"from round {f.target} on\n"
+        )
     raise typer.Exit(1 if missing else 0)
 
 
 #: click's errors, from the click typer runs on (a copy of its own in recent typers)
-_ClickException, _UsageError = (next(c for c in typer.BadParameter.__mro__ if c.__name__ == name)
-                                for name in ("ClickException", "UsageError"))
+_ClickException, _UsageError = (
+    next(c for c in typer.BadParameter.__mro__ if c.__name__ == name)
+    for name in ("ClickException", "UsageError")
+)
 
 
 def _readable(command):
@@ -557,13 +952,19 @@ def _readable(command):
     for param in command.params:
         if param.param_type_name == "argument" and param.metavar is None:
             param.metavar = param.name.upper()  # type: ignore[union-attr]
-            if hasattr(param, "display_type_rich"):  # typer 0.2x: not "PATHS <list[str]>" but "PATHS"
+            if hasattr(
+                param, "display_type_rich"
+            ):  # typer 0.2x: not "PATHS <list[str]>" but "PATHS"
                 param.display_type_rich = lambda ctx: None
         elif param.param_type_name == "option" and not param.is_flag and param.metavar is None:
-            choices = (getattr(getattr(param, "type", None), "choices", None)
-                       or getattr(getattr(param, "type_descriptor", None), "choices", None))
-            param.metavar = (f"[{'|'.join(str(getattr(c, 'value', c)) for c in choices)}]" if choices
-                             else max(param.opts, key=len).lstrip("-").upper())
+            choices = getattr(getattr(param, "type", None), "choices", None) or getattr(
+                getattr(param, "type_descriptor", None), "choices", None
+            )
+            param.metavar = (
+                f"[{'|'.join(str(getattr(c, 'value', c)) for c in choices)}]"
+                if choices
+                else max(param.opts, key=len).lstrip("-").upper()
+            )
     if isinstance(getattr(command, "commands", None), dict):
         for sub in command.commands.values():
             if sub.short_help is None and sub.help:
@@ -584,11 +985,13 @@ def _usage_error(err) -> int:
     return 2
 
 
-def run(args: Optional[list[str]] = None) -> int:
+def run(args: list[str] | None = None) -> int:
     """The command line (``args``, default the process's arguments); returns its exit code."""
     interrupt.install()
     try:
-        code = _readable(typer.main.get_command(app)).main(args, prog_name="audit", standalone_mode=False)
+        code = _readable(typer.main.get_command(app)).main(
+            args, prog_name="audit", standalone_mode=False
+        )
     except interrupt.Interrupted:  # no report was replaced: the writes are atomic (audit/atomic.py)
         sys.stderr.write("audit: interrupted\n")
         return interrupt.EXIT_STATUS
@@ -611,7 +1014,7 @@ def run(args: Optional[list[str]] = None) -> int:
     return code if isinstance(code, int) else 0
 
 
-def main(args: Optional[list[str]] = None) -> None:
+def main(args: list[str] | None = None) -> None:
     """The console script and ``python -m audit``: the command line, then a hard exit.
 
     Once the reports are written and the standard streams flushed, nothing is left to do but

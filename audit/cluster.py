@@ -18,9 +18,9 @@ import logging
 import os
 import sys
 import uuid
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
-from typing import Callable, Iterator
 
 from . import __version__
 from .rulesets import Library
@@ -83,10 +83,16 @@ def local_workers(address: str) -> int | None:
     if address != "local" and not address.startswith("local:"):
         return None
     if address == "local":
-        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    count = address[len("local:"):]
+        return (
+            len(os.sched_getaffinity(0))
+            if hasattr(os, "sched_getaffinity")
+            else os.cpu_count() or 1
+        )
+    count = address[len("local:") :]
     if not count.isdigit() or int(count) < 1:
-        raise ClusterError(f"--cluster {address}: local:N takes a number of worker processes, 1 or more")
+        raise ClusterError(
+            f"--cluster {address}: local:N takes a number of worker processes, 1 or more"
+        )
     return int(count)
 
 
@@ -104,8 +110,10 @@ def _rulesets_on_worker(library: Library, version: str) -> Library:
     joins fetches them from another; Dask runs this again if every copy is lost). Another version
     of the auditor on a worker would not give the same report: refused."""
     if version != __version__:
-        raise ClusterError(f"a worker runs del-audit {__version__} and this machine {version}: "
-                           "install the same version everywhere")
+        raise ClusterError(
+            f"a worker runs del-audit {__version__} and this machine {version}: "
+            "install the same version everywhere"
+        )
     return library
 
 
@@ -118,10 +126,15 @@ def _audit_task(task: tuple[str, str, tuple[int, int] | None], rulesets: Library
 def _describe(client) -> str:
     threads = client.nthreads()
     info = client.scheduler_info()
-    where = f"dashboard {client.dashboard_link}" if "dashboard" in info.get("services", {}) \
+    where = (
+        f"dashboard {client.dashboard_link}"
+        if "dashboard" in info.get("services", {})
         else "no dashboard (pip install bokeh for one)"
-    return (f"Dask scheduler {client.scheduler.address}: {len(threads)} worker(s), "
-            f"{sum(threads.values())} thread(s); {where}")
+    )
+    return (
+        f"Dask scheduler {client.scheduler.address}: {len(threads)} worker(s), "
+        f"{sum(threads.values())} thread(s); {where}"
+    )
 
 
 class Cluster:
@@ -138,32 +151,49 @@ class Cluster:
     @contextmanager
     def _client(self, dd: ModuleType) -> Iterator:
         from dask import config as dask_config
-        quiet = logging.WARNING if self.say else logging.ERROR  # a restarted worker is news at --verbose
+
+        quiet = (
+            logging.WARNING if self.say else logging.ERROR
+        )  # a restarted worker is news at --verbose
         if self.workers is not None:
             dashboard = ":0" if self.say else None  # where nobody is told of it: none
-            with dask_config.set(LOCAL_CONFIG), \
-                    dd.LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                    dashboard_address=dashboard, silence_logs=quiet) as local, \
-                    dd.Client(local, set_as_default=False) as client:
+            with (
+                dask_config.set(LOCAL_CONFIG),
+                dd.LocalCluster(
+                    n_workers=self.workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=dashboard,
+                    silence_logs=quiet,
+                ) as local,
+                dd.Client(local, set_as_default=False) as client,
+            ):
                 yield client
             return
         try:
             client = dd.Client(self.address, timeout=CONNECT_TIMEOUT, set_as_default=False)
         except (OSError, TimeoutError, ValueError, TypeError) as err:
-            raise ClusterError(f"--cluster {self.address}: no scheduler answers there ({err})") from None
+            raise ClusterError(
+                f"--cluster {self.address}: no scheduler answers there ({err})"
+            ) from None
         with client:
             yield client
 
-    def run(self, library: Library, files: list[str],
-            progress: Callable[[int], None] | None) -> tuple[list[Task], list[PartResult]]:
+    def run(
+        self, library: Library, files: list[str], progress: Callable[[int], None] | None
+    ) -> tuple[list[Task], list[PartResult]]:
         """The tasks and their results, in the order of the tasks."""
         if "-" in files:
-            raise ClusterError("--cluster: standard input cannot be read by the cluster's workers; "
-                               "give files or URLs")
+            raise ClusterError(
+                "--cluster: standard input cannot be read by the cluster's workers; "
+                "give files or URLs"
+            )
         for path in files:
             if reads_once(path):
-                raise ClusterError(f"--cluster: {path} is not a regular file (a pipe or a device gives its "
-                                   "bytes once, to this machine): give a file or a URL, or audit it without --cluster")
+                raise ClusterError(
+                    f"--cluster: {path} is not a regular file (a pipe or a device gives its "
+                    "bytes once, to this machine): give a file or a URL, or audit it without --cluster"
+                )
         dd = _distributed()
         with self._client(dd) as client:
             if self.say:
@@ -172,18 +202,35 @@ class Cluster:
             return tasks, _run_tasks(dd, client, library, tasks, progress)
 
 
-def _run_tasks(dd: ModuleType, client, library: Library, tasks: list[Task],
-               progress: Callable[[int], None] | None) -> list[PartResult]:
+def _run_tasks(
+    dd: ModuleType,
+    client,
+    library: Library,
+    tasks: list[Task],
+    progress: Callable[[int], None] | None,
+) -> list[PartResult]:
     """Every task on the cluster, the largest first (so that the last to finish is a small one);
     on an unreadable input, the error of the first such task in order, as ``--jobs 1`` gives it."""
     run = uuid.uuid4().hex[:12]
-    rulesets = client.submit(_rulesets_on_worker, library, __version__, key=f"del-audit-rulesets-{run}")
+    rulesets = client.submit(
+        _rulesets_on_worker, library, __version__, key=f"del-audit-rulesets-{run}"
+    )
     sizes = [size_of(path) // (part[1] if part else 1) for path, part in tasks]
     order = sorted(range(len(tasks)), key=lambda i: -sizes[i])
-    sent = [(tasks[i][0], tasks[i][0] if is_url(tasks[i][0]) else os.path.abspath(tasks[i][0]), tasks[i][1])
-            for i in order]
-    futures = client.map(_audit_task, sent, rulesets=rulesets,
-                         key=[f"del-audit-{run}-{rank:07d}" for rank in range(len(order))])
+    sent = [
+        (
+            tasks[i][0],
+            tasks[i][0] if is_url(tasks[i][0]) else os.path.abspath(tasks[i][0]),
+            tasks[i][1],
+        )
+        for i in order
+    ]
+    futures = client.map(
+        _audit_task,
+        sent,
+        rulesets=rulesets,
+        key=[f"del-audit-{run}-{rank:07d}" for rank in range(len(order))],
+    )
     index = {f.key: i for f, i in zip(futures, order)}
     pending = {f.key: f for f in futures}
     del futures  # a result leaves the workers' memory once read
@@ -198,7 +245,9 @@ def _run_tasks(dd: ModuleType, client, library: Library, tasks: list[Task],
                 progress(sizes[i])
         elif future.status == "error":
             failed[i] = _failure(dd, future.exception(), tasks[i])
-            client.cancel([f for f in pending.values() if index[f.key] > i])  # no use: an earlier error wins
+            client.cancel(
+                [f for f in pending.values() if index[f.key] > i]
+            )  # no use: an earlier error wins
         elif not failed:  # cancelled, not by us: the scheduler went away
             raise ClusterError(f"--cluster: the cluster lost the task of {tasks[i][0]}")
     if failed:
@@ -214,6 +263,8 @@ def _failure(dd: ModuleType, error: BaseException, task: Task) -> BaseException:
     if isinstance(error, dd.KilledWorker):
         path, part = task
         which = f"{path} (part {part[0] + 1} of {part[1]})" if part else path
-        return ClusterError(f"--cluster: the audit of {which} stopped every worker it ran on "
-                            f"(out of memory?): {error}")
+        return ClusterError(
+            f"--cluster: the audit of {which} stopped every worker it ran on "
+            f"(out of memory?): {error}"
+        )
     return error

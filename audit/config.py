@@ -56,7 +56,9 @@ class Settings(_Strict):
     #: cost the audit about a quarter of its time, docs/statistics.md)
     statistics: bool = False
     #: when a gaming day begins, local time as the log writes it (docs/history.md)
-    gaming_day_start: str = Field(default="06:00", alias="gaming-day-start", pattern=r"^([01]\d|2[0-3]):[0-5]\d$")
+    gaming_day_start: str = Field(
+        default="06:00", alias="gaming-day-start", pattern=r"^([01]\d|2[0-3]):[0-5]\d$"
+    )
 
 
 class Config:
@@ -92,7 +94,9 @@ class Config:
 def _read(path: Path, tool_table: bool) -> Config | None:
     """The settings of one file; with ``tool_table`` (a pyproject.toml) those of its [tool.audit] table, None if none."""
     try:
-        raw = bounded.read_bytes(path, bounded.MAX_CONFIG_BYTES)  # read once: the settings and the hash the report gives are of the same bytes
+        raw = bounded.read_bytes(
+            path, bounded.MAX_CONFIG_BYTES
+        )  # read once: the settings and the hash the report gives are of the same bytes
         text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
         nesting.check_depth(text, "toml")  # before tomllib's recursion meets it
         data = tomllib.loads(text)

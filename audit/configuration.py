@@ -88,9 +88,13 @@ class Configuration(_Fact):
 
     def hides_anything(self) -> bool:
         """Whether a finding could be missing from this report because of what shaped it."""
-        return bool(self.selection.select or self.selection.ignore or self.selection.hidden
-                    or (self.baseline is not None and self.baseline.suppressed)
-                    or any(not r.shipped for r in self.rulesets))
+        return bool(
+            self.selection.select
+            or self.selection.ignore
+            or self.selection.hidden
+            or (self.baseline is not None and self.baseline.suppressed)
+            or any(not r.shipped for r in self.rulesets)
+        )
 
     def shaped(self) -> bool:
         """Whether anything beyond the shipped rules decided what this report lists: a selection, a
@@ -109,47 +113,73 @@ class Configuration(_Fact):
             said.append(f"{self.baseline.suppressed} suppressed by baseline {self.baseline.path}")
         for o in self.overlays:
             said.append(f"house overlay {o.path}{overlay_changes(o)}")
-        said += [f"ruleset {r.id} is not the one shipped ({r.path})" for r in self.rulesets if not r.shipped]
+        said += [
+            f"ruleset {r.id} is not the one shipped ({r.path})"
+            for r in self.rulesets
+            if not r.shipped
+        ]
         return said
 
     def selection_said(self) -> str:
         """``12 finding(s) hidden by ignore DEL-TIME-ORDER (audit.toml)``."""
         sel = self.selection
-        names = " ".join(f"{key} {', '.join(values)}" for key, values in (("select", sel.select),
-                                                                        ("ignore", sel.ignore)) if values)
+        names = " ".join(
+            f"{key} {', '.join(values)}"
+            for key, values in (("select", sel.select), ("ignore", sel.ignore))
+            if values
+        )
         return f"{sel.hidden} finding(s) hidden by {names or 'no selection'} ({sel.source or 'nowhere'})"
 
     def facts(self) -> list[str]:
         """Every fact, a line each: the text summary's configuration lines."""
-        lines = [f"configuration file {f.path} sha256 {f.sha256}" for f in self.files] or \
-            ["configuration file: none (defaults)"]
+        lines = [f"configuration file {f.path} sha256 {f.sha256}" for f in self.files] or [
+            "configuration file: none (defaults)"
+        ]
         sel = self.selection
         if sel.select or sel.ignore:
-            lines.append(f"selection ({sel.source}): select {', '.join(sel.select) or 'every rule'}; "
-                         f"ignore {', '.join(sel.ignore) or 'none'}; {sel.hidden} finding(s) hidden")
+            lines.append(
+                f"selection ({sel.source}): select {', '.join(sel.select) or 'every rule'}; "
+                f"ignore {', '.join(sel.ignore) or 'none'}; {sel.hidden} finding(s) hidden"
+            )
         else:
             lines.append("selection: none (every rule reported)")
         if self.baseline is not None:
-            lines.append(f"baseline {self.baseline.path} sha256 {self.baseline.sha256}: "
-                         f"{self.baseline.suppressed} finding(s) suppressed")
+            lines.append(
+                f"baseline {self.baseline.path} sha256 {self.baseline.sha256}: "
+                f"{self.baseline.suppressed} finding(s) suppressed"
+            )
         for o in self.overlays:
             where = "every table" if o.tables == "*" else f"tables {o.tables}"
-            lines.append(f"house overlay {o.path} sha256 {o.sha256} over {o.ruleset}, {where}{overlay_changes(o)}")
-        lines += [f"ruleset {r.id} sha256 {r.sha256}" + ("" if r.shipped else f", NOT the shipped one: {r.path}")
-                  for r in self.rulesets]
-        lines.append(f"fail on {self.fail_on}{' or an anomaly' if self.fail_on_anomaly else ''}; "
-                     f"statistics {'on' if self.statistics else 'off'}")
+            lines.append(
+                f"house overlay {o.path} sha256 {o.sha256} over {o.ruleset}, {where}{overlay_changes(o)}"
+            )
+        lines += [
+            f"ruleset {r.id} sha256 {r.sha256}"
+            + ("" if r.shipped else f", NOT the shipped one: {r.path}")
+            for r in self.rulesets
+        ]
+        lines.append(
+            f"fail on {self.fail_on}{' or an anomaly' if self.fail_on_anomaly else ''}; "
+            f"statistics {'on' if self.statistics else 'off'}"
+        )
         return lines
 
 
 def overlay_changes(o: OverlayUsed) -> str:
     """``: tightens A; adds B; sets parameters of C`` (empty when it changes nothing)."""
-    parts = [f"{verb} {', '.join(ids)}" for verb, ids in (("tightens", o.tightened), ("adds", o.added),
-                                                          ("sets parameters of", o.parameters)) if ids]
+    parts = [
+        f"{verb} {', '.join(ids)}"
+        for verb, ids in (
+            ("tightens", o.tightened),
+            ("adds", o.added),
+            ("sets parameters of", o.parameters),
+        )
+        if ids
+    ]
     return f": {'; '.join(parts)}" if parts else ""
 
 
-def ruleset_used(loaded: "LoadedRuleset") -> RulesetUsed:
+def ruleset_used(loaded: LoadedRuleset) -> RulesetUsed:
     """A ruleset as the report names it: shipped, or not, and then where it came from. A folder of
     rulesets is the audited party's to give (``--rulesets``, the configuration's ``rulesets``): the
     report says which are not this version's own, whatever their ids."""
@@ -158,8 +188,12 @@ def ruleset_used(loaded: "LoadedRuleset") -> RulesetUsed:
         shipped = own.is_file() and hashlib.sha256(own.read_bytes()).hexdigest() == loaded.sha256
     except OSError:
         shipped = False
-    return RulesetUsed(id=loaded.id, sha256=loaded.sha256, shipped=shipped,
-                       path=None if shipped else shown_path(loaded.path))
+    return RulesetUsed(
+        id=loaded.id,
+        sha256=loaded.sha256,
+        shipped=shipped,
+        path=None if shipped else shown_path(loaded.path),
+    )
 
 
 def shown_path(path: Path | str) -> str:

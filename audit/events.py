@@ -12,7 +12,7 @@ specialising attribute reads (about 40 ns a read against 13 ns here).
 from datetime import datetime
 from decimal import Decimal
 from functools import partial
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field
 from pydantic.dataclasses import dataclass
@@ -24,7 +24,9 @@ Game = Literal["bataille", "chemin-de-fer"]
 
 #: how every event class is declared: immutable, keyword arguments only, no unknown field; its
 #: validator is built when first used (a bataille night never builds the chemin de fer ones)
-event = partial(dataclass, frozen=True, kw_only=True, config=ConfigDict(extra="forbid", defer_build=True))
+event = partial(
+    dataclass, frozen=True, kw_only=True, config=ConfigDict(extra="forbid", defer_build=True)
+)
 
 
 @event
@@ -35,6 +37,7 @@ class _Event:
 
 
 # -- common to every game -------------------------------------------------
+
 
 @event
 class Open(_Event):
@@ -106,6 +109,7 @@ class Close(_Event):
 
 # -- shoe -----------------------------------------------------------------
 
+
 @event
 class Shoe(_Event):
     verb: Literal["SHOE"] = "SHOE"
@@ -149,6 +153,7 @@ class Resume(_Event):
 
 
 # -- rounds ---------------------------------------------------------------
+
 
 @event
 class Round(_Event):
@@ -227,6 +232,7 @@ class Push(_Event):
 
 
 # -- chemin de fer --------------------------------------------------------
+
 
 @event
 class Hand(_Event):
@@ -321,13 +327,44 @@ class Point(_Event):
 
 
 Event = Annotated[
-    Union[
-        Open, Limits, Dealer, Supervisor, Seat, Announce, Note, Close,
-        Shoe, Shuffle, Cut, StopCard, Burn, Pause, Resume,
-        Round, Bet, Withdraw, NoMoreBets, Deal, Choice, Pay, Collect, Push,
-        Hand, Bank, Associate, Pass, Bid, Award, Banco, Stake, Ponte,
-        Abat, Call, Tableau, Advice, Point,
-    ],
+    Open
+    | Limits
+    | Dealer
+    | Supervisor
+    | Seat
+    | Announce
+    | Note
+    | Close
+    | Shoe
+    | Shuffle
+    | Cut
+    | StopCard
+    | Burn
+    | Pause
+    | Resume
+    | Round
+    | Bet
+    | Withdraw
+    | NoMoreBets
+    | Deal
+    | Choice
+    | Pay
+    | Collect
+    | Push
+    | Hand
+    | Bank
+    | Associate
+    | Pass
+    | Bid
+    | Award
+    | Banco
+    | Stake
+    | Ponte
+    | Abat
+    | Call
+    | Tableau
+    | Advice
+    | Point,
     Field(discriminator="verb"),
 ]
 

@@ -46,6 +46,7 @@ def default_fixtures_dir() -> Path:
 
 # -- finding a rule --------------------------------------------------------------------
 
+
 def find_rule(library: Library, rule_id: str) -> tuple[LoadedRuleset, Rule] | None:
     """The ruleset and rule with this id (case-insensitive), or None."""
     wanted = rule_id.strip().upper()
@@ -70,6 +71,7 @@ def unknown_rule_message(library: Library, rule_id: str) -> str:
 
 
 # -- parameters, as YAML-ish text -----------------------------------------------------
+
 
 def _plain(value: Any) -> Any:
     """Parameters as plain data: models as dicts, Decimal kept (shown exactly)."""
@@ -110,7 +112,13 @@ def _key(key: Any) -> str:
 
 
 def _sort_keys(d: dict[Any, Any]) -> list[Any]:
-    return sorted(d, key=lambda k: (not isinstance(k, (int, float)), k if isinstance(k, (int, float)) else str(k)))
+    return sorted(
+        d,
+        key=lambda k: (
+            not isinstance(k, (int, float)),
+            k if isinstance(k, (int, float)) else str(k),
+        ),
+    )
 
 
 def _is_scalar(value: Any) -> bool:
@@ -132,9 +140,15 @@ def block(value: dict[Any, Any], indent: int = 0) -> list[str]:
     out: list[str] = []
     for k in _sort_keys(value):
         v = value[k]
-        if _is_scalar(v) or (isinstance(v, list) and all(_is_scalar(x) for x in v)):
-            out.append(f"{pad}{_key(k)}: {flow(v)}")
-        elif isinstance(v, dict) and all(_is_scalar(x) for x in v.values()) and len(flow(v)) <= 60:
+        if (
+            _is_scalar(v)
+            or (isinstance(v, list) and all(_is_scalar(x) for x in v))
+            or (
+                isinstance(v, dict)
+                and all(_is_scalar(x) for x in v.values())
+                and len(flow(v)) <= 60
+            )
+        ):
             out.append(f"{pad}{_key(k)}: {flow(v)}")
         elif isinstance(v, dict):
             out.append(f"{pad}{_key(k)}:")
@@ -152,6 +166,7 @@ def block(value: dict[Any, Any], indent: int = 0) -> list[str]:
 
 
 # -- fixture excerpts -------------------------------------------------------------------
+
 
 @dataclass
 class _Line:
@@ -240,8 +255,8 @@ def _excerpt(path: Path, table: str | None, lines: list[_Line], target: _Line) -
         return Excerpt(path, None, [target], target.number)
     own = [ln for ln in lines if ln.table == table]
     at = next(i for i, ln in enumerate(own) if ln.number == target.number)
-    window = own[max(0, at - CONTEXT_LINES): at + 1]
-    opening = next((ln for ln in own[:at + 1] if ln.verb == "OPEN"), None)
+    window = own[max(0, at - CONTEXT_LINES) : at + 1]
+    opening = next((ln for ln in own[: at + 1] if ln.verb == "OPEN"), None)
     if opening is not None and opening not in window:
         window = [opening] + window
     return Excerpt(path, table, window, target.number)
@@ -326,7 +341,9 @@ def fixture_examples(fixtures_dir: Path, ruleset_id: str, rule_id: str) -> Examp
     about = _about(raw)
     number = _first_expected(raw, rule_id)
     if number is None:
-        return Examples(path, None, None, house, f"the fixture has no `# expect: {rule_id}` line", about)
+        return Examples(
+            path, None, None, house, f"the fixture has no `# expect: {rule_id}` line", about
+        )
     target = next(ln for ln in lines if ln.number == number)
     failing = _excerpt(path, target.table, lines, target)
 
@@ -337,7 +354,11 @@ def fixture_examples(fixtures_dir: Path, ruleset_id: str, rule_id: str) -> Examp
     pass_table = _passing_table(target.table, tables)
     if pass_table is None:
         reason = next((m.group(1).rstrip(".") for m in (_NO_PASS.match(t) for t in raw) if m), None)
-        note = f"the fixture has no passing table: {reason}" if reason else "the fixture has no passing table"
+        note = (
+            f"the fixture has no passing table: {reason}"
+            if reason
+            else "the fixture has no passing table"
+        )
         return Examples(path, failing, None, house, note, about)
     fail_own = [ln for ln in lines if ln.table == target.table] if target.table else [target]
     index = next(i for i, ln in enumerate(fail_own) if ln.number == target.number)
@@ -350,7 +371,11 @@ def fixture_examples(fixtures_dir: Path, ruleset_id: str, rule_id: str) -> Examp
 
 def _render_lines(ex: Excerpt, all_lines: list[_Line]) -> list[str]:
     """The excerpt's lines, ``...`` where lines of the same table were left out."""
-    own = [ln.number for ln in all_lines if ln.table == ex.table] if ex.table else [ln.number for ln in ex.lines]
+    own = (
+        [ln.number for ln in all_lines if ln.table == ex.table]
+        if ex.table
+        else [ln.number for ln in ex.lines]
+    )
     position = {n: i for i, n in enumerate(own)}
     out: list[str] = []
     prev: int | None = None
@@ -364,6 +389,7 @@ def _render_lines(ex: Excerpt, all_lines: list[_Line]) -> list[str]:
 
 
 # -- explain ----------------------------------------------------------------------------
+
 
 def _display(path: Path, fixtures_dir: Path) -> str:
     root = fixtures_dir.resolve().parent.parent
@@ -387,10 +413,15 @@ def explain_text(library: Library, rule_id: str, fixtures_dir: Path | None = Non
     out.append(rule.id)
     out.append(f"  a rule of {m.id}: {m.title}")
     if loaded.overlay is not None:
-        out.append(f"  with the house overlay {loaded.overlay.model.overlay}: {loaded.overlay.model.title}")
+        out.append(
+            f"  with the house overlay {loaded.overlay.model.overlay}: {loaded.overlay.model.title}"
+        )
     out.append(f"  category  {rule.category}")
     out.append(f"  severity  {rule.severity}")
-    out.append("  state     " + ("on" if rule.enabled else "off (enabled: false; a house overlay can turn it on)"))
+    out.append(
+        "  state     "
+        + ("on" if rule.enabled else "off (enabled: false; a house overlay can turn it on)")
+    )
     out.append(f"  check     {rule.check}")
     out.append(f"  authority {rule.overlay_may()}")
     out.append("")
@@ -410,8 +441,10 @@ def explain_text(library: Library, rule_id: str, fixtures_dir: Path | None = Non
         override = loaded.overlay.model.rules.get(rule.id) if loaded.overlay is not None else None
         out.append("")
         if override is not None and override.reading is not None:
-            out.append(f"Reading of the house overlay {loaded.overlay.model.overlay} "  # type: ignore[union-attr]
-                       "(in place of the ruleset's; it changes nothing the audit checks)")
+            out.append(
+                f"Reading of the house overlay {loaded.overlay.model.overlay} "  # type: ignore[union-attr]
+                "(in place of the ruleset's; it changes nothing the audit checks)"
+            )
         else:
             out.append("Reading (where the text is silent or ambiguous)")
         out.append(f"  {rule.reading}")
@@ -423,7 +456,9 @@ def explain_text(library: Library, rule_id: str, fixtures_dir: Path | None = Non
 def _examples_text(loaded: LoadedRuleset, rule: Rule, fixtures_dir: Path | None) -> list[str]:
     fixtures_dir = fixtures_dir or default_fixtures_dir()
     if not fixtures_dir.is_dir():
-        return [f"Examples: the rule fixtures are not here ({fixtures_dir}); they ship with the source repository."]
+        return [
+            f"Examples: the rule fixtures are not here ({fixtures_dir}); they ship with the source repository."
+        ]
     ex = fixture_examples(fixtures_dir, loaded.id, rule.id)
     if ex is None:
         return [f"Examples: no fixture {loaded.id}/{rule.id}.del in {fixtures_dir}."]
@@ -447,7 +482,9 @@ def _examples_text(loaded: LoadedRuleset, rule: Rule, fixtures_dir: Path | None)
     if ex.passing is None:
         out.append(f"A log that keeps it: {ex.note}.")
     else:
-        out.append(f"A log that keeps it ({shown}, table {ex.passing.table}, the same stretch of play)")
+        out.append(
+            f"A log that keeps it ({shown}, table {ex.passing.table}, the same stretch of play)"
+        )
         out.extend(_render_lines(ex.passing, lines))
     return out
 

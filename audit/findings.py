@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Literal
+from collections.abc import Iterable
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -16,8 +17,19 @@ DEFAULT_FAIL_ON: Severity = "error"
 
 #: The fixed list of categories of the contract (``findings.md``).
 Category = Literal[
-    "syntax", "log-integrity", "late-bet", "bet-limit", "missed-burn", "extra-burn",
-    "deal-order", "wrong-payout", "pay-order", "shoe", "table", "drawing", "procedure",
+    "syntax",
+    "log-integrity",
+    "late-bet",
+    "bet-limit",
+    "missed-burn",
+    "extra-burn",
+    "deal-order",
+    "wrong-payout",
+    "pay-order",
+    "shoe",
+    "table",
+    "drawing",
+    "procedure",
 ]
 CATEGORIES: tuple[str, ...] = Category.__args__  # type: ignore[attr-defined]
 
@@ -48,8 +60,14 @@ class Finding(BaseModel):
     def sort_key(self) -> tuple[str, int, str, str, int, str]:
         """Path, line, rule as the contract orders them; then table, round, message, so that
         the order never depends on the order the engine (or its processes) found them."""
-        return (self.path, self.line, self.rule, self.table or "", -1 if self.round is None else self.round,
-                self.message)
+        return (
+            self.path,
+            self.line,
+            self.rule,
+            self.table or "",
+            -1 if self.round is None else self.round,
+            self.message,
+        )
 
 
 def any_at_or_above(findings: Iterable[Finding], floor: str) -> bool:

@@ -17,11 +17,12 @@ import os
 import pickle
 import shutil
 import tempfile
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
 from operator import attrgetter
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from .findings import SEVERITIES, Finding
 from .fingerprint import content, content_key, fingerprint_of
@@ -100,9 +101,13 @@ def spill_io(what: str, folder: str | None) -> Iterator[None]:
     try:
         yield
     except OSError as err:
-        where = os.path.dirname(folder) if folder else tempfile.gettempdir()  # the spill folder's own is removed
-        raise SpillError(f"cannot {what} temporary files in {where}: {err.strerror or err} "
-                         "(TMPDIR names another folder)") from None
+        where = (
+            os.path.dirname(folder) if folder else tempfile.gettempdir()
+        )  # the spill folder's own is removed
+        raise SpillError(
+            f"cannot {what} temporary files in {where}: {err.strerror or err} "
+            "(TMPDIR names another folder)"
+        ) from None
 
 
 def write_rows(rows: Iterable[tuple], chunk: int = CHUNK) -> str:
@@ -160,7 +165,12 @@ class Tally:
     @classmethod
     def of(cls, findings: Iterable[Finding]) -> Tally:
         tally = cls()
-        severities, categories, dealers, rules = tally.severities, tally.categories, tally.dealers, tally.rules
+        severities, categories, dealers, rules = (
+            tally.severities,
+            tally.categories,
+            tally.dealers,
+            tally.rules,
+        )
         for f in findings:
             severities[f.severity] += 1
             rule = (f.rule, f.category)
@@ -184,8 +194,12 @@ class SpilledFindings:
     all in memory; ``fingerprints`` iterates theirs in the same order. ``where`` narrows them
     (the selection, the baseline) without reading them."""
 
-    def __init__(self, runs: list[str], keep: Callable[[Finding, str], bool] | None = None,
-                 ordinals: list[list[str]] | None = None) -> None:
+    def __init__(
+        self,
+        runs: list[str],
+        keep: Callable[[Finding, str], bool] | None = None,
+        ordinals: list[list[str]] | None = None,
+    ) -> None:
         self.runs = runs
         self._keep = keep
         self._tally: Tally | None = None
@@ -284,7 +298,9 @@ def merged(stores: list[list[Finding]]) -> SpilledFindings:
     """The findings of stores some of which spilled: what each still holds written out too (and
     let go of)."""
     runs: list[str] = []
-    for s in stores:  # each store's runs in the order it wrote them: equal keys merge as a sort keeps them
+    for s in (
+        stores
+    ):  # each store's runs in the order it wrote them: equal keys merge as a sort keeps them
         runs += getattr(s, "runs", ())
         if len(s):
             runs.append(write_run(sorted(s, key=Finding.sort_key)))
@@ -301,8 +317,9 @@ def ordered(findings: Iterable[Finding], key: Callable[[Finding], Any]) -> Itera
     return (f for f, _ in pairs)
 
 
-def ordered_pairs(pairs: Iterable[tuple[Finding, str]], key: Callable[[tuple[Finding, str]], Any],
-                  spill: bool) -> Iterator[tuple[Finding, str]]:
+def ordered_pairs(
+    pairs: Iterable[tuple[Finding, str]], key: Callable[[tuple[Finding, str]], Any], spill: bool
+) -> Iterator[tuple[Finding, str]]:
     """``ordered`` for (finding, fingerprint) pairs; written out in runs only if ``spill``."""
     if not spill:
         yield from sorted(pairs, key=key)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from .findings import Finding
 
@@ -34,7 +34,7 @@ def content_key(f: Finding) -> tuple[str, bytes]:
 
 def fingerprint_of(base: str, ordinal: int) -> str:
     """The fingerprint of the ``ordinal``-th finding (from 1, in report order) about ``base``."""
-    return hashlib.sha256(f"{base}\x1f{ordinal}".encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256(f"{base}\x1f{ordinal}".encode()).hexdigest()[:32]
 
 
 def fingerprinted(findings: Iterable[Finding]) -> Iterator[tuple[Finding, str]]:

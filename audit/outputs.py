@@ -13,10 +13,10 @@ from __future__ import annotations
 import os
 import stat
 import sys
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from .atomic import WriteError, replace_together
 from .config import Config
@@ -46,8 +46,9 @@ def reporter_for(path: Path) -> Reporter:
         if name.endswith("." + reporter.extension):
             return reporter
     known = ", ".join(f"{r.name} (.{r.extension})" for r in REPORTERS.values())
-    raise OutputError(f"--output {path}: no report format has its extension: "
-                      f"give a --format for it ({known})")
+    raise OutputError(
+        f"--output {path}: no report format has its extension: give a --format for it ({known})"
+    )
 
 
 def choose_outputs(formats: list[str], paths: list[Path], cfg: Config) -> list[Output]:
@@ -57,11 +58,16 @@ def choose_outputs(formats: list[str], paths: list[Path], cfg: Config) -> list[O
         where = f"{cfg.path}: reports"
     else:
         formats = formats or ([] if paths else [DEFAULT_FORMAT])
-        outputs = [Output(REPORTERS[name], paths[i] if i < len(paths) else None) for i, name in enumerate(formats)]
-        outputs += [Output(reporter_for(path), path) for path in paths[len(formats):]]
+        outputs = [
+            Output(REPORTERS[name], paths[i] if i < len(paths) else None)
+            for i, name in enumerate(formats)
+        ]
+        outputs += [Output(reporter_for(path), path) for path in paths[len(formats) :]]
         where = "--format"
     if sum(1 for o in outputs if o.path is None) > 1:
-        raise OutputError(f"{where}: only one report can go to standard output: give an output for the others")
+        raise OutputError(
+            f"{where}: only one report can go to standard output: give an output for the others"
+        )
     for o in outputs:
         if (why := o.reporter.missing()) is not None:
             raise OutputError(f"{where}: {why}")
@@ -102,6 +108,7 @@ def evidence_kind(path: str, simulated_ok: bool = False) -> str | None:
         return "a compressed file (an archived log)"
     lines = head.removeprefix(b"\xef\xbb\xbf").split(b"\n")[:64]
     from .history.gaming_day import event_stamp
+
     log = False
     for line in lines:
         text = line.strip()
@@ -119,8 +126,12 @@ def evidence_kind(path: str, simulated_ok: bool = False) -> str | None:
     return "a Dealer Event Log" if log else None
 
 
-def check_files(paths: list[Path], inputs: Iterable[str | Path], option: str = "--output",
-                simulated_ok: bool = False) -> None:
+def check_files(
+    paths: list[Path],
+    inputs: Iterable[str | Path],
+    option: str = "--output",
+    simulated_ok: bool = False,
+) -> None:
     """Before anything is read: each file can be created in its folder, is no input, and is given once.
 
     Paths are compared as the system sees them (links followed, ``..`` resolved, the same file
@@ -129,17 +140,26 @@ def check_files(paths: list[Path], inputs: Iterable[str | Path], option: str = "
     not a regular one (``/dev/null``) may take several reports."""
     inputs = list(inputs)
     sources: list[tuple[str, str | None, os.stat_result | None]] = [
-        (str(i), os.path.realpath(i), _stat(str(i))) for i in inputs if str(i) != "-"]
-    if any(str(i) == "-" for i in inputs) and (fed := _stdin_stat()) is not None and stat.S_ISREG(fed.st_mode):
-        sources.append(("standard input", None, fed))  # (a file redirected to it: a pipe has no name)
+        (str(i), os.path.realpath(i), _stat(str(i))) for i in inputs if str(i) != "-"
+    ]
+    if (
+        any(str(i) == "-" for i in inputs)
+        and (fed := _stdin_stat()) is not None
+        and stat.S_ISREG(fed.st_mode)
+    ):
+        sources.append(
+            ("standard input", None, fed)
+        )  # (a file redirected to it: a pipe has no name)
     seen: dict[str, Path] = {}
     for path in paths:
         real = os.path.realpath(path)
         mine = _stat(str(path))  # through links, /dev/stdout's too (a pipe has no path to resolve)
         for given, source, status in sources:
             if real == source or _same_file(mine, status):
-                raise OutputError(f"{option} {path}: is an input of this run ({given}); "
-                                  "it must not be replaced: give another file")
+                raise OutputError(
+                    f"{option} {path}: is an input of this run ({given}); "
+                    "it must not be replaced: give another file"
+                )
         if mine is not None and not stat.S_ISREG(mine.st_mode):
             if stat.S_ISDIR(mine.st_mode):
                 raise OutputError(f"{option} {path}: is a folder: give a file in it")
@@ -147,15 +167,21 @@ def check_files(paths: list[Path], inputs: Iterable[str | Path], option: str = "
                 raise OutputError(f"{option} {path}: cannot write: permission denied")
             continue
         if mine is not None and (kind := evidence_kind(str(path), simulated_ok)) is not None:
-            raise OutputError(f"{option} {path}: is {kind}; it must not be replaced: give another file")
+            raise OutputError(
+                f"{option} {path}: is {kind}; it must not be replaced: give another file"
+            )
         if real in seen:
-            raise OutputError(f"{option} {path}: two reports would go to the same file ({seen[real]} and {path})")
+            raise OutputError(
+                f"{option} {path}: two reports would go to the same file ({seen[real]} and {path})"
+            )
         seen[real] = path
         folder = os.path.dirname(real)
         if not os.path.isdir(folder):
             raise OutputError(f"{option} {path}: no such folder {folder}")
         if not os.access(folder, os.W_OK | os.X_OK):
-            raise OutputError(f"{option} {path}: cannot create a file in {folder}: permission denied")
+            raise OutputError(
+                f"{option} {path}: cannot create a file in {folder}: permission denied"
+            )
         if mine is not None and not os.access(real, os.W_OK):
             raise OutputError(f"{option} {path}: the file is read-only")
 
@@ -181,7 +207,9 @@ def write_reports(outputs: list[Output], report: Report) -> None:
     """Every report: the files replaced together, once the one for standard output (if any) is written.
 
     A report that cannot be written replaces no file: the previous reports stay as they were."""
-    files = ((o.path, o.reporter.pieces(report)) for o in outputs if o.path is not None)  # made as written
+    files = (
+        (o.path, o.reporter.pieces(report)) for o in outputs if o.path is not None
+    )  # made as written
     screen = [o for o in outputs if o.path is None]
 
     def to_standard_output() -> None:
@@ -213,7 +241,7 @@ def _standard_output() -> Iterator[None]:
 def write_standard_output(text: str | Iterable[str]) -> None:
     """``text``, or each of its pieces in turn."""
     with _standard_output():
-        for piece in ((text,) if isinstance(text, str) else text):
+        for piece in (text,) if isinstance(text, str) else text:
             sys.stdout.write(piece)
 
 
@@ -229,14 +257,25 @@ def run_sources(logs: list[str], library: Library, *others: Path | None) -> list
     """Every file a run reads or keeps, that no output may replace: the logs, the rulesets and
     overlays loaded, and ``others`` given (the configuration, the baseline, the history store)."""
     loaded = list(library.rulesets.values())
-    overlays = [r.overlay for r in loaded if r.overlay is not None] + [o for _, o in library.table_overlays]
-    return [*logs, *(r.path for r in loaded), *(o.path for o in overlays), *(p for p in others if p is not None)]
+    overlays = [r.overlay for r in loaded if r.overlay is not None] + [
+        o for _, o in library.table_overlays
+    ]
+    return [
+        *logs,
+        *(r.path for r in loaded),
+        *(o.path for o in overlays),
+        *(p for p in others if p is not None),
+    ]
 
 
 def configured_files(cfg: Config) -> list[Path]:
     """The files a configuration names, that a command which does not read them must not replace
     either: the configuration itself, its baseline, its overlays, its rulesets."""
-    found = [p for p in (cfg.path, cfg.baseline(), *(o for _, o in cfg.table_overlays())) if p is not None]
+    found = [
+        p
+        for p in (cfg.path, cfg.baseline(), *(o for _, o in cfg.table_overlays()))
+        if p is not None
+    ]
     folder = cfg.resolve(cfg.settings.rulesets)
     if folder is not None and folder.is_dir():
         found += sorted(folder.glob("*.yaml"))
@@ -251,6 +290,7 @@ def check_simulation(targets: list[tuple[str, Path]]) -> None:
     from . import config as config_file
     from .history.cli import store_files
     from .resources import rulesets_dir
+
     try:
         cfg = config_file.discover()
         protected: list[Path] = [*configured_files(cfg), *store_files(None, cfg)]
@@ -263,5 +303,7 @@ def check_simulation(targets: list[tuple[str, Path]]) -> None:
         real = os.path.realpath(path)
         status = _stat(real)
         if real in seen and (status is None or stat.S_ISREG(status.st_mode)):
-            raise OutputError(f"{option} {path}: two outputs would go to the same file ({seen[real]} and {path})")
+            raise OutputError(
+                f"{option} {path}: two outputs would go to the same file ({seen[real]} and {path})"
+            )
         seen[real] = path

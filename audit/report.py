@@ -4,9 +4,9 @@ Running the audit that fills it is ``audit.run``."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Iterable
 
 from .configuration import Configuration
 from .engine.stats import TableStats

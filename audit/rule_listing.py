@@ -15,6 +15,7 @@ def rules_listing(library: Library, ruleset: str | None, fmt: str) -> str:
     """The rules of one ruleset (all if None, which must be loaded) in a format of ``LISTING_FORMATS``."""
     if fmt == "markdown":
         from .rules_markdown import rules_markdown
+
         if ruleset is not None:
             library = Library({ruleset: library.rulesets[ruleset]})
         return rules_markdown(library)
@@ -29,7 +30,9 @@ def rules_text(library: Library, ids: list[str]) -> str:
     def safe(text: str) -> str:  # a rulesets folder or an overlay is text from outside
         return escape(for_terminal(text))
 
-    console = Console(record=True, file=io.StringIO(), highlight=False, soft_wrap=True, width=120, emoji=False)
+    console = Console(
+        record=True, file=io.StringIO(), highlight=False, soft_wrap=True, width=120, emoji=False
+    )
     for rid in ids:
         loaded = library.rulesets[rid]
         m = loaded.model

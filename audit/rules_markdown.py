@@ -62,20 +62,28 @@ def _ruleset_markdown(loaded: LoadedRuleset) -> list[str]:
         f"- Regulation: {m.regulation.name}",
         "- Sources: " + ", ".join(f"`{s}`" for s in m.regulation.source),
         f"- File: `{loaded.path.name}`",
-        f"- Rules: {len(m.rules)}, " + ("all on" if on == len(m.rules)
-                                         else f"{on} on, {len(m.rules) - on} off unless a house overlay turns them on"),
+        f"- Rules: {len(m.rules)}, "
+        + (
+            "all on"
+            if on == len(m.rules)
+            else f"{on} on, {len(m.rules) - on} off unless a house overlay turns them on"
+        ),
     ]
     if loaded.overlay is not None:
         ov = loaded.overlay.model
-        out.append(f"- House overlay: `{ov.overlay}` ({_cell(ov.title)}), `{loaded.overlay.path.name}`")
+        out.append(
+            f"- House overlay: `{ov.overlay}` ({_cell(ov.title)}), `{loaded.overlay.path.name}`"
+        )
     out += [
         "",
         "| Rule | Category | Severity | On | Requires |",
         "| --- | --- | --- | --- | --- |",
     ]
     for r in m.rules:
-        out.append(f"| [{r.id}](#{_anchor(r.id)}) | {r.category} | {r.severity} | "
-                   f"{'on' if r.enabled else 'off'} | {_cell(r.message)} |")
+        out.append(
+            f"| [{r.id}](#{_anchor(r.id)}) | {r.category} | {r.severity} | "
+            f"{'on' if r.enabled else 'off'} | {_cell(r.message)} |"
+        )
     out.append("")
     for r in m.rules:
         out.extend(_rule_markdown(m.id, r))
@@ -102,7 +110,13 @@ def _rule_markdown(ruleset_id: str, r: Rule) -> list[str]:
         if len(inline) <= 100:
             out.append(f"- Parameters: `{inline}`")
         else:
-            out += ["- Parameters:", "", "  ```yaml", *("  " + line for line in block(params)), "  ```"]
+            out += [
+                "- Parameters:",
+                "",
+                "  ```yaml",
+                *("  " + line for line in block(params)),
+                "  ```",
+            ]
     out += [
         "",
         f"Cited, {r.citation.article}:",

@@ -20,8 +20,12 @@ from typing import Any
 from .resources import cache_dir
 
 #: the classes a safe YAML load makes beyond the built-in types pickle writes without naming them
-_YAML_CLASSES = {("datetime", "date"), ("datetime", "datetime"), ("datetime", "timedelta"),
-                 ("datetime", "timezone")}
+_YAML_CLASSES = {
+    ("datetime", "date"),
+    ("datetime", "datetime"),
+    ("datetime", "timedelta"),
+    ("datetime", "timezone"),
+}
 
 
 class _YamlDataUnpickler(pickle.Unpickler):

@@ -21,14 +21,22 @@ import difflib
 import hashlib
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-from decimal import Decimal
 from datetime import time
+from decimal import Decimal
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from . import __version__, bounded, nesting, ruleset_cache
 from .engine.checks import DECLARED, Check, P, Params
@@ -92,12 +100,16 @@ class Rule(_Strict):
     def _declared(cls, name: str) -> str:
         if name not in DECLARED:
             close = difflib.get_close_matches(name, DECLARED, n=1)
-            hint = f"; did you mean {close[0]}?" if close else "; `audit rules` lists the rules that use each check"
+            hint = (
+                f"; did you mean {close[0]}?"
+                if close
+                else "; `audit rules` lists the rules that use each check"
+            )
             raise ValueError(f"unknown check {name!r}{hint}")
         return name
 
     @model_validator(mode="after")
-    def _check_params(self) -> "Rule":
+    def _check_params(self) -> Rule:
         try:
             self._settings = DECLARED[self.check].params.model_validate(self.params)
         except ValidationError as err:
@@ -112,28 +124,46 @@ class Rule(_Strict):
         """Each declared direction names a parameter of the check and fits its value."""
         fields = DECLARED[self.check].params.model_fields
         if self.overlay and self.authority == "house":
-            raise ValueError("overlay: a house rule's parameters are all the house's; it declares no directions")
+            raise ValueError(
+                "overlay: a house rule's parameters are all the house's; it declares no directions"
+            )
         for key, how in self.overlay.items():
             if key not in fields:
-                known = f"its parameters are {', '.join(fields)}" if fields else "it takes no parameters"
-                raise ValueError(f"overlay.{key}: check {self.check} has no parameter {key!r}; {known}")
+                known = (
+                    f"its parameters are {', '.join(fields)}"
+                    if fields
+                    else "it takes no parameters"
+                )
+                raise ValueError(
+                    f"overlay.{key}: check {self.check} has no parameter {key!r}; {known}"
+                )
             value = getattr(self._settings, key)
             if isinstance(how, list):
                 steps = self.ladder(key)
                 if len(steps) < 2 or len(set(map(repr, steps))) != len(steps):
-                    raise ValueError(f"overlay.{key}: a ladder lists at least two different values, "
-                                     "from the loosest to the strictest")
+                    raise ValueError(
+                        f"overlay.{key}: a ladder lists at least two different values, "
+                        "from the loosest to the strictest"
+                    )
                 if value not in steps:
-                    raise ValueError(f"overlay.{key}: the rule's own value {value!r} is not on its ladder")
+                    raise ValueError(
+                        f"overlay.{key}: the rule's own value {value!r} is not on its ladder"
+                    )
             elif how in ("raise", "lower"):
                 if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
                     raise ValueError(f"overlay.{key}: {how} needs a number; {key} is {value!r}")
             elif how in ("narrow", "widen"):
-                if not isinstance(value, list) or not all(isinstance(v, (str, int, Decimal)) for v in value):
-                    raise ValueError(f"overlay.{key}: {how} needs a list of plain values; {key} is {value!r}")
+                if not isinstance(value, list) or not all(
+                    isinstance(v, (str, int, Decimal)) for v in value
+                ):
+                    raise ValueError(
+                        f"overlay.{key}: {how} needs a list of plain values; {key} is {value!r}"
+                    )
             elif how != "house":
-                raise ValueError(f"overlay.{key}: unknown direction {how!r}; one of {', '.join(DIRECTIONS)}, "
-                                 "or a list of values from the loosest to the strictest")
+                raise ValueError(
+                    f"overlay.{key}: unknown direction {how!r}; one of {', '.join(DIRECTIONS)}, "
+                    "or a list of values from the loosest to the strictest"
+                )
 
     def overlay_may(self) -> str:
         """What a house overlay may do to this rule, in a few words (``audit explain``, docs/rules.md)."""
@@ -144,8 +174,15 @@ class Rule(_Strict):
             if isinstance(how, list):
                 may.append(f"move {key} towards {_show(how[-1])}")
             else:
-                may.append({"raise": f"raise {key}", "lower": f"lower {key}", "narrow": f"narrow {key}",
-                            "widen": f"widen {key}", "house": f"set {key}"}[how])
+                may.append(
+                    {
+                        "raise": f"raise {key}",
+                        "lower": f"lower {key}",
+                        "narrow": f"narrow {key}",
+                        "widen": f"widen {key}",
+                        "house": f"set {key}",
+                    }[how]
+                )
         fixed = [k for k in DECLARED[self.check].params.model_fields if k not in self.overlay]
         tail = f"; {', '.join(fixed)} fixed" if fixed else ""
         return f"the regulation's: a house overlay may only {', '.join(may)}{tail}"
@@ -187,7 +224,7 @@ class Ruleset(_Strict):
     rules: list[Rule]
 
     @model_validator(mode="after")
-    def _unique(self) -> "Ruleset":
+    def _unique(self) -> Ruleset:
         seen_ids: set[str] = set()
         seen_checks: dict[str, str] = {}
         for rule in self.rules:
@@ -195,7 +232,9 @@ class Ruleset(_Strict):
                 raise ValueError(f"rule id {rule.id} appears twice")
             seen_ids.add(rule.id)
             if rule.check in seen_checks:
-                raise ValueError(f"check {rule.check} is used by both {seen_checks[rule.check]} and {rule.id}")
+                raise ValueError(
+                    f"check {rule.check} is used by both {seen_checks[rule.check]} and {rule.id}"
+                )
             seen_checks[rule.check] = rule.id
         return self
 
@@ -217,7 +256,9 @@ class Overlay(_Strict):
 class LoadedRuleset:
     """A ruleset ready for the engine: rules by check, with their source file."""
 
-    def __init__(self, ruleset: Ruleset, path: Path, sha256: str, overlay: "LoadedOverlay | None" = None):
+    def __init__(
+        self, ruleset: Ruleset, path: Path, sha256: str, overlay: LoadedOverlay | None = None
+    ):
         self.model = ruleset
         self.path = path
         self.sha256 = sha256
@@ -338,7 +379,9 @@ def _count_nodes(node: yaml.Node | None, path: Path) -> None:
         return total
 
     if node is not None and size(node) > MAX_YAML_NODES:
-        raise RulesetError(f"{path}: more than {MAX_YAML_NODES} YAML nodes once aliases are expanded; refused")
+        raise RulesetError(
+            f"{path}: more than {MAX_YAML_NODES} YAML nodes once aliases are expanded; refused"
+        )
 
 
 def _line_of(node: yaml.Node | None, loc: tuple[Any, ...]) -> int | None:
@@ -353,7 +396,9 @@ def _line_of(node: yaml.Node | None, loc: tuple[Any, ...]) -> int | None:
                     nxt = v
                     break
             node = nxt
-        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+        elif (
+            isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value)
+        ):
             node = node.value[part]
             line = node.start_mark.line + 1
         else:
@@ -378,7 +423,9 @@ def _validate(model: type[BaseModel], data: Any, node: yaml.Node | None, path: P
     except ValidationError as err:
         errors = sorted(err.errors(), key=lambda e: e["type"] != "extra_forbidden")
         first = errors[0]
-        loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+        loc = tuple(
+            p for p in first["loc"] if not (isinstance(p, str) and p.startswith("function-"))
+        )
         line = _line_of(node, loc)
         where = f", line {line}" if line else ""
         key = _loc_text(loc) or "(top level)"
@@ -395,6 +442,7 @@ def _validate(model: type[BaseModel], data: Any, node: yaml.Node | None, path: P
 
 # -- public API ---------------------------------------------------------------------
 
+
 def _verify_game(data: Any, node: yaml.Node | None, path: Path) -> None:
     """Every rule binds a check its game answers for (the format's, every game's, its own).
     Run on the data as read, before the rules' parameters are validated against their checks."""
@@ -403,15 +451,19 @@ def _verify_game(data: Any, node: yaml.Node | None, path: Path) -> None:
     allowed = checks_for(data["game"])
     if allowed is None:
         line = _line_of(node, ("game",))
-        raise RulesetError(f"{path}{f', line {line}' if line else ''}: game: no game {data['game']!r} is known")
+        raise RulesetError(
+            f"{path}{f', line {line}' if line else ''}: game: no game {data['game']!r} is known"
+        )
     rules = data.get("rules")
     for index, rule in enumerate(rules if isinstance(rules, list) else []):
         check = rule.get("check") if isinstance(rule, dict) else None
         if isinstance(check, str) and check in DECLARED and check not in allowed:
             loc = ("rules", index, "check")
             line = _line_of(node, loc)
-            raise RulesetError(f"{path}{f', line {line}' if line else ''}: {_loc_text(loc)}: check {check!r} "
-                               f"is a {DECLARED[check].scope} check, not one a {data['game']} ruleset can bind")
+            raise RulesetError(
+                f"{path}{f', line {line}' if line else ''}: {_loc_text(loc)}: check {check!r} "
+                f"is a {DECLARED[check].scope} check, not one a {data['game']} ruleset can bind"
+            )
 
 
 def _checked(data: Any, node: yaml.Node | None, path: Path) -> Ruleset:
@@ -421,8 +473,10 @@ def _checked(data: Any, node: yaml.Node | None, path: Path) -> Ruleset:
 
 def _cache_key(sha256: str) -> str:
     """What the data read from a ruleset's bytes depends on, besides them: the reader and its limits."""
-    return (f"ruleset sha256={sha256} del-audit={__version__} pyyaml={yaml.__version__} "
-            f"limits={MAX_YAML_BYTES},{MAX_YAML_NODES},{nesting.MAX_DEPTH}")
+    return (
+        f"ruleset sha256={sha256} del-audit={__version__} pyyaml={yaml.__version__} "
+        f"limits={MAX_YAML_BYTES},{MAX_YAML_NODES},{nesting.MAX_DEPTH}"
+    )
 
 
 def load_ruleset(path: Path) -> LoadedRuleset:
@@ -453,7 +507,9 @@ def apply_overlay(base: LoadedRuleset, overlay: LoadedOverlay) -> LoadedRuleset:
     may loosen a rule of the regulation (``_judge``). Fills ``overlay.changes``."""
     ov = overlay.model
     if ov.ruleset != base.id:
-        raise RulesetError(f"{overlay.where('ruleset')}: overlay is for {ov.ruleset!r}, not {base.id!r}")
+        raise RulesetError(
+            f"{overlay.where('ruleset')}: overlay is for {ov.ruleset!r}, not {base.id!r}"
+        )
     by_id = {r.id: r for r in base.model.rules}
     rules = []
     for rule_id in ov.rules:
@@ -477,13 +533,17 @@ def apply_overlay(base: LoadedRuleset, overlay: LoadedOverlay) -> LoadedRuleset:
         if change.params is not None:
             unknown = set(change.params) - set(DECLARED[rule.check].params.model_fields)
             if unknown:
-                raise RulesetError(f"{overlay.where('rules', rule.id, 'params', sorted(unknown)[0])}: unknown key")
+                raise RulesetError(
+                    f"{overlay.where('rules', rule.id, 'params', sorted(unknown)[0])}: unknown key"
+                )
             data["params"] = {**rule.params, **change.params}
         try:
             new = Rule.model_validate(data)
         except ValidationError as err:
             first = err.errors()[0]
-            loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+            loc = tuple(
+                p for p in first["loc"] if not (isinstance(p, str) and p.startswith("function-"))
+            )
             raise RulesetError(f"{overlay.where('rules', rule.id, *loc)}: {first['msg']}") from None
         stricter, turned_on, house_params = _judge(rule, new, overlay)
         if new.enabled:
@@ -510,44 +570,65 @@ def _judge(old: Rule, new: Rule, overlay: LoadedOverlay) -> tuple[bool, bool, bo
         return False, new.enabled and not old.enabled, bool(changed)
 
     def refuse(*loc: Any, why: str) -> RulesetError:
-        return RulesetError(f"{overlay.where('rules', old.id, *loc)}: {old.id} encodes the regulation "
-                            f"({old.citation.article}); {why}")
+        return RulesetError(
+            f"{overlay.where('rules', old.id, *loc)}: {old.id} encodes the regulation "
+            f"({old.citation.article}); {why}"
+        )
 
     stricter = new.enabled and not old.enabled
     if old.enabled and not new.enabled:
-        raise refuse("enabled", why="a house overlay cannot turn it off (only --ignore or the configuration's "
-                                    "ignore can, and the report then says so)")
+        raise refuse(
+            "enabled",
+            why="a house overlay cannot turn it off (only --ignore or the configuration's "
+            "ignore can, and the report then says so)",
+        )
     up = SEVERITY_ORDER.index(new.severity) - SEVERITY_ORDER.index(old.severity)
     if up < 0:
-        raise refuse("severity", why=f"a house overlay cannot lower its severity from {old.severity} to {new.severity}")
+        raise refuse(
+            "severity",
+            why=f"a house overlay cannot lower its severity from {old.severity} to {new.severity}",
+        )
     stricter = stricter or up > 0
     house = False
     for key in changed:
         was, now = getattr(old.settings, key), getattr(new.settings, key)
         how = old.overlay.get(key)
         if how is None:
-            raise refuse("params", key, why=f"{key} is fixed by the regulation ({_show(was)}); a house overlay cannot "
-                                             f"change it to {_show(now)}")
+            raise refuse(
+                "params",
+                key,
+                why=f"{key} is fixed by the regulation ({_show(was)}); a house overlay cannot "
+                f"change it to {_show(now)}",
+            )
         if how == "house":
             house = True
             continue
         if isinstance(how, list):
             steps = old.ladder(key)
             if now not in steps:
-                raise refuse("params", key, why=f"{key} may only move towards the strict end of "
-                                                 f"{', '.join(map(_show, steps))}; {_show(now)} is not one of them")
+                raise refuse(
+                    "params",
+                    key,
+                    why=f"{key} may only move towards the strict end of "
+                    f"{', '.join(map(_show, steps))}; {_show(now)} is not one of them",
+                )
             ok = steps.index(now) > steps.index(was)
             rule_of = f"{key} may only move from {_show(was)} towards the strict end of {', '.join(map(_show, steps))}"
         elif how in ("raise", "lower"):
             ok = now > was if how == "raise" else now < was
-            rule_of = f"{key} may only be {'raised' if how == 'raise' else 'lowered'} from {_show(was)}"
+            rule_of = (
+                f"{key} may only be {'raised' if how == 'raise' else 'lowered'} from {_show(was)}"
+            )
         else:
             olds, news = set(was), set(now)
             if olds == news:
                 continue  # the same values, in another order or repeated
             ok = news < olds if how == "narrow" else news > olds
-            rule_of = (f"{key} may only lose values of {_show(was)}" if how == "narrow"
-                       else f"{key} may only gain values beside {_show(was)}")
+            rule_of = (
+                f"{key} may only lose values of {_show(was)}"
+                if how == "narrow"
+                else f"{key} may only gain values beside {_show(was)}"
+            )
         if not ok:
             raise refuse("params", key, why=f"{rule_of}; {_show(now)} would loosen it")
         stricter = True
@@ -569,8 +650,11 @@ class Library:
     given for a table pattern (configuration) applies at the tables it matches.
     """
 
-    def __init__(self, rulesets: dict[str, LoadedRuleset],
-                 table_overlays: list[tuple[str, LoadedOverlay]] | None = None):
+    def __init__(
+        self,
+        rulesets: dict[str, LoadedRuleset],
+        table_overlays: list[tuple[str, LoadedOverlay]] | None = None,
+    ):
         self.rulesets = rulesets
         self.table_overlays = table_overlays or []
         self._merged: dict[tuple[str, int], LoadedRuleset] = {}
@@ -595,8 +679,12 @@ class Library:
         return base
 
     @classmethod
-    def load(cls, directory: Path | None = None, overlays: list[Path] | None = None,
-             table_overlays: list[tuple[str, Path]] | None = None) -> "Library":
+    def load(
+        cls,
+        directory: Path | None = None,
+        overlays: list[Path] | None = None,
+        table_overlays: list[tuple[str, Path]] | None = None,
+    ) -> Library:
         directory = directory or rulesets_dir()
         if not directory.is_dir():
             raise RulesetError(f"{directory}: rulesets directory not found")
@@ -604,9 +692,13 @@ class Library:
         for path in sorted(directory.glob("*.yaml")):
             loaded = load_ruleset(path)
             if loaded.id in found:
-                raise RulesetError(f"{path}: id: ruleset {loaded.id} is also defined in {found[loaded.id].path}")
+                raise RulesetError(
+                    f"{path}: id: ruleset {loaded.id} is also defined in {found[loaded.id].path}"
+                )
             if loaded.id != path.stem:
-                raise RulesetError(f"{path}: id: {loaded.id!r} does not match the file name {path.stem!r}")
+                raise RulesetError(
+                    f"{path}: id: {loaded.id!r} does not match the file name {path.stem!r}"
+                )
             found[loaded.id] = loaded
         for opath in overlays or []:
             overlay = load_overlay(opath)
@@ -614,18 +706,25 @@ class Library:
             if base is None:
                 raise RulesetError(f"{opath}: ruleset: no ruleset {overlay.model.ruleset!r}")
             if base.overlay is not None:
-                raise RulesetError(f"{opath}: ruleset {base.id} already has overlay {base.overlay.path}")
+                raise RulesetError(
+                    f"{opath}: ruleset {base.id} already has overlay {base.overlay.path}"
+                )
             found[base.id] = apply_overlay(base, overlay)
         per_table = []
         for pattern, opath in table_overlays or []:
             overlay = load_overlay(opath)
             if overlay.model.ruleset not in found:
                 raise RulesetError(f"{opath}: ruleset: no ruleset {overlay.model.ruleset!r}")
-            apply_overlay(found[overlay.model.ruleset], overlay)  # refuse a bad overlay now, not at its table
+            apply_overlay(
+                found[overlay.model.ruleset], overlay
+            )  # refuse a bad overlay now, not at its table
             per_table.append((pattern, overlay))
         library = cls(found, per_table)
-        library.spec = {"directory": directory, "overlays": list(overlays or []),
-                        "table_overlays": list(table_overlays or [])}
+        library.spec = {
+            "directory": directory,
+            "overlays": list(overlays or []),
+            "table_overlays": list(table_overlays or []),
+        }
         return library
 
     def overlays(self) -> list[tuple[str, LoadedOverlay]]:

@@ -7,11 +7,12 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Protocol
+from typing import Protocol
 
-from .engine.stats import TableStats
 from . import findings_store
+from .engine.stats import TableStats
 from .findings import Finding
 from .fingerprint import fingerprints
 from .report import InputSummary, Report
@@ -38,12 +39,18 @@ class PartResult:
 class Runner(Protocol):
     """Runs the tasks elsewhere (``cluster.Cluster``): the tasks it chose, and their results in order."""
 
-    def run(self, library: Library, files: list[str],
-            progress: Callable[[int], None] | None) -> tuple[list[Task], list[PartResult]]: ...
+    def run(
+        self, library: Library, files: list[str], progress: Callable[[int], None] | None
+    ) -> tuple[list[Task], list[PartResult]]: ...
 
 
-def _audit_part(library: Library, path: str, part: tuple[int, int] | None,
-                tick: Callable[[int], None] | None = None, source: str | None = None) -> PartResult:
+def _audit_part(
+    library: Library,
+    path: str,
+    part: tuple[int, int] | None,
+    tick: Callable[[int], None] | None = None,
+    source: str | None = None,
+) -> PartResult:
     replay, summary = audit_input(library, path, part, tick, source)
     stats = replay.stats
     return PartResult(summary, replay.findings, stats.events, stats.rounds, stats.tables)
@@ -68,7 +75,9 @@ def _init_worker(spec: dict, read=None, spill: str | None = None) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if _WORKER_LIBRARY is None:  # a spawned worker loads the rulesets itself
         statistics, start = spec.get("statistics", False), spec.get("gaming_day_start")
-        _WORKER_LIBRARY = Library.load(**{k: v for k, v in spec.items() if k not in ("statistics", "gaming_day_start")})
+        _WORKER_LIBRARY = Library.load(
+            **{k: v for k, v in spec.items() if k not in ("statistics", "gaming_day_start")}
+        )
         _WORKER_LIBRARY.statistics = statistics
         _WORKER_LIBRARY.gaming_day_start = start
 
@@ -89,11 +98,18 @@ def _worker_tick(task: Task) -> Callable[[int], None] | None:
     def tick(n: int) -> None:
         with read.get_lock():
             read.value += n // share
+
     return tick
 
 
-def _collect(results, count: int, read, progress: Callable[[int], None] | None,
-             poll: float = POLL_SECONDS, arrived: Callable[[list], None] | None = None) -> list[PartResult]:
+def _collect(
+    results,
+    count: int,
+    read,
+    progress: Callable[[int], None] | None,
+    poll: float = POLL_SECONDS,
+    arrived: Callable[[list], None] | None = None,
+) -> list[PartResult]:
     """The pool's ``count`` results in order; while it waits for one, the bytes the workers have
     read so far go to ``progress`` (so the bar moves while the parts of one file are replayed).
     ``arrived`` is given the results so far as each arrives."""
@@ -131,9 +147,14 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-def run_audit(library: Library, paths: list[str], jobs: int = 1,
-              progress: Callable[[int], None] | None = None, files: list[str] | None = None,
-              cluster: Runner | None = None) -> Report:
+def run_audit(
+    library: Library,
+    paths: list[str],
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+    files: list[str] | None = None,
+    cluster: Runner | None = None,
+) -> Report:
     """Audit every input; with ``jobs`` > 1 in that many processes at most, or on a ``cluster``
     (``jobs`` then does not apply), the same report byte for byte. No more processes run than
     there are usable cores (more only share them, and a file split in more parts is read once
@@ -151,11 +172,23 @@ def run_audit(library: Library, paths: list[str], jobs: int = 1,
         global _WORKER_LIBRARY
         forking = "fork" in multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if forking else "spawn")
-        _WORKER_LIBRARY = library if forking else None  # a forked worker has it already: no second load
+        _WORKER_LIBRARY = (
+            library if forking else None
+        )  # a forked worker has it already: no second load
         read = ctx.Value("q", 0) if progress is not None else None
-        spec = {**library.spec, "statistics": library.statistics, "gaming_day_start": library.gaming_day_start}
-        with ctx.Pool(min(jobs, len(tasks)), initializer=_init_worker, initargs=(spec, read, findings_store.folder())) as pool:
-            results = _collect(pool.imap(_worker, tasks), len(tasks), read, progress, arrived=_Settle())
+        spec = {
+            **library.spec,
+            "statistics": library.statistics,
+            "gaming_day_start": library.gaming_day_start,
+        }
+        with ctx.Pool(
+            min(jobs, len(tasks)),
+            initializer=_init_worker,
+            initargs=(spec, read, findings_store.folder()),
+        ) as pool:
+            results = _collect(
+                pool.imap(_worker, tasks), len(tasks), read, progress, arrived=_Settle()
+            )
     else:
         settle = _Settle()
         for path, part in tasks:
@@ -175,7 +208,7 @@ class _Settle:
         self.held = 0
 
     def __call__(self, results: list[PartResult]) -> None:
-        for result in results[self.seen:]:
+        for result in results[self.seen :]:
             self.pending.append(result.findings)
             self.held += len(result.findings)
         self.seen = len(results)

@@ -16,8 +16,8 @@ selected rules find, nor a finding's fingerprint.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from .findings import CATEGORIES, Finding
 from .report import Report
@@ -30,7 +30,9 @@ class SelectionError(Exception):
 
 def split(values: Iterable[str] | None) -> tuple[str, ...]:
     """The names of repeated, comma-separated values (``--select a,b --select c``), blanks left out."""
-    return tuple(name.strip() for value in values or () for name in value.split(",") if name.strip())
+    return tuple(
+        name.strip() for value in values or () for name in value.split(",") if name.strip()
+    )
 
 
 @dataclass(frozen=True)
@@ -67,13 +69,21 @@ class Selection:
             return 0
         report.reported_rules = frozenset(self.kept_rules())
         where = getattr(report.findings, "where", None)
-        if where is not None:  # findings that spilled: narrowed as they are read, counted from their tally
+        if (
+            where is not None
+        ):  # findings that spilled: narrowed as they are read, counted from their tally
             by_rule = report.findings.tally().rules
-            hidden = sum(n for (rule, category), n in by_rule.items() if not self.keeps(rule, category))
+            hidden = sum(
+                n for (rule, category), n in by_rule.items() if not self.keeps(rule, category)
+            )
             report.findings = where(lambda f, fp: self._keeps_finding(f))
             report.fingerprints = report.findings.fingerprints
         else:
-            kept = [(f, fp) for f, fp in zip(report.findings, report.fingerprints) if self._keeps_finding(f)]
+            kept = [
+                (f, fp)
+                for f, fp in zip(report.findings, report.fingerprints)
+                if self._keeps_finding(f)
+            ]
             hidden = len(report.findings) - len(kept)  # type: ignore[arg-type]
             report.findings = [f for f, _ in kept]
             report.fingerprints = [fp for _, fp in kept]
@@ -91,13 +101,28 @@ def _named(names: tuple[str, ...], rule: str, category: str | None) -> bool:
     return any(rule.startswith(name) or name == category for name in names)
 
 
-def choose(library: Library, cli_select: list[str] | None, cli_ignore: list[str] | None,
-           cfg_select: list[str] | None, cfg_ignore: list[str] | None, cfg_where: str = "configuration") -> Selection:
+def choose(
+    library: Library,
+    cli_select: list[str] | None,
+    cli_ignore: list[str] | None,
+    cfg_select: list[str] | None,
+    cfg_ignore: list[str] | None,
+    cfg_where: str = "configuration",
+) -> Selection:
     """The selection of the command line, each of its keys replacing the configuration's; every name checked."""
-    categories = {rule.id: rule.category for loaded in library.rulesets.values() for rule in loaded.model.rules}
+    categories = {
+        rule.id: rule.category
+        for loaded in library.rulesets.values()
+        for rule in loaded.model.rules
+    }
     chosen = {}
-    for key, given, configured in (("select", cli_select, cfg_select), ("ignore", cli_ignore, cfg_ignore)):
-        where, names = (f"--{key}", split(given)) if given else (f"{cfg_where}: {key}", split(configured))
+    for key, given, configured in (
+        ("select", cli_select, cfg_select),
+        ("ignore", cli_ignore, cfg_ignore),
+    ):
+        where, names = (
+            (f"--{key}", split(given)) if given else (f"{cfg_where}: {key}", split(configured))
+        )
         for name in names:
             _check(name, where, categories)
         chosen[key] = names
@@ -111,6 +136,9 @@ def _check(name: str, where: str, categories: dict[str, str]) -> None:
     prefixes = {rule.rsplit("-", 1)[0] + "-" for rule in categories}
     known |= {p.upper(): p for p in prefixes}
     close = difflib.get_close_matches(name.upper(), list(known), n=3, cutoff=0.6)
-    hint = f"; did you mean {' or '.join(known[c] for c in close)}?" if close else \
-        "; `audit rules` lists the rule ids and their categories"
+    hint = (
+        f"; did you mean {' or '.join(known[c] for c in close)}?"
+        if close
+        else "; `audit rules` lists the rule ids and their categories"
+    )
     raise SelectionError(f"{where}: {name!r} is no rule id, prefix of one, or category{hint}")

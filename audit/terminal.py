@@ -32,6 +32,7 @@ def console(**options: Any) -> Console:
     """A rich console (options as rich takes them) that follows the colour choice. It never turns
     ``:name:`` into an emoji: what it prints quotes logs and rulesets, and must quote them as written."""
     from rich.console import Console  # rich is imported only where it draws (start-up time)
+
     options.setdefault("emoji", False)
     if _choice == "always":
         return Console(force_terminal=True, no_color=False, **options)

@@ -57,7 +57,7 @@ class Sentence(_Strict):
     note: str | None = None
 
     @model_validator(mode="after")
-    def _consistent(self) -> "Sentence":
+    def _consistent(self) -> Sentence:
         if not self.checkable:
             if self.rules or self.gap:
                 raise ValueError("a sentence no log can show broken has no rules and no gap")
@@ -85,7 +85,7 @@ class RegulationIndex(_Strict):
     sentences: list[Sentence] = Field(min_length=1)
 
     @model_validator(mode="after")
-    def _unique(self) -> "RegulationIndex":
+    def _unique(self) -> RegulationIndex:
         seen: set[str] = set()
         for s in self.sentences:
             if s.id in seen:
@@ -97,6 +97,7 @@ class RegulationIndex(_Strict):
 @dataclass
 class Fixture:
     """What one rule fixture holds: the tables that break its rule and those that keep it."""
+
     path: Path
     #: where each expected finding falls: a table, or ``line N`` for a line of no table (a header)
     failing: dict[str, list[str]] = field(default_factory=dict)
@@ -154,7 +155,9 @@ def load_index(directory: Path) -> list[RegulationIndex]:
         except RulesetError as err:
             raise TraceError(str(err)) from None
         if index.ruleset != path.stem:
-            raise TraceError(f"{path}: ruleset: {index.ruleset!r} does not match the file name {path.stem!r}")
+            raise TraceError(
+                f"{path}: ruleset: {index.ruleset!r} does not match the file name {path.stem!r}"
+            )
         out.append(index)
     return out
 
@@ -187,7 +190,9 @@ def read_fixture(path: Path) -> Fixture:
     return fx
 
 
-def build(index_dir: Path | None = None, fixtures: Path | None = None, library: Library | None = None) -> Matrix:
+def build(
+    index_dir: Path | None = None, fixtures: Path | None = None, library: Library | None = None
+) -> Matrix:
     """Join the index, the shipped rulesets and the rule fixtures; refuse an index naming unknown rules."""
     indexes = load_index(index_dir or sentences_dir())
     try:
@@ -215,46 +220,71 @@ def build(index_dir: Path | None = None, fixtures: Path | None = None, library: 
 
 # -- the page ---------------------------------------------------------------------------
 
+
 def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
 def _coverage_rows(m: Matrix) -> list[str]:
-    rows = ["| regulation | sentences | not checkable | checkable | covered | of which with a gap | not covered | covered share |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    rows = [
+        "| regulation | sentences | not checkable | checkable | covered | of which with a gap | not covered | covered share |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for ix in m.indexes:
         ss = ix.sentences
         checkable = [s for s in ss if s.checkable]
         covered = [s for s in checkable if s.rules]
         share = f"{100 * len(covered) / len(checkable):.0f} %" if checkable else "—"
-        rows.append(f"| `{ix.ruleset}` | {len(ss)} | {len(ss) - len(checkable)} | {len(checkable)} | {len(covered)} "
-                    f"| {sum(1 for s in covered if s.gap)} | {len(checkable) - len(covered)} | {share} |")
+        rows.append(
+            f"| `{ix.ruleset}` | {len(ss)} | {len(ss) - len(checkable)} | {len(checkable)} | {len(covered)} "
+            f"| {sum(1 for s in covered if s.gap)} | {len(checkable) - len(covered)} | {share} |"
+        )
     return rows
 
 
 def _gaps(m: Matrix) -> list[str]:
     by_id = {s.id: (ix.ruleset, s) for ix in m.indexes for s in ix.sentences}
     out = ["## Gaps", "", "### Checkable sentences no rule checks", ""]
-    out += [f"- `{sid}` ({_cell(by_id[sid][1].article)}): {_cell(by_id[sid][1].gap or '')}" for sid in m.uncovered()] or ["None."]
+    out += [
+        f"- `{sid}` ({_cell(by_id[sid][1].article)}): {_cell(by_id[sid][1].gap or '')}"
+        for sid in m.uncovered()
+    ] or ["None."]
     out += ["", "### Sentences checked in part", ""]
-    out += [f"- `{sid}` ({_cell(by_id[sid][1].article)}): {_cell(by_id[sid][1].gap or '')}" for sid in m.partial()] or ["None."]
+    out += [
+        f"- `{sid}` ({_cell(by_id[sid][1].article)}): {_cell(by_id[sid][1].gap or '')}"
+        for sid in m.partial()
+    ] or ["None."]
     out += ["", "### Rules no sentence lists", ""]
     out += [f"- `{r}` ({m.rules[r][0]})" for r in m.uncited()] or ["None."]
     out += ["", "### Rules without a failing or a passing fixture", ""]
     lacking = []
     for rid in m.rules:
-        missing = [kind for kind, got in (("failing", m.failing(rid)), ("passing", m.passing(rid))) if not got]
+        missing = [
+            kind
+            for kind, got in (("failing", m.failing(rid)), ("passing", m.passing(rid)))
+            if not got
+        ]
         if missing:
             fx = m.fixtures.get(rid)
-            why = f" (the fixture says: {_cell(fx.no_pass)})" if fx and fx.no_pass and "passing" in missing else ""
+            why = (
+                f" (the fixture says: {_cell(fx.no_pass)})"
+                if fx and fx.no_pass and "passing" in missing
+                else ""
+            )
             lacking.append(f"- `{rid}`: no {' and no '.join(missing)} fixture{why}")
     out += lacking or ["None."]
     return out + [""]
 
 
 def _regulation(m: Matrix, ix: RegulationIndex) -> list[str]:
-    out = [f"## `{ix.ruleset}` — {ix.title}", "", "Sources: " + ", ".join(f"`{s}`" for s in ix.sources) + ".", "",
-           "| sentence | article | text | checked by |", "|---|---|---|---|"]
+    out = [
+        f"## `{ix.ruleset}` — {ix.title}",
+        "",
+        "Sources: " + ", ".join(f"`{s}`" for s in ix.sources) + ".",
+        "",
+        "| sentence | article | text | checked by |",
+        "|---|---|---|---|",
+    ]
     for s in ix.sentences:
         if not s.checkable:
             by = f"not checkable: {_cell(s.reason or '')}"
@@ -265,9 +295,13 @@ def _regulation(m: Matrix, ix: RegulationIndex) -> list[str]:
         if s.note:
             by += f" ({_cell(s.note)})"
         out.append(f"| `{s.id}` | {_cell(s.article)} | {_cell(s.text)} | {by} |")
-    out += ["", f"### Rules of `{ix.ruleset}` and their fixtures", "",
-            "| rule | severity | sentences | failing (tables that break it) | passing (tables that keep it) |",
-            "|---|---|---|---|---|"]
+    out += [
+        "",
+        f"### Rules of `{ix.ruleset}` and their fixtures",
+        "",
+        "| rule | severity | sentences | failing (tables that break it) | passing (tables that keep it) |",
+        "|---|---|---|---|---|",
+    ]
     citing: dict[str, list[str]] = {}
     for s in ix.sentences:
         for r in s.rules:
@@ -278,30 +312,42 @@ def _regulation(m: Matrix, ix: RegulationIndex) -> list[str]:
         fx = m.fixtures.get(rid)
         link = f"[`{fx.path.name}`](../fixtures/rules/{ruleset}/{fx.path.name}) " if fx else ""
         failing = (link + ", ".join(m.failing(rid))) if m.failing(rid) else "**none**"
-        passing = ", ".join(m.passing(rid)) or ("none: " + _cell(fx.no_pass) if fx and fx.no_pass else "**none**")
+        passing = ", ".join(m.passing(rid)) or (
+            "none: " + _cell(fx.no_pass) if fx and fx.no_pass else "**none**"
+        )
         state = "" if rule.enabled else " (off unless a house overlay turns it on)"
         sentences = ", ".join(f"`{sid}`" for sid in citing.get(rid, [])) or "**none**"
-        out.append(f"| <a id=\"{rid.lower()}\"></a>`{rid}` | {rule.severity}{state} | {sentences} | {failing} | {passing} |")
+        out.append(
+            f'| <a id="{rid.lower()}"></a>`{rid}` | {rule.severity}{state} | {sentences} | {failing} | {passing} |'
+        )
     return out + [""]
 
 
 def render(m: Matrix) -> str:
     total = [s for ix in m.indexes for s in ix.sentences]
     checkable = [s for s in total if s.checkable]
-    out = ["# Traceability matrix", "",
-           "Generated by `audit trace --output docs/traceability.md` from the sentence index",
-           "(`rulesets/sentences/*.yaml`), the rulesets and the rule fixtures (`fixtures/rules/`). Do not",
-           "edit it by hand: change the index, a ruleset or a fixture and generate it again; `audit trace",
-           "--check --output docs/traceability.md` and the tests fail while it is out of date.",
-           "",
-           "Every sentence of each regulation has a stable id and either the rules that check it or the",
-           "reason no log can show it broken. A sentence a log can show broken that no rule checks yet",
-           "is a gap, listed below; so is a sentence only part of which is checked.",
-           "",
-           "## Coverage", ""]
+    out = [
+        "# Traceability matrix",
+        "",
+        "Generated by `audit trace --output docs/traceability.md` from the sentence index",
+        "(`rulesets/sentences/*.yaml`), the rulesets and the rule fixtures (`fixtures/rules/`). Do not",
+        "edit it by hand: change the index, a ruleset or a fixture and generate it again; `audit trace",
+        "--check --output docs/traceability.md` and the tests fail while it is out of date.",
+        "",
+        "Every sentence of each regulation has a stable id and either the rules that check it or the",
+        "reason no log can show it broken. A sentence a log can show broken that no rule checks yet",
+        "is a gap, listed below; so is a sentence only part of which is checked.",
+        "",
+        "## Coverage",
+        "",
+    ]
     out += _coverage_rows(m)
-    out += ["", f"In all: {len(total)} sentences, {len(checkable)} checkable, "
-            f"{sum(1 for s in checkable if s.rules)} covered by at least one rule.", ""]
+    out += [
+        "",
+        f"In all: {len(total)} sentences, {len(checkable)} checkable, "
+        f"{sum(1 for s in checkable if s.rules)} covered by at least one rule.",
+        "",
+    ]
     out += _gaps(m)
     for ix in m.indexes:
         out += _regulation(m, ix)
@@ -309,6 +355,7 @@ def render(m: Matrix) -> str:
 
 
 # -- the command --------------------------------------------------------------------------
+
 
 def _write_atomically(path: Path, content: str) -> None:
     """A temporary file in the same folder, then a rename: a reader never sees half a page."""
@@ -339,7 +386,9 @@ def run(output: Path | None, check: bool) -> int:
         except FileNotFoundError:
             current = None
         except (OSError, UnicodeDecodeError) as err:
-            sys.stderr.write(f"audit: {where}: cannot read: {getattr(err, 'strerror', None) or err}\n")
+            sys.stderr.write(
+                f"audit: {where}: cannot read: {getattr(err, 'strerror', None) or err}\n"
+            )
             return 2
         if current != content:
             sys.stderr.write(f"audit: {where} is out of date: run audit trace --output {where}\n")
@@ -349,8 +398,12 @@ def run(output: Path | None, check: bool) -> int:
         sys.stdout.write(content)
         return 0
     from .outputs import OutputError, check_files
-    read = [*sorted(sentences_dir().glob("*.yaml")), *sorted(rulesets_dir().glob("*.yaml")),
-            *sorted(fixtures_dir().glob("*/*.del"))]
+
+    read = [
+        *sorted(sentences_dir().glob("*.yaml")),
+        *sorted(rulesets_dir().glob("*.yaml")),
+        *sorted(fixtures_dir().glob("*/*.del")),
+    ]
     try:
         if output.resolve().parent.is_dir():  # (else the write says it cannot)
             check_files([output], read)

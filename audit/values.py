@@ -19,8 +19,19 @@ SUITS = ("S", "H", "D", "C")
 BATAILLE_VALUE = {rank: 14 - i for i, rank in enumerate(RANKS)}
 #: Baccara points: A = 1, 10 and faces = 0.
 BACCARA_POINTS = {
-    "A": 1, "K": 0, "Q": 0, "J": 0, "10": 0,
-    "9": 9, "8": 8, "7": 7, "6": 6, "5": 5, "4": 4, "3": 3, "2": 2,
+    "A": 1,
+    "K": 0,
+    "Q": 0,
+    "J": 0,
+    "10": 0,
+    "9": 9,
+    "8": 8,
+    "7": 7,
+    "6": 6,
+    "5": 5,
+    "4": 4,
+    "3": 3,
+    "2": 2,
 }
 
 
@@ -37,7 +48,7 @@ class Card:
     suit: Literal["S", "H", "D", "C"]
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         rank, suit = text[:-1], text[-1]
         if rank == "T":
             rank = "10"
@@ -72,14 +83,14 @@ class Owner:
     id: str
 
     @classmethod
-    def parse(cls, text: str) -> "Owner":
+    def parse(cls, text: str) -> Owner:
         kind, _, ident = text.partition(":")
         if kind == "seat":
             ident = str(int(ident))  # seat:07 is seat 7
         return cls(kind=kind, id=ident)  # type: ignore[arg-type]
 
     @classmethod
-    def seated(cls, seat: int) -> "Owner":
+    def seated(cls, seat: int) -> Owner:
         return SEATED.get(seat) or cls(kind="seat", id=str(seat))
 
     # stakes are keyed by owner: hashing and comparing must be cheap

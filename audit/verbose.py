@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 from .escape import for_terminal
 
@@ -38,7 +39,9 @@ class Narrator:
         self.say(f"{what} in {time.perf_counter() - start:.2f} s")
 
     def configuration(self, cfg: Config) -> None:
-        self.say(f"configuration: {cfg.path}" if cfg.path else "configuration: none found (defaults)")
+        self.say(
+            f"configuration: {cfg.path}" if cfg.path else "configuration: none found (defaults)"
+        )
 
     def library(self, library: Library) -> None:
         if not self.enabled:
@@ -53,15 +56,19 @@ class Narrator:
                 line += f", house overlay {loaded.overlay.model.overlay} ({loaded.overlay.path})"
             self.say(line)
         for pattern, overlay in library.table_overlays:
-            self.say(f"  house overlay {overlay.model.overlay} ({overlay.path}) over {overlay.model.ruleset} "
-                     f"at tables {pattern}")
+            self.say(
+                f"  house overlay {overlay.model.overlay} ({overlay.path}) over {overlay.model.ruleset} "
+                f"at tables {pattern}"
+            )
 
     def selection(self, selection: Selection) -> None:
         if not selection.active:
             return
         kept = selection.kept_rules()
-        self.say(f"rules reported: {len(kept)} of {len(selection.categories)} "
-                 f"(select {', '.join(selection.select) or 'all'}; ignore {', '.join(selection.ignore) or 'none'})")
+        self.say(
+            f"rules reported: {len(kept)} of {len(selection.categories)} "
+            f"(select {', '.join(selection.select) or 'all'}; ignore {', '.join(selection.ignore) or 'none'})"
+        )
 
     def inputs(self, files: list[str], jobs: int) -> None:
         self.say(f"inputs: {len(files)} file(s), in {jobs} process(es) at most")

@@ -56,9 +56,9 @@ import shlex
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Callable
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -66,19 +66,50 @@ for where in (HERE, ROOT):
     if str(where) not in sys.path:
         sys.path.insert(0, str(where))
 
-from measures import (audit, audit_package, check_clean, check_help, child_env, floor, has_option,  # noqa: E402
-                      load, machine, mb, naive_parse, rate, revision, say)
+from measures import (  # noqa: E402
+    audit,
+    audit_package,
+    check_clean,
+    check_help,
+    child_env,
+    floor,
+    has_option,
+    load,
+    machine,
+    mb,
+    naive_parse,
+    rate,
+    revision,
+    say,
+)
 from nights import Log, distinct_shares, generate, generate_at_least  # noqa: E402
 from printout import print_table  # noqa: E402
-from targets import (BASELINE, NIGHTS, QUICK_LINES, TARGET_JOBS_SPEEDUP, TARGET_MEMORY_BYTES,  # noqa: E402
-                     TARGET_MEMORY_RATIO, TARGET_SMALL_GAIN, TARGET_SPEEDUP)
-
+from targets import (  # noqa: E402
+    BASELINE,
+    NIGHTS,
+    QUICK_LINES,
+    TARGET_JOBS_SPEEDUP,
+    TARGET_MEMORY_BYTES,
+    TARGET_MEMORY_RATIO,
+    TARGET_SMALL_GAIN,
+    TARGET_SPEEDUP,
+)
 
 # -- one night ------------------------------------------------------------------------------
 
-def measure(log: Log, tmp: Path, name: str, args: argparse.Namespace, one_core: str | None, jobs: bool,
-            problems: list[str], target: float | None, longer: Callable[[Path, int], Log] | None,
-            statistics: bool = False) -> dict:
+
+def measure(
+    log: Log,
+    tmp: Path,
+    name: str,
+    args: argparse.Namespace,
+    one_core: str | None,
+    jobs: bool,
+    problems: list[str],
+    target: float | None,
+    longer: Callable[[Path, int], Log] | None,
+    statistics: bool = False,
+) -> dict:
     """Every figure of one night: (a), (b), (c), their ratios, the texts' variety, memory and --jobs.
 
     ``longer(path, rounds)`` generates the same night with other rounds, for the memory check (None:
@@ -96,62 +127,97 @@ def measure(log: Log, tmp: Path, name: str, args: argparse.Namespace, one_core: 
     naive_cpu = min(r[2] for r in naive_runs)
 
     say(f"{name}: (b) audit check --format json")
-    b_runs = [audit(log.path, tmp / f"{name}-report.json", tmp, one_core) for _ in range(args.repeat)]
+    b_runs = [
+        audit(log.path, tmp / f"{name}-report.json", tmp, one_core) for _ in range(args.repeat)
+    ]
     for b in b_runs:
         check_clean(b, log, problems)
     best = min(b_runs, key=lambda b: b.run.seconds)
     audit_s = best.run.seconds
     audit_rss = max(b.run.peak_rss_bytes for b in b_runs)
 
-    f["naive"] = {"seconds": round(naive_s, 3), "event_lines_per_second": round(rate(log.event_lines, naive_s)),
-                  "cpu_seconds": round(naive_cpu, 3),
-                  "grammar_build_seconds": round(build_s, 3), "lines_parsed": naive_runs[0][3]}
-    f["audit"] = {"seconds": round(audit_s, 3), "event_lines_per_second": round(rate(log.event_lines, audit_s)),
-                  "cpu_seconds": round(min(b.run.cpu_seconds for b in b_runs), 3),
-                  "peak_rss_bytes": audit_rss, "command": shlex.join(best.run.cmd),
-                  "exit_status": best.run.status, "report_events": best.report.get("summary", {}).get("events")}
-    f["floor"] = {"seconds": round(floor_s, 3), "event_lines_per_second": round(rate(log.event_lines, floor_s)),
-                  "cpu_seconds": round(floor_cpu, 3)}
+    f["naive"] = {
+        "seconds": round(naive_s, 3),
+        "event_lines_per_second": round(rate(log.event_lines, naive_s)),
+        "cpu_seconds": round(naive_cpu, 3),
+        "grammar_build_seconds": round(build_s, 3),
+        "lines_parsed": naive_runs[0][3],
+    }
+    f["audit"] = {
+        "seconds": round(audit_s, 3),
+        "event_lines_per_second": round(rate(log.event_lines, audit_s)),
+        "cpu_seconds": round(min(b.run.cpu_seconds for b in b_runs), 3),
+        "peak_rss_bytes": audit_rss,
+        "command": shlex.join(best.run.cmd),
+        "exit_status": best.run.status,
+        "report_events": best.report.get("summary", {}).get("events"),
+    }
+    f["floor"] = {
+        "seconds": round(floor_s, 3),
+        "event_lines_per_second": round(rate(log.event_lines, floor_s)),
+        "cpu_seconds": round(floor_cpu, 3),
+    }
     speedup = naive_s / audit_s
-    f["ratios"] = {"naive_over_audit": round(speedup, 3),
-                   "audit_over_floor": round(audit_s / floor_s, 2) if floor_s > 0 else float("inf"),
-                   "naive_over_audit_cpu": round(naive_cpu / f["audit"]["cpu_seconds"], 3)
-                   if f["audit"]["cpu_seconds"] > 0 else None,
-                   "target_naive_over_audit": target,
-                   "met": None if args.quick or target is None else speedup >= target}
+    f["ratios"] = {
+        "naive_over_audit": round(speedup, 3),
+        "audit_over_floor": round(audit_s / floor_s, 2) if floor_s > 0 else float("inf"),
+        "naive_over_audit_cpu": round(naive_cpu / f["audit"]["cpu_seconds"], 3)
+        if f["audit"]["cpu_seconds"] > 0
+        else None,
+        "target_naive_over_audit": target,
+        "met": None if args.quick or target is None else speedup >= target,
+    }
 
     if statistics:  # the other way from (b): on if (b)'s report has none, off if it has them
         switch = ["--no-statistics"] if "statistics" in best.report else ["--statistics"]
         say(f"{name}: (b) again, audit check {' '.join(switch)}")
-        s_runs = [audit(log.path, tmp / f"{name}-stats.json", tmp, one_core, *switch) for _ in range(args.repeat)]
+        s_runs = [
+            audit(log.path, tmp / f"{name}-stats.json", tmp, one_core, *switch)
+            for _ in range(args.repeat)
+        ]
         for s in s_runs:
             check_clean(s, log, problems)
         s_best = min(s_runs, key=lambda s: s.run.seconds)
-        f["statistics"] = {"options": switch, "seconds": round(s_best.run.seconds, 3),
-                           "cpu_seconds": round(min(s.run.cpu_seconds for s in s_runs), 3),
-                           "naive_over_audit": round(naive_s / s_best.run.seconds, 3)}
+        f["statistics"] = {
+            "options": switch,
+            "seconds": round(s_best.run.seconds, 3),
+            "cpu_seconds": round(min(s.run.cpu_seconds for s in s_runs), 3),
+            "naive_over_audit": round(naive_s / s_best.run.seconds, 3),
+        }
 
     f["memory"] = memory_check(log, tmp, name, args, one_core, problems, audit_rss, longer)
     f["jobs"] = jobs_check(log, tmp, name, args, jobs, problems, judged=longer is not None)
     return f
 
 
-def memory_check(log: Log, tmp: Path, name: str, args: argparse.Namespace, one_core: str | None,
-                 problems: list[str], audit_rss: int, longer: Callable[[Path, int], Log] | None) -> dict:
+def memory_check(
+    log: Log,
+    tmp: Path,
+    name: str,
+    args: argparse.Namespace,
+    one_core: str | None,
+    problems: list[str],
+    audit_rss: int,
+    longer: Callable[[Path, int], Log] | None,
+) -> dict:
     """Peak memory of an audit of ten times the rounds against the night's (with --quick, of a tenth against it)."""
     if longer is None:
         return {"skipped": True, "reason": "a night of many small files"}
     if args.skip_memory:
         return {"skipped": True, "reason": "--skip-memory"}
     memory: dict = {"skipped": False}
-    if args.quick:  # no large file: the short log has a tenth of the rounds, the long one is the log above
+    if (
+        args.quick
+    ):  # no large file: the short log has a tenth of the rounds, the long one is the log above
         short = longer(tmp / f"{name}-short.del", max(1, log.rounds // 10))
         say(f"{name}: memory: auditing a {short.event_lines:,}-line log, a tenth of the rounds")
         short_run = audit(short.path, tmp / f"{name}-short.json", tmp, one_core)
         check_clean(short_run, short, problems)
         short_rss_bytes, long, long_rss_bytes = short_run.run.peak_rss_bytes, log, audit_rss
     else:
-        say(f"{name}: memory: generating a log of ten times the rounds ({log.rounds * 10:,} per table)")
+        say(
+            f"{name}: memory: generating a log of ten times the rounds ({log.rounds * 10:,} per table)"
+        )
         long = longer(tmp / f"{name}-long.del", log.rounds * 10)
         say(f"{name}: memory: auditing {long.event_lines:,} event lines")
         long_run = audit(long.path, tmp / f"{name}-long.json", tmp, one_core)
@@ -161,23 +227,41 @@ def memory_check(log: Log, tmp: Path, name: str, args: argparse.Namespace, one_c
         memory["long_event_lines_per_second"] = round(rate(long.event_lines, long_run.run.seconds))
         long.path.unlink()
     ratio = long_rss_bytes / short_rss_bytes
-    memory.update({
-        "short_event_lines": short.event_lines, "short_peak_rss_bytes": short_rss_bytes,
-        "long_event_lines": long.event_lines, "long_peak_rss_bytes": long_rss_bytes,
-        "ratio": round(ratio, 3), "target_ratio": TARGET_MEMORY_RATIO, "target_bytes": int(TARGET_MEMORY_BYTES),
-        "met": None if args.quick else (ratio <= TARGET_MEMORY_RATIO and long_rss_bytes < TARGET_MEMORY_BYTES),
-    })
+    memory.update(
+        {
+            "short_event_lines": short.event_lines,
+            "short_peak_rss_bytes": short_rss_bytes,
+            "long_event_lines": long.event_lines,
+            "long_peak_rss_bytes": long_rss_bytes,
+            "ratio": round(ratio, 3),
+            "target_ratio": TARGET_MEMORY_RATIO,
+            "target_bytes": int(TARGET_MEMORY_BYTES),
+            "met": None
+            if args.quick
+            else (ratio <= TARGET_MEMORY_RATIO and long_rss_bytes < TARGET_MEMORY_BYTES),
+        }
+    )
     return memory
 
 
-def jobs_check(log: Log, tmp: Path, name: str, args: argparse.Namespace, jobs: bool, problems: list[str],
-               judged: bool) -> dict:
+def jobs_check(
+    log: Log,
+    tmp: Path,
+    name: str,
+    args: argparse.Namespace,
+    jobs: bool,
+    problems: list[str],
+    judged: bool,
+) -> dict:
     """--jobs 2 against --jobs 1 on the night, alternately, and their reports compared byte for byte
     (the target judged on the large nights only: start-up dominates the small files' night)."""
     parallel: dict = {"available": jobs}
     if not jobs:
         return parallel
-    say(f"{name}: --jobs 1 and --jobs 2 on the same night" + (f", alternately, best of {args.repeat}" if args.repeat > 1 else ""))
+    say(
+        f"{name}: --jobs 1 and --jobs 2 on the same night"
+        + (f", alternately, best of {args.repeat}" if args.repeat > 1 else "")
+    )
     ones, twos = [], []
     for _ in range(args.repeat):  # alternately, so that a busy moment hits both alike
         ones.append(audit(log.path, tmp / f"{name}-jobs1.json", tmp, "1"))
@@ -188,21 +272,37 @@ def jobs_check(log: Log, tmp: Path, name: str, args: argparse.Namespace, jobs: b
     if not same:
         problems.append(f"{name}: --jobs 2 and --jobs 1 wrote different JSON reports")
     jobs_speedup = one.run.seconds / two.run.seconds
-    parallel.update({
-        "jobs1_seconds": round(one.run.seconds, 3), "jobs2_seconds": round(two.run.seconds, 3),
-        "jobs1_cpu_seconds": round(one.run.cpu_seconds, 3), "jobs2_cpu_seconds": round(two.run.cpu_seconds, 3),
-        "speedup": round(jobs_speedup, 3), "reports_identical": same,
-        "jobs2_largest_process_peak_rss_bytes": two.run.peak_rss_bytes,
-        "target_speedup": TARGET_JOBS_SPEEDUP if judged else None,
-        "met": None if args.quick or not judged else (jobs_speedup >= TARGET_JOBS_SPEEDUP and same),
-    })
+    parallel.update(
+        {
+            "jobs1_seconds": round(one.run.seconds, 3),
+            "jobs2_seconds": round(two.run.seconds, 3),
+            "jobs1_cpu_seconds": round(one.run.cpu_seconds, 3),
+            "jobs2_cpu_seconds": round(two.run.cpu_seconds, 3),
+            "speedup": round(jobs_speedup, 3),
+            "reports_identical": same,
+            "jobs2_largest_process_peak_rss_bytes": two.run.peak_rss_bytes,
+            "target_speedup": TARGET_JOBS_SPEEDUP if judged else None,
+            "met": None
+            if args.quick or not judged
+            else (jobs_speedup >= TARGET_JOBS_SPEEDUP and same),
+        }
+    )
     return parallel
 
 
 def log_figures(log: Log, keep: bool) -> dict:
-    return {"path": str(log.path) if keep else None, "tables": log.tables, "files": log.files, "style": log.style,
-            "rounds_per_table": log.rounds, "seed": log.seed, "lines": log.lines,
-            "event_lines": log.event_lines, "bytes": log.bytes, "generate_seconds": round(log.seconds, 3)}
+    return {
+        "path": str(log.path) if keep else None,
+        "tables": log.tables,
+        "files": log.files,
+        "style": log.style,
+        "rounds_per_table": log.rounds,
+        "seed": log.seed,
+        "lines": log.lines,
+        "event_lines": log.event_lines,
+        "bytes": log.bytes,
+        "generate_seconds": round(log.seconds, 3),
+    }
 
 
 def against_baseline(small: dict, quick: bool) -> dict:
@@ -214,47 +314,107 @@ def against_baseline(small: dict, quick: bool) -> dict:
     base = json.loads(BASELINE.read_text(encoding="utf-8"))
     wall_gain = small["ratios"]["naive_over_audit"] / base["ratios"]["naive_over_audit"]
     gain = small["ratios"]["naive_over_audit_cpu"] / base["ratios"]["naive_over_audit_cpu"]
-    return {"recorded": True, "date": base["date"], "revision": base["revision"],
-            "baseline_naive_over_audit": base["ratios"]["naive_over_audit"],
-            "baseline_naive_over_audit_cpu": base["ratios"]["naive_over_audit_cpu"],
-            "baseline_audit_seconds": base["audit"]["seconds"], "baseline_naive_seconds": base["naive"]["seconds"],
-            "gain": round(gain, 3), "wall_gain": round(wall_gain, 3), "seconds_ratio": round(base["audit"]["seconds"] / small["audit"]["seconds"], 3),
-            "target_gain": TARGET_SMALL_GAIN,
-            "comparable": base["log"]["event_lines"] == small["log"]["event_lines"] and base["quick"] == quick,
-            "met": None if quick else gain >= TARGET_SMALL_GAIN}
+    return {
+        "recorded": True,
+        "date": base["date"],
+        "revision": base["revision"],
+        "baseline_naive_over_audit": base["ratios"]["naive_over_audit"],
+        "baseline_naive_over_audit_cpu": base["ratios"]["naive_over_audit_cpu"],
+        "baseline_audit_seconds": base["audit"]["seconds"],
+        "baseline_naive_seconds": base["naive"]["seconds"],
+        "gain": round(gain, 3),
+        "wall_gain": round(wall_gain, 3),
+        "seconds_ratio": round(base["audit"]["seconds"] / small["audit"]["seconds"], 3),
+        "target_gain": TARGET_SMALL_GAIN,
+        "comparable": base["log"]["event_lines"] == small["log"]["event_lines"]
+        and base["quick"] == quick,
+        "met": None if quick else gain >= TARGET_SMALL_GAIN,
+    }
 
 
 # -- the run ------------------------------------------------------------------------------
 
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(prog="python3 benchmarks/bench.py",
-                                 description="Speed and memory of audit check against a naive Lark parse and a floor "
-                                 "(issues 5 and 21).")
-    ap.add_argument("--lines", type=int, help="event lines of the old and the realistic night, at least "
-                    "(default 1,000,000; 20,000 with --quick)")
+    ap = argparse.ArgumentParser(
+        prog="python3 benchmarks/bench.py",
+        description="Speed and memory of audit check against a naive Lark parse and a floor "
+        "(issues 5 and 21).",
+    )
+    ap.add_argument(
+        "--lines",
+        type=int,
+        help="event lines of the old and the realistic night, at least "
+        "(default 1,000,000; 20,000 with --quick)",
+    )
     ap.add_argument("--tables", type=int, default=12, help="tables of the old night (default 12)")
-    ap.add_argument("--real-tables", type=int, default=24,
-                    help="tables of the realistic night, French, Monaco and chemin de fer in turn (default 24)")
-    ap.add_argument("--small-files", type=int, help="files (tables) of the small-files night (default 120; 12 with --quick)")
-    ap.add_argument("--small-rounds", type=int, default=15, help="rounds per file of the small-files night (default 15)")
-    ap.add_argument("--nights", default=",".join(NIGHTS),
-                    help=f"which nights to measure, comma-separated (default {','.join(NIGHTS)})")
+    ap.add_argument(
+        "--real-tables",
+        type=int,
+        default=24,
+        help="tables of the realistic night, French, Monaco and chemin de fer in turn (default 24)",
+    )
+    ap.add_argument(
+        "--small-files",
+        type=int,
+        help="files (tables) of the small-files night (default 120; 12 with --quick)",
+    )
+    ap.add_argument(
+        "--small-rounds",
+        type=int,
+        default=15,
+        help="rounds per file of the small-files night (default 15)",
+    )
+    ap.add_argument(
+        "--nights",
+        default=",".join(NIGHTS),
+        help=f"which nights to measure, comma-separated (default {','.join(NIGHTS)})",
+    )
     ap.add_argument("--seed", type=int, default=1, help="simulator seed (default 1)")
-    ap.add_argument("--keep", type=Path, metavar="FILE", help="write the old night's log to FILE and keep it")
-    ap.add_argument("--quick", action="store_true",
-                    help="tiny sizes so CI proves the benchmark works in seconds; targets are not judged")
-    ap.add_argument("--repeat", type=int, default=1, help="time (a), (b) and the --jobs runs this many times and keep the best (default 1)")
-    ap.add_argument("--skip-memory", action="store_true", help="skip the audits of the 10x longer logs")
-    ap.add_argument("--save-baseline", action="store_true",
-                    help=f"record the small-files night's figures as the baseline ({BASELINE.name})")
-    ap.add_argument("--json", type=Path, metavar="FILE", help="also write the figures to FILE as JSON")
+    ap.add_argument(
+        "--keep", type=Path, metavar="FILE", help="write the old night's log to FILE and keep it"
+    )
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="tiny sizes so CI proves the benchmark works in seconds; targets are not judged",
+    )
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="time (a), (b) and the --jobs runs this many times and keep the best (default 1)",
+    )
+    ap.add_argument(
+        "--skip-memory", action="store_true", help="skip the audits of the 10x longer logs"
+    )
+    ap.add_argument(
+        "--save-baseline",
+        action="store_true",
+        help=f"record the small-files night's figures as the baseline ({BASELINE.name})",
+    )
+    ap.add_argument(
+        "--json", type=Path, metavar="FILE", help="also write the figures to FILE as JSON"
+    )
     args = ap.parse_args(argv)
-    args.lines = args.lines if args.lines is not None else (QUICK_LINES if args.quick else 1_000_000)
-    args.small_files = args.small_files if args.small_files is not None else (12 if args.quick else 120)
+    args.lines = (
+        args.lines if args.lines is not None else (QUICK_LINES if args.quick else 1_000_000)
+    )
+    args.small_files = (
+        args.small_files if args.small_files is not None else (12 if args.quick else 120)
+    )
     args.nights = [n.strip() for n in args.nights.split(",") if n.strip()]
-    if args.lines < 1 or args.tables < 1 or args.repeat < 1 or args.real_tables < 1 or args.small_files < 1 \
-            or args.small_rounds < 1:
-        ap.error("--lines, --tables, --real-tables, --small-files, --small-rounds and --repeat must be positive")
+    if (
+        args.lines < 1
+        or args.tables < 1
+        or args.repeat < 1
+        or args.real_tables < 1
+        or args.small_files < 1
+        or args.small_rounds < 1
+    ):
+        ap.error(
+            "--lines, --tables, --real-tables, --small-files, --small-rounds and --repeat must be positive"
+        )
     unknown = [n for n in args.nights if n not in NIGHTS]
     if unknown or not args.nights:
         ap.error(f"--nights: one or more of {', '.join(NIGHTS)}")
@@ -285,55 +445,126 @@ def main(argv: list[str] | None = None) -> int:
         figures["audit_package"] = audit_package(tmp)
         # byte-compile the checkout, as pip does for an installed package: otherwise, with
         # PYTHONDONTWRITEBYTECODE set, every child would compile the modules again at start-up
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "audit")],
-                       env=child_env(), check=False, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", str(ROOT / "audit")],
+            env=child_env(),
+            check=False,
+            capture_output=True,
+        )
         help_text = check_help(tmp)
         jobs = has_option(help_text, "--jobs")
         one_core = "1" if jobs else None  # (b) runs on one core even if --jobs defaults to more
         tiny = tmp / "start-up.del"
         tiny.write_text("#DEL 1\n", encoding="utf-8")
         startup = audit(tiny, tmp / "start-up.json", tmp, one_core).run
-        figures["startup"] = {"seconds": round(startup.seconds, 3), "peak_rss_bytes": startup.peak_rss_bytes}
+        figures["startup"] = {
+            "seconds": round(startup.seconds, 3),
+            "peak_rss_bytes": startup.peak_rss_bytes,
+        }
 
         if "old" in args.nights:
             main_path = args.keep.resolve() if args.keep else tmp / "night.del"
             main_path.parent.mkdir(parents=True, exist_ok=True)
-            say(f"generating a log of at least {args.lines:,} event lines ({args.tables} tables, seed {args.seed})")
+            say(
+                f"generating a log of at least {args.lines:,} event lines ({args.tables} tables, seed {args.seed})"
+            )
             log = generate_at_least(main_path, args.lines, args.tables, args.seed, tmp, multiple)
-            say(f"{log.event_lines:,} event lines, {mb(log.bytes)}, generated in {log.seconds:.1f} s")
-            old = measure(log, tmp, "old", args, one_core, jobs, problems, TARGET_SPEEDUP,
-                          lambda path, rounds: generate(path, args.tables, rounds, args.seed, tmp),
-                          has_option(help_text, "--statistics"))
+            say(
+                f"{log.event_lines:,} event lines, {mb(log.bytes)}, generated in {log.seconds:.1f} s"
+            )
+            old = measure(
+                log,
+                tmp,
+                "old",
+                args,
+                one_core,
+                jobs,
+                problems,
+                TARGET_SPEEDUP,
+                lambda path, rounds: generate(path, args.tables, rounds, args.seed, tmp),
+                has_option(help_text, "--statistics"),
+            )
             figures["log"] = log_figures(log, bool(args.keep))
-            old["audit"].update({"startup_seconds": figures["startup"]["seconds"],
-                                 "startup_peak_rss_bytes": startup.peak_rss_bytes})
+            old["audit"].update(
+                {
+                    "startup_seconds": figures["startup"]["seconds"],
+                    "startup_peak_rss_bytes": startup.peak_rss_bytes,
+                }
+            )
             figures.update(old)  # the old night's figures stay where issue 5's benchmark wrote them
 
         if "realistic" in args.nights:
-            say(f"generating a realistic night of at least {args.lines:,} event lines ({args.real_tables} tables)")
-            real_log = generate_at_least(tmp / "realistic.del", args.lines, args.real_tables, args.seed, tmp,
-                                         multiple, "realistic")
-            say(f"{real_log.event_lines:,} event lines, {mb(real_log.bytes)}, generated in {real_log.seconds:.1f} s")
-            real = measure(real_log, tmp, "realistic", args, one_core, jobs, problems, None,
-                           lambda path, rounds: generate(path, args.real_tables, rounds, args.seed, tmp, "realistic"),
-                           has_option(help_text, "--statistics"))
+            say(
+                f"generating a realistic night of at least {args.lines:,} event lines ({args.real_tables} tables)"
+            )
+            real_log = generate_at_least(
+                tmp / "realistic.del",
+                args.lines,
+                args.real_tables,
+                args.seed,
+                tmp,
+                multiple,
+                "realistic",
+            )
+            say(
+                f"{real_log.event_lines:,} event lines, {mb(real_log.bytes)}, generated in {real_log.seconds:.1f} s"
+            )
+            real = measure(
+                real_log,
+                tmp,
+                "realistic",
+                args,
+                one_core,
+                jobs,
+                problems,
+                None,
+                lambda path, rounds: generate(
+                    path, args.real_tables, rounds, args.seed, tmp, "realistic"
+                ),
+                has_option(help_text, "--statistics"),
+            )
             real["log"] = log_figures(real_log, False)
             figures["realistic"] = real
 
         if "small" in args.nights:
-            say(f"generating a night of {args.small_files} small files ({args.small_rounds} rounds each)")
-            small_log = generate(tmp / "small", args.small_files, args.small_rounds, args.seed, tmp, "realistic",
-                                 per_table=True)
+            say(
+                f"generating a night of {args.small_files} small files ({args.small_rounds} rounds each)"
+            )
+            small_log = generate(
+                tmp / "small",
+                args.small_files,
+                args.small_rounds,
+                args.seed,
+                tmp,
+                "realistic",
+                per_table=True,
+            )
             small = measure(small_log, tmp, "small", args, one_core, jobs, problems, None, None)
             small["log"] = log_figures(small_log, False)
             small["startup_share"] = round(startup.seconds / small["audit"]["seconds"], 3)
             small["baseline"] = against_baseline(small, args.quick)
             figures["small_files"] = small
             if args.save_baseline:
-                record = {k: figures[k] for k in ("date", "command", "quick", "machine", "revision",
-                                                  "load_average_before", "startup")}
-                BASELINE.write_text(json.dumps({**record, **small, "baseline": None, "load_average_after": load()},
-                                               indent=2) + "\n", encoding="utf-8")
+                record = {
+                    k: figures[k]
+                    for k in (
+                        "date",
+                        "command",
+                        "quick",
+                        "machine",
+                        "revision",
+                        "load_average_before",
+                        "startup",
+                    )
+                }
+                BASELINE.write_text(
+                    json.dumps(
+                        {**record, **small, "baseline": None, "load_average_after": load()},
+                        indent=2,
+                    )
+                    + "\n",
+                    encoding="utf-8",
+                )
                 say(f"the small-files night's figures recorded as the baseline in {BASELINE}")
 
         figures["load_average_after"] = load()

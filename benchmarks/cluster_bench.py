@@ -27,7 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _run(args: list[str]) -> float:
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "audit", *args], cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "audit", *args], cwd=ROOT, capture_output=True, text=True
+    )
     elapsed = time.perf_counter() - start
     if done.returncode not in (0, 1):
         sys.exit(f"audit {' '.join(args)}: exit {done.returncode}: {done.stderr.strip()}")
@@ -36,17 +38,41 @@ def _run(args: list[str]) -> float:
 
 def _night(folder: Path, files: int, rounds: int) -> None:
     for seed in range(1, files + 1):
-        subprocess.run([sys.executable, "-m", "audit.simulate", "--tables", "1", "--rounds", str(rounds),
-                        "--seed", str(seed), "-o", str(folder / f"{seed:03d}.del")], cwd=ROOT, check=True,
-                       capture_output=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "audit.simulate",
+                "--tables",
+                "1",
+                "--rounds",
+                str(rounds),
+                "--seed",
+                str(seed),
+                "-o",
+                str(folder / f"{seed:03d}.del"),
+            ],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--files", type=int, default=32, help="files in the night (default 32)")
-    parser.add_argument("--rounds", type=int, default=12_000, help="rounds of the one table of each file (default 12,000)")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of each command; the best is kept (default 3)")
-    parser.add_argument("--tiny", type=int, default=200, help="one-line files for the cost of a task (default 200)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=12_000,
+        help="rounds of the one table of each file (default 12,000)",
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="runs of each command; the best is kept (default 3)"
+    )
+    parser.add_argument(
+        "--tiny", type=int, default=200, help="one-line files for the cost of a task (default 200)"
+    )
     opts = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="cluster-bench-") as tmp:
         night, tiny = Path(tmp) / "night", Path(tmp) / "tiny"
@@ -54,31 +80,66 @@ def main() -> None:
         tiny.mkdir()
         _night(night, opts.files, opts.rounds)
         size = sum(p.stat().st_size for p in night.iterdir())
-        lines = sum(sum(1 for line in p.open("rb") if not line.startswith(b"#")) for p in night.iterdir())
-        print(f"night: {opts.files} files, {opts.rounds} rounds each, {lines:,} event lines, {size / 1e6:.0f} MB")
-        ways = {"jobs 1": ["--jobs", "1"], "jobs 2": ["--jobs", "2"], "cluster local:2": ["--cluster", "local:2"]}
+        lines = sum(
+            sum(1 for line in p.open("rb") if not line.startswith(b"#")) for p in night.iterdir()
+        )
+        print(
+            f"night: {opts.files} files, {opts.rounds} rounds each, {lines:,} event lines, {size / 1e6:.0f} MB"
+        )
+        ways = {
+            "jobs 1": ["--jobs", "1"],
+            "jobs 2": ["--jobs", "2"],
+            "cluster local:2": ["--cluster", "local:2"],
+        }
         best = {name: float("inf") for name in ways}
         for _ in range(opts.repeat):
             for name, extra in ways.items():
                 out = Path(tmp) / f"{'-'.join(extra).replace(':', '')}.json"
-                best[name] = min(best[name], _run(["check", "-f", "json", "-o", str(out), *extra, str(night)]))
-        reports = {(Path(tmp) / f"{'-'.join(extra).replace(':', '')}.json").read_bytes() for extra in ways.values()}
+                best[name] = min(
+                    best[name], _run(["check", "-f", "json", "-o", str(out), *extra, str(night)])
+                )
+        reports = {
+            (Path(tmp) / f"{'-'.join(extra).replace(':', '')}.json").read_bytes()
+            for extra in ways.values()
+        }
         for name, seconds in best.items():
             print(f"{name:<16} {seconds:7.2f} s   {best['jobs 1'] / seconds:5.2f}x against jobs 1")
         print("reports byte-identical:", "yes" if len(reports) == 1 else "NO")
         # the cost of a task: the same cluster on one tiny file and on many, one worker
         for n in range(opts.tiny):
             (tiny / f"{n:04d}.del").write_text("#DEL 1\n")
-        one = min(_run(["check", "-f", "json", "-o", "/dev/null", "--cluster", "local:1", str(tiny / "0000.del")])
-                  for _ in range(opts.repeat))
-        many = min(_run(["check", "-f", "json", "-o", "/dev/null", "--cluster", "local:1", str(tiny)])
-                   for _ in range(opts.repeat))
-        alone = min(_run(["check", "-f", "json", "-o", "/dev/null", str(tiny)]) for _ in range(opts.repeat))
-        empty = min(_run(["check", "-f", "json", "-o", "/dev/null", str(tiny / "0000.del")]) for _ in range(opts.repeat))
-        print(f"cluster local:1, 1 task {one:.2f} s, {opts.tiny} tasks {many:.2f} s: "
-              f"{(many - one) / (opts.tiny - 1) * 1000:.1f} ms a task "
-              f"(one process: {(alone - empty) / (opts.tiny - 1) * 1000:.1f} ms a file); "
-              f"the cluster's start and stop: {one - empty:.2f} s")
+        one = min(
+            _run(
+                [
+                    "check",
+                    "-f",
+                    "json",
+                    "-o",
+                    "/dev/null",
+                    "--cluster",
+                    "local:1",
+                    str(tiny / "0000.del"),
+                ]
+            )
+            for _ in range(opts.repeat)
+        )
+        many = min(
+            _run(["check", "-f", "json", "-o", "/dev/null", "--cluster", "local:1", str(tiny)])
+            for _ in range(opts.repeat)
+        )
+        alone = min(
+            _run(["check", "-f", "json", "-o", "/dev/null", str(tiny)]) for _ in range(opts.repeat)
+        )
+        empty = min(
+            _run(["check", "-f", "json", "-o", "/dev/null", str(tiny / "0000.del")])
+            for _ in range(opts.repeat)
+        )
+        print(
+            f"cluster local:1, 1 task {one:.2f} s, {opts.tiny} tasks {many:.2f} s: "
+            f"{(many - one) / (opts.tiny - 1) * 1000:.1f} ms a task "
+            f"(one process: {(alone - empty) / (opts.tiny - 1) * 1000:.1f} ms a file); "
+            f"the cluster's start and stop: {one - empty:.2f} s"
+        )
 
 
 if __name__ == "__main__":

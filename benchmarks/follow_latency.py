@@ -46,20 +46,39 @@ def main() -> None:
     ap.add_argument("--tables", type=int, default=20)
     ap.add_argument("--rate", type=float, default=2.0, help="lines a second at each table")
     ap.add_argument("--seconds", type=float, default=60.0)
-    ap.add_argument("--every", type=int, default=10, help="a garbled line every this many lines of a table")
+    ap.add_argument(
+        "--every", type=int, default=10, help="a garbled line every this many lines of a table"
+    )
     ap.add_argument("--interval", type=float, default=0.2, help="audit follow --interval")
     args = ap.parse_args()
 
     folder = Path(tempfile.mkdtemp(prefix="follow-latency-"))
     specs = sim.cli_tables(["fr-bataille-2007", "be-ostende-cdf"], args.tables, 100000)
     played = sim.played_tables(specs)
-    streams = [chain(sim.header_lines(), (line for _, _, line in s))
-               for s in sim.table_streams(tables=played, seed=1, start=EXAMPLE_START)]
+    streams = [
+        chain(sim.header_lines(), (line for _, _, line in s))
+        for s in sim.table_streams(tables=played, seed=1, start=EXAMPLE_START)
+    ]
     paths = [(folder / f"{p.spec.table}.del").as_posix() for p in played]
     fds = [os.open(p, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644) for p in paths]
 
-    proc = subprocess.Popen([sys.executable, "-m", "audit", "follow", "-f", "jsonl", "--interval", str(args.interval),
-                             "--heartbeat", "0.5", folder.as_posix()], cwd=ROOT, stdout=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "audit",
+            "follow",
+            "-f",
+            "jsonl",
+            "--interval",
+            str(args.interval),
+            "--heartbeat",
+            "0.5",
+            folder.as_posix(),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+    )
     received: dict[tuple[str, int], float] = {}
     ready = threading.Event()
 
@@ -71,12 +90,15 @@ def main() -> None:
             ready.set()
             if obj["type"] == "finding":
                 received.setdefault((obj["path"], obj["line"]), now)
+
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     if not ready.wait(60):
         sys.exit("audit follow did not start")
 
-    cpu_at_start = _cpu(proc.pid)  # the start-up (imports, rulesets) is not the follow's running cost
+    cpu_at_start = _cpu(
+        proc.pid
+    )  # the start-up (imports, rulesets) is not the follow's running cost
     written: dict[tuple[str, int], float] = {}
     counts = [0] * len(paths)
     period = 1 / args.rate
@@ -106,12 +128,20 @@ def main() -> None:
     missing = len(written) - len(delays)
     cpu = usage.ru_utime + usage.ru_stime
     q = statistics.quantiles(delays, n=100) if len(delays) > 1 else delays * 99
-    print(f"tables {args.tables}, {args.rate:g} lines/s each, {args.seconds:g} s, follow --interval {args.interval:g}")
-    print(f"lines written {lines}, findings expected {len(written)}, reported {len(delays)}, missing {missing}")
-    print(f"delay line written -> finding reported: median {statistics.median(delays) * 1000:.0f} ms, "
-          f"p99 {q[98] * 1000:.0f} ms, max {delays[-1] * 1000:.0f} ms")
-    print(f"follow CPU while following: {running:.1f} s over {elapsed:.0f} s, {100 * running / elapsed:.1f}% of one core "
-          f"(with its start-up: {cpu:.1f} s)")
+    print(
+        f"tables {args.tables}, {args.rate:g} lines/s each, {args.seconds:g} s, follow --interval {args.interval:g}"
+    )
+    print(
+        f"lines written {lines}, findings expected {len(written)}, reported {len(delays)}, missing {missing}"
+    )
+    print(
+        f"delay line written -> finding reported: median {statistics.median(delays) * 1000:.0f} ms, "
+        f"p99 {q[98] * 1000:.0f} ms, max {delays[-1] * 1000:.0f} ms"
+    )
+    print(
+        f"follow CPU while following: {running:.1f} s over {elapsed:.0f} s, {100 * running / elapsed:.1f}% of one core "
+        f"(with its start-up: {cpu:.1f} s)"
+    )
     for fd in fds:
         os.close(fd)
     for p in paths:

@@ -47,6 +47,7 @@ def rate(events: int, seconds: float) -> float:
 
 # -- running children ---------------------------------------------------------------
 
+
 def child_env() -> dict[str, str]:
     """The environment of every child: this checkout's ``audit`` first, no colours."""
     env = dict(os.environ)
@@ -75,8 +76,14 @@ def run_measured(cmd: list[str], cwd: Path) -> Run:
     """
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, cwd=cwd, env=child_env(), stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=err)
+        proc = subprocess.Popen(
+            cmd,
+            cwd=cwd,
+            env=child_env(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+        )
         _, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -93,15 +100,27 @@ def audit_cmd(*args: str) -> list[str]:
 
 def audit_package(cwd: Path) -> str | None:
     """Where the children import ``audit`` from: the package measured."""
-    done = subprocess.run([sys.executable, "-c", "import audit, os; print(os.path.dirname(audit.__file__))"],
-                          cwd=cwd, env=child_env(), capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", "import audit, os; print(os.path.dirname(audit.__file__))"],
+        cwd=cwd,
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     return done.stdout.strip() or None
 
 
 def check_help(cwd: Path) -> str:
     """What ``audit check --help`` says: which options the measured audit has."""
-    done = subprocess.run(audit_cmd("check", "--help"), cwd=cwd, env=child_env(),
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        audit_cmd("check", "--help"),
+        cwd=cwd,
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     return done.stdout + done.stderr
 
 
@@ -115,6 +134,7 @@ def log_files(path: Path) -> list[Path]:
 
 
 # -- the three measures -------------------------------------------------------------------
+
 
 def naive_parse(path: Path) -> tuple[float, float, float, int]:
     """(a): (grammar build seconds, parse seconds, parse CPU seconds, lines parsed) with a plain LALR Lark."""
@@ -169,13 +189,18 @@ def check_clean(result: Audit, log: Log, problems: list[str]) -> None:
     summary = result.report.get("summary", {})
     findings = sum(summary.get("findings", {}).values())
     if findings:
-        problems.append(f"the audit of {log.path.name} found {findings} breach(es) in a rule-abiding log")
+        problems.append(
+            f"the audit of {log.path.name} found {findings} breach(es) in a rule-abiding log"
+        )
     if summary.get("events") != log.event_lines:
-        problems.append(f"the audit of {log.path.name} counted {summary.get('events')} events; "
-                        f"the log holds {log.event_lines} event lines")
+        problems.append(
+            f"the audit of {log.path.name} counted {summary.get('events')} events; "
+            f"the log holds {log.event_lines} event lines"
+        )
 
 
 # -- the machine ------------------------------------------------------------------------------
+
 
 def machine() -> dict:
     cpu = platform.processor() or platform.machine()
@@ -198,6 +223,7 @@ def machine() -> dict:
     except AttributeError:
         usable = os.cpu_count()
     import lark
+
     return {
         "cpu": cpu,
         "cores": os.cpu_count(),
@@ -212,7 +238,9 @@ def machine() -> dict:
 def revision() -> str | None:
     if shutil.which("git") is None:
         return None
-    done = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(
+        ["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True
+    )
     return done.stdout.strip() or None if done.returncode == 0 else None
 
 

@@ -52,11 +52,27 @@ def count_lines(path: Path) -> tuple[int, int]:
     return lines, events
 
 
-def generate(path: Path, tables: int, rounds: int, seed: int, cwd: Path, style: str = "plain",
-             per_table: bool = False) -> Log:
+def generate(
+    path: Path,
+    tables: int,
+    rounds: int,
+    seed: int,
+    cwd: Path,
+    style: str = "plain",
+    per_table: bool = False,
+) -> Log:
     """A night of ``tables`` tables of ``rounds`` rounds: a file, or (``per_table``) a folder of one file a table."""
-    cmd = [sys.executable, "-m", "audit.simulate", "--tables", str(tables), "--rounds", str(rounds),
-           "--seed", str(seed)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "audit.simulate",
+        "--tables",
+        str(tables),
+        "--rounds",
+        str(rounds),
+        "--seed",
+        str(seed),
+    ]
     if style != "plain":
         cmd += ["--style", style]
     cmd += ["--per-table", str(path)] if per_table else ["-o", str(path)]
@@ -67,12 +83,23 @@ def generate(path: Path, tables: int, rounds: int, seed: int, cwd: Path, style: 
         fail(f"the simulator failed ({shlex.join(cmd)}):\n{done.stderr[-2000:]}")
     lines, events = count_lines(path)
     files = log_files(path)
-    return Log(path, tables, rounds, seed, lines, events, sum(f.stat().st_size for f in files), seconds,
-               style, len(files))
+    return Log(
+        path,
+        tables,
+        rounds,
+        seed,
+        lines,
+        events,
+        sum(f.stat().st_size for f in files),
+        seconds,
+        style,
+        len(files),
+    )
 
 
-def generate_at_least(path: Path, want: int, tables: int, seed: int, cwd: Path, multiple: int,
-                      style: str = "plain") -> Log:
+def generate_at_least(
+    path: Path, want: int, tables: int, seed: int, cwd: Path, multiple: int, style: str = "plain"
+) -> Log:
     """The fewest rounds (a multiple of ``multiple``) from a first guess, raised until the log is long enough."""
     rounds = max(1, math.ceil(want / (tables * LINES_PER_TABLE_ROUND)))
     while True:
@@ -99,6 +126,10 @@ def distinct_shares(path: Path) -> dict:
                 words = body.split(b" ", 2)
                 texts.add(b" ".join(words[1:]))
                 verbs.add(words[2] if len(words) > 2 else b"")
-    return {"event_lines": events, "distinct_after_stamp": len(texts), "distinct_from_verb": len(verbs),
-            "share_after_stamp": round(len(texts) / events, 4) if events else None,
-            "share_from_verb": round(len(verbs) / events, 4) if events else None}
+    return {
+        "event_lines": events,
+        "distinct_after_stamp": len(texts),
+        "distinct_from_verb": len(verbs),
+        "share_after_stamp": round(len(texts) / events, 4) if events else None,
+        "share_from_verb": round(len(verbs) / events, 4) if events else None,
+    }

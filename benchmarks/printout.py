@@ -7,8 +7,15 @@ the realistic and the small-files nights follow, each under its own title.
 from __future__ import annotations
 
 from measures import mb
-from targets import (BUSY_LOAD, TARGET_JOBS_SPEEDUP, TARGET_MEMORY_BYTES, TARGET_MEMORY_RATIO, TARGET_STATISTICS_COST,
-                     TARGET_SMALL_GAIN, TARGET_SPEEDUP)
+from targets import (
+    BUSY_LOAD,
+    TARGET_JOBS_SPEEDUP,
+    TARGET_MEMORY_BYTES,
+    TARGET_MEMORY_RATIO,
+    TARGET_SMALL_GAIN,
+    TARGET_SPEEDUP,
+    TARGET_STATISTICS_COST,
+)
 
 
 def verdict(met: bool, judged: bool) -> str:
@@ -19,14 +26,18 @@ def verdict(met: bool, judged: bool) -> str:
 
 def log_line(log: dict) -> str:
     where = f"{log['files']} files, one table each, " if log.get("files", 1) > 1 else ""
-    return (f"{log['event_lines']:,} event lines ({log['lines']:,} lines), {where}{log['tables']} tables x "
-            f"{log['rounds_per_table']:,} rounds, seed {log['seed']}, {mb(log['bytes'])}")
+    return (
+        f"{log['event_lines']:,} event lines ({log['lines']:,} lines), {where}{log['tables']} tables x "
+        f"{log['rounds_per_table']:,} rounds, seed {log['seed']}, {mb(log['bytes'])}"
+    )
 
 
 def texts_line(texts: dict) -> str:
-    return (f"distinct line texts: {texts['share_after_stamp']:.1%} of the event lines after the time stamp "
-            f"({texts['distinct_after_stamp']:,}), {texts['share_from_verb']:.1%} from the verb on "
-            f"({texts['distinct_from_verb']:,})")
+    return (
+        f"distinct line texts: {texts['share_after_stamp']:.1%} of the event lines after the time stamp "
+        f"({texts['distinct_after_stamp']:,}), {texts['share_from_verb']:.1%} from the verb on "
+        f"({texts['distinct_from_verb']:,})"
+    )
 
 
 def statistics_cost(night: dict) -> float:
@@ -34,7 +45,7 @@ def statistics_cost(night: dict) -> float:
     (b) ran and the switched run went."""
     s = night["statistics"]
     switched_on = "--statistics" in s["options"]
-    with_them, without = ((s, night["audit"]) if switched_on else (night["audit"], s))
+    with_them, without = (s, night["audit"]) if switched_on else (night["audit"], s)
     return with_them["cpu_seconds"] / without["cpu_seconds"]
 
 
@@ -45,10 +56,12 @@ def statistics_line(night: dict, judged: bool = False) -> list[str]:
     s = night["statistics"]
     cost = s["seconds"] / night["audit"]["seconds"] - 1
     ratio = statistics_cost(night)
-    return [f"statistics switched ({' '.join(s['options'])}): {s['seconds']:.2f} s "
-            f"({s['cpu_seconds']:.2f} s CPU), {cost:+.0%} against (b); b/a {s['naive_over_audit']:.2f}x",
-            f"    their cost: {ratio:.2f}x the CPU time without them   "
-            f"[target < {TARGET_STATISTICS_COST:g}x: {verdict(ratio < TARGET_STATISTICS_COST, judged)}]"]
+    return [
+        f"statistics switched ({' '.join(s['options'])}): {s['seconds']:.2f} s "
+        f"({s['cpu_seconds']:.2f} s CPU), {cost:+.0%} against (b); b/a {s['naive_over_audit']:.2f}x",
+        f"    their cost: {ratio:.2f}x the CPU time without them   "
+        f"[target < {TARGET_STATISTICS_COST:g}x: {verdict(ratio < TARGET_STATISTICS_COST, judged)}]",
+    ]
 
 
 def night_lines(f: dict, target: float | None, judged: bool) -> list[str]:
@@ -60,7 +73,9 @@ def night_lines(f: dict, target: float | None, judged: bool) -> list[str]:
         ("(c) floor: read + split on whitespace", f["floor"]),
     ]
     for label, r in rows:
-        out.append(f"{label:46}{r['seconds']:>10.2f}{r['event_lines_per_second']:>16,}{r['cpu_seconds']:>10.2f}")
+        out.append(
+            f"{label:46}{r['seconds']:>10.2f}{r['event_lines_per_second']:>16,}{r['cpu_seconds']:>10.2f}"
+        )
     r = f["ratios"]
     judge = "" if target is None else f"; target >= {target:g}x: {verdict(bool(r['met']), judged)}"
     out += [
@@ -84,8 +99,10 @@ def night_lines(f: dict, target: float | None, judged: bool) -> list[str]:
             f"    [target <= {TARGET_MEMORY_RATIO:g} and < {mb(TARGET_MEMORY_BYTES)}: {verdict(bool(mem['met']), judged)}]",
         ]
         if "long_seconds" in mem:
-            out.append(f"    (the 10x audit took {mem['long_seconds']:.1f} s, "
-                       f"{mem['long_event_lines_per_second']:,} event lines/s)")
+            out.append(
+                f"    (the 10x audit took {mem['long_seconds']:.1f} s, "
+                f"{mem['long_event_lines_per_second']:,} event lines/s)"
+            )
     j = f["jobs"]
     if not j["available"]:
         out.append("--jobs: skipped: `audit check --help` lists no --jobs option yet")
@@ -95,7 +112,8 @@ def night_lines(f: dict, target: float | None, judged: bool) -> list[str]:
             f"{j['speedup']:.2f}x faster; JSON reports {'byte-identical' if j['reports_identical'] else 'DIFFERENT'}",
             f"    (CPU time of all processes: {j['jobs2_cpu_seconds']:.2f} s vs {j['jobs1_cpu_seconds']:.2f} s)",
             f"    [target >= {TARGET_JOBS_SPEEDUP:g}x and identical: {verdict(bool(j['met']), judged)}]"
-            if j["target_speedup"] is not None else "    [reported only: start-up dominates]",
+            if j["target_speedup"] is not None
+            else "    [reported only: start-up dominates]",
         ]
     return out
 
@@ -103,7 +121,9 @@ def night_lines(f: dict, target: float | None, judged: bool) -> list[str]:
 def print_table(f: dict) -> None:
     m = f["machine"]
     judged = not f["quick"]
-    cores = f"{m['cores']} cores" + (f" ({m['usable_cores']} usable)" if m["usable_cores"] != m["cores"] else "")
+    cores = f"{m['cores']} cores" + (
+        f" ({m['usable_cores']} usable)" if m["usable_cores"] != m["cores"] else ""
+    )
     ram = f", {m['memory_bytes'] / 2**30:.1f} GiB RAM" if m["memory_bytes"] else ""
     out = [
         f"audit benchmark{' (--quick: sizes too small for the targets to mean anything)' if f['quick'] else ''}",
@@ -120,15 +140,25 @@ def print_table(f: dict) -> None:
         out += statistics_line(f, judged)
     if "realistic" in f:
         real = f["realistic"]
-        out += ["", "== the realistic night (issue 21): French, Monaco and chemin de fer tables in turn, "
-                "varied stakes, standing players, seat changes, reliefs, limit changes, passed hands ==",
-                f"log:      {log_line(real['log'])}", f"texts:    {texts_line(real['texts'])}", ""]
+        out += [
+            "",
+            "== the realistic night (issue 21): French, Monaco and chemin de fer tables in turn, "
+            "varied stakes, standing players, seat changes, reliefs, limit changes, passed hands ==",
+            f"log:      {log_line(real['log'])}",
+            f"texts:    {texts_line(real['texts'])}",
+            "",
+        ]
         out += night_lines({**real, "startup": f["startup"]}, None, judged)
         out += statistics_line(real, judged)
     if "small_files" in f:
         small = f["small_files"]
-        out += ["", "== the night of many small files (issue 21): one file a table, start-up dominates ==",
-                f"log:      {log_line(small['log'])}", f"texts:    {texts_line(small['texts'])}", ""]
+        out += [
+            "",
+            "== the night of many small files (issue 21): one file a table, start-up dominates ==",
+            f"log:      {log_line(small['log'])}",
+            f"texts:    {texts_line(small['texts'])}",
+            "",
+        ]
         out += night_lines({**small, "startup": f["startup"]}, None, judged)
         out.append(f"start-up (an empty log's audit) is {small['startup_share']:.0%} of (b)")
         base = small["baseline"]
@@ -148,6 +178,8 @@ def print_table(f: dict) -> None:
             ]
     busy = max(x for x in (f["load_average_before"], f["load_average_after"], 0) if x is not None)
     if busy > BUSY_LOAD:
-        out.append(f"note: the machine was busy (load average up to {busy}): times may be inflated, wall clock "
-                   "most, CPU time too (cores share caches); re-run on a quiet machine or with --repeat")
+        out.append(
+            f"note: the machine was busy (load average up to {busy}): times may be inflated, wall clock "
+            "most, CPU time too (cores share caches); re-run on a quiet machine or with --repeat"
+        )
     print("\n".join(out))

@@ -37,8 +37,8 @@ import pstats
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -52,8 +52,17 @@ from audit.parse.fast import LineParser  # noqa: E402
 from audit.rulesets import Library  # noqa: E402
 from audit.stream.inputs import CHUNK_BYTES, audit_input  # noqa: E402
 
-STAGES = ("reading", "decoding", "parsing", "event construction", "clock and dispatch", "checks", "accounting",
-          "statistics", "other")
+STAGES = (
+    "reading",
+    "decoding",
+    "parsing",
+    "event construction",
+    "clock and dispatch",
+    "checks",
+    "accounting",
+    "statistics",
+    "other",
+)
 
 
 def best(runs: int, job: Callable[[], object]) -> float:
@@ -77,17 +86,24 @@ def cache_counts(path: Path) -> dict:
             n += 1
             text = raw.decode()
             table, _, key = text.partition(" ")[2].partition(" ")
-            if key in parser._lines and table in parser._tables:  # noqa: SLF001 - counting the parser's own caches
+            if key in parser._lines and table in parser._tables:
                 lines_hit += 1
-            elif (rest := key.rstrip()) in parser._cache:  # noqa: SLF001
+            elif (rest := key.rstrip()) in parser._cache:
                 templates_hit += 1
-            elif rest.startswith("ROUND"):  # new at its first table: the number is put in a template
+            elif rest.startswith(
+                "ROUND"
+            ):  # new at its first table: the number is put in a template
                 rounds += 1
             else:
                 other += 1
             parser.parse(text, n)
-    return {"lines": n, "line_cache_hits": lines_hit, "template_cache_hits": templates_hit, "round_lines": rounds,
-            "neither": other}
+    return {
+        "lines": n,
+        "line_cache_hits": lines_hit,
+        "template_cache_hits": templates_hit,
+        "round_lines": rounds,
+        "neither": other,
+    }
 
 
 def chunks(path: Path) -> list[list[bytes]]:
@@ -127,7 +143,7 @@ def construction(parser: LineParser, path: Path) -> float:
     """The time to build again, as ``LineParser.parse`` does, the events of the lines its line cache
     holds, once per line of the log that hits it: the event's share of the parse."""
     _new = object.__new__
-    templates = parser._lines  # noqa: SLF001 - measuring the parser's own step
+    templates = parser._lines
     hits = []
     with path.open("rb") as f:
         for raw in f:
@@ -154,6 +170,7 @@ def replay(library: Library, path: Path, statistics: bool) -> None:
 
 # -- the profile by stage --------------------------------------------------------------------
 
+
 def stage_of(func: tuple[str, int, str]) -> str | None:
     """The stage of a profiled function (None: a built-in, whose time goes to its callers' stages)."""
     file, _, name = func
@@ -164,13 +181,21 @@ def stage_of(func: tuple[str, int, str]) -> str | None:
         return "parsing"
     if "/audit/statistics/" in path or path.endswith("/engine/surveillance.py"):
         return "statistics"
-    if path.endswith(("/stream/replay.py", "/stream/clock.py", "/stream/parts.py")) or name in ("handle", "_handlers"):
+    if path.endswith(("/stream/replay.py", "/stream/clock.py", "/stream/parts.py")) or name in (
+        "handle",
+        "_handlers",
+    ):
         return "clock and dispatch"
     if path.endswith("/stream/inputs.py"):
         return "reading"
-    if "/audit/games/" in path or "/audit/engine/" in path or path.endswith(("/findings.py", "/events.py")):
-        if name.startswith(("verify", "_verify", "_check", "check")) or path.endswith(("/flagger.py", "/findings.py",
-                                                                                        "/limits.py")):
+    if (
+        "/audit/games/" in path
+        or "/audit/engine/" in path
+        or path.endswith(("/findings.py", "/events.py"))
+    ):
+        if name.startswith(("verify", "_verify", "_check", "check")) or path.endswith(
+            ("/flagger.py", "/findings.py", "/limits.py")
+        ):
             return "checks"
         return "accounting"
     return "other"
@@ -206,18 +231,34 @@ def profile(library: Library, path: Path, statistics: bool, top: int, dump: Path
     return {
         "seconds": round(total, 3),
         "stages": {k: round(v, 3) for k, v in stages.items()},
-        "top": [{"function": f"{Path(f[0]).name}:{f[1]}({f[2]})" if f[0] != "~" else f[2], "calls": nc,
-                 "own_seconds": round(tt, 3), "cumulative_seconds": round(ct, 3), "stage": stage_of(f) or "(built-in)"}
-                for f, (_, nc, tt, ct, _) in rows],
+        "top": [
+            {
+                "function": f"{Path(f[0]).name}:{f[1]}({f[2]})" if f[0] != "~" else f[2],
+                "calls": nc,
+                "own_seconds": round(tt, 3),
+                "cumulative_seconds": round(ct, 3),
+                "stage": stage_of(f) or "(built-in)",
+            }
+            for f, (_, nc, tt, ct, _) in rows
+        ],
     }
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python3 benchmarks/profile_stages.py", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python3 benchmarks/profile_stages.py", description=__doc__.split("\n")[0]
+    )
     ap.add_argument("log", type=Path)
-    ap.add_argument("--repeat", type=int, default=2, help="time each stage this many times, keep the best (default 2)")
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=2,
+        help="time each stage this many times, keep the best (default 2)",
+    )
     ap.add_argument("--top", type=int, default=30, help="functions listed by own time (default 30)")
-    ap.add_argument("--pstats", type=Path, help="also write the profile (statistics off) for pstats or snakeviz")
+    ap.add_argument(
+        "--pstats", type=Path, help="also write the profile (statistics off) for pstats or snakeviz"
+    )
     ap.add_argument("--json", type=Path, help="also write the figures as JSON")
     ap.add_argument("--no-profile", action="store_true", help="the timed stages only, no cProfile")
     args = ap.parse_args(argv)
@@ -235,8 +276,12 @@ def main(argv: list[str] | None = None) -> int:
         tmp = Path(tmp_name)
         empty = tmp / "empty.del"
         empty.write_text("#DEL 1\n", encoding="utf-8")
-        t_start = min(audit(empty, tmp / "e.json", tmp, "1").run.cpu_seconds for _ in range(args.repeat))
-        t_cli = min(audit(path, tmp / "r.json", tmp, "1").run.cpu_seconds for _ in range(args.repeat))
+        t_start = min(
+            audit(empty, tmp / "e.json", tmp, "1").run.cpu_seconds for _ in range(args.repeat)
+        )
+        t_cli = min(
+            audit(path, tmp / "r.json", tmp, "1").run.cpu_seconds for _ in range(args.repeat)
+        )
     caches = cache_counts(path)
     timed = {
         "reading (chunks of lines)": t_read,
@@ -249,40 +294,71 @@ def main(argv: list[str] | None = None) -> int:
         "the rest of the command: collector, merge, report": t_cli - t_start - t_replay,
     }
     no_profile = {"seconds": 0, "stages": {}, "top": []}
-    prof_off = no_profile if args.no_profile else profile(library, path, False, args.top, args.pstats)
+    prof_off = (
+        no_profile if args.no_profile else profile(library, path, False, args.top, args.pstats)
+    )
     prof_on = no_profile if args.no_profile else profile(library, path, True, args.top, None)
 
-    out = [f"profile of {path} ({events:,} event lines) at {revision() or 'unknown revision'}",
-           f"machine: {machine()['cpu']}, {machine()['cores']} cores; {machine()['python']}", "",
-           "stages timed by difference (best of %d, CPU seconds, in this process unless said)" % args.repeat,
-           f"{'':52}{'seconds':>9}{'us/line':>9}{'share':>8}"]
+    out = [
+        f"profile of {path} ({events:,} event lines) at {revision() or 'unknown revision'}",
+        f"machine: {machine()['cpu']}, {machine()['cores']} cores; {machine()['python']}",
+        "",
+        "stages timed by difference (best of %d, CPU seconds, in this process unless said)"
+        % args.repeat,
+        f"{'':52}{'seconds':>9}{'us/line':>9}{'share':>8}",
+    ]
     base = t_cli  # the command's whole time, statistics off
     for label, s in timed.items():
         out.append(f"{label:52}{s:>9.2f}{s / events * 1e6:>9.2f}{s / base:>8.1%}")
-    out.append(f"{'the command, audit check -f json --jobs 1 (child)':52}{t_cli:>9.2f}{t_cli / events * 1e6:>9.2f}")
-    out += ["", f"the parser's caches, over {caches['lines']:,} lines: the line cache (verb on) answers "
-            f"{caches['line_cache_hits'] / caches['lines']:.1%}, the template cache (verb on) "
-            f"{caches['template_cache_hits'] / caches['lines']:.1%}, ROUND lines (a template of their own) "
-            f"{caches['round_lines'] / caches['lines']:.1%}, neither {caches['neither'] / caches['lines']:.1%}"]
+    out.append(
+        f"{'the command, audit check -f json --jobs 1 (child)':52}{t_cli:>9.2f}{t_cli / events * 1e6:>9.2f}"
+    )
+    out += [
+        "",
+        f"the parser's caches, over {caches['lines']:,} lines: the line cache (verb on) answers "
+        f"{caches['line_cache_hits'] / caches['lines']:.1%}, the template cache (verb on) "
+        f"{caches['template_cache_hits'] / caches['lines']:.1%}, ROUND lines (a template of their own) "
+        f"{caches['round_lines'] / caches['lines']:.1%}, neither {caches['neither'] / caches['lines']:.1%}",
+    ]
     for label, prof in (("statistics off", prof_off), ("--statistics", prof_on)):
         if not prof["seconds"]:
             continue
-        out += ["", f"cProfile of the replay, {label}: {prof['seconds']:.2f} s of own time (profiler included), by stage"]
+        out += [
+            "",
+            f"cProfile of the replay, {label}: {prof['seconds']:.2f} s of own time (profiler included), by stage",
+        ]
         for stage, s in prof["stages"].items():
             out.append(f"    {stage:30}{s:>8.2f} s {s / prof['seconds']:>7.1%}")
     if prof_off["top"]:
-        out += ["", f"top {args.top} functions by own time, statistics off:",
-                f"{'own s':>8}{'cum s':>8}{'calls':>11}  {'stage':20}function"]
+        out += [
+            "",
+            f"top {args.top} functions by own time, statistics off:",
+            f"{'own s':>8}{'cum s':>8}{'calls':>11}  {'stage':20}function",
+        ]
     for row in prof_off["top"]:
-        out.append(f"{row['own_seconds']:>8.2f}{row['cumulative_seconds']:>8.2f}{row['calls']:>11,}  "
-                   f"{row['stage']:20}{row['function']}")
+        out.append(
+            f"{row['own_seconds']:>8.2f}{row['cumulative_seconds']:>8.2f}{row['calls']:>11,}  "
+            f"{row['stage']:20}{row['function']}"
+        )
     print("\n".join(out))
     if args.json:
-        args.json.write_text(json.dumps({"log": str(path), "event_lines": events, "revision": revision(),
-                                         "timed": {k: round(v, 3) for k, v in timed.items()},
-                                         "command_cpu_seconds": round(t_cli, 3), "caches": caches,
-                                         "profile_off": prof_off, "profile_on": prof_on}, indent=2) + "\n",
-                             encoding="utf-8")
+        args.json.write_text(
+            json.dumps(
+                {
+                    "log": str(path),
+                    "event_lines": events,
+                    "revision": revision(),
+                    "timed": {k: round(v, 3) for k, v in timed.items()},
+                    "command_cpu_seconds": round(t_cli, 3),
+                    "caches": caches,
+                    "profile_off": prof_off,
+                    "profile_on": prof_on,
+                },
+                indent=2,
+            )
+            + "\n",
+            encoding="utf-8",
+        )
     return 0
 
 

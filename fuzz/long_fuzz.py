@@ -57,7 +57,7 @@ import tempfile
 import time
 import traceback
 from collections import Counter, defaultdict
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from decimal import Decimal
 from pathlib import Path
 
@@ -72,11 +72,11 @@ if str(ROOT) not in sys.path:
 
 from audit import __version__  # noqa: E402
 from audit.parse import grammar  # noqa: E402
-from audit.run import run_audit  # noqa: E402
-from audit.stream.inputs import GZIP_MAGIC  # noqa: E402
 from audit.reporters.json_report import render  # noqa: E402
 from audit.rulesets import Library  # noqa: E402
+from audit.run import run_audit  # noqa: E402
 from audit.simulate import CDF, FR, MC, TableSpec, simulate  # noqa: E402
+from audit.stream.inputs import GZIP_MAGIC  # noqa: E402
 from fuzz.regex_chars import char_class  # noqa: E402
 
 D = Decimal
@@ -86,8 +86,29 @@ TZ = timezone(timedelta(hours=1))
 
 PRINTABLE = [chr(c) for c in range(32, 127)] + ["\t"]
 #: characters a corrupted or hostile log may hold (never LF: that would be another line)
-ODD = ["\x00", "\x01", "\x07", "\x08", "\x0b", "\x0c", "\r", "\x1b", "\x7f", "\x85", "\x9b", "\xa0", "é", "ß",
-       "\u2028", "\u3000", "\ufeff", "\ufffd", "中", "\U0001f0a1", "\u200b"]
+ODD = [
+    "\x00",
+    "\x01",
+    "\x07",
+    "\x08",
+    "\x0b",
+    "\x0c",
+    "\r",
+    "\x1b",
+    "\x7f",
+    "\x85",
+    "\x9b",
+    "\xa0",
+    "é",
+    "ß",
+    "\u2028",
+    "\u3000",
+    "\ufeff",
+    "\ufffd",
+    "中",
+    "\U0001f0a1",
+    "\u200b",
+]
 REPEAT_CAP = 8
 
 
@@ -164,7 +185,11 @@ def _stamp(moment: datetime, frac: int | None, offset: str) -> str:
 TABLES = ["BAT-01", "CDF-01", "T1"]
 RULESET_IDS = ["fr-bataille-2007", "mc-sun-war-2006", "be-ostende-cdf", "del-v1", "xx-unknown"]
 SMALL_AMOUNTS = ["0", "1", "5", "10", "12.50", "20", "25", "50", "100", "500", "1000", "0.01"]
-CARDS = [r + s for r in "A K Q J 10 9 8 7 6 5 4 3 2 T".split() for s in "SHDC"]
+CARDS = [
+    r + s
+    for r in ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2", "T"]
+    for s in "SHDC"
+]
 BASE = datetime(2026, 11, 20, 21, 0)
 
 
@@ -172,9 +197,16 @@ EXTREMES = [datetime(1, 1, 1), datetime(1, 1, 1, 0, 0, 3), datetime(9999, 12, 31
 
 
 def _ts(rng: random.Random) -> str:
-    moment = BASE + timedelta(seconds=rng.randint(0, 600)) if rng.random() < 0.98 else rng.choice(EXTREMES)
-    return _stamp(moment, rng.choice([None, rng.randint(0, 999)]),
-                  rng.choice(["+01:00", "Z", "+00:00", "-05:00", "+14:00"]))
+    moment = (
+        BASE + timedelta(seconds=rng.randint(0, 600))
+        if rng.random() < 0.98
+        else rng.choice(EXTREMES)
+    )
+    return _stamp(
+        moment,
+        rng.choice([None, rng.randint(0, 999)]),
+        rng.choice(["+01:00", "Z", "+00:00", "-05:00", "+14:00"]),
+    )
 
 
 #: realistic values for some terminals, drawn three times in four (else the grammar's own)
@@ -215,14 +247,21 @@ class GrammarGen:
                 self.regexes[t.name] = RegexGen(t.pattern.value)
         unknown = set(OVERRIDES) - set(self.literals) - set(self.regexes)
         if unknown:
-            raise SystemExit(f"long_fuzz: overrides for terminals the grammar no longer has: {sorted(unknown)}")
+            raise SystemExit(
+                f"long_fuzz: overrides for terminals the grammar no longer has: {sorted(unknown)}"
+            )
         self.rules: dict[str, list[list]] = defaultdict(list)
         for rule in lark.rules:
             self.rules[rule.origin.name].append(rule.expansion)
         self.args: dict[str, list[str]] = {}
         for name, alts in self.rules.items():
             base = [e for e in alts if not any(s.name == name for s in e)]
-            if len(base) == 1 and len(base[0]) == 2 and base[0][0].name == "_WS" and not base[0][1].is_term:
+            if (
+                len(base) == 1
+                and len(base[0]) == 2
+                and base[0][0].name == "_WS"
+                and not base[0][1].is_term
+            ):
                 inner = self.rules.get(base[0][1].name, [])
                 if inner and all(len(e) == 1 for e in inner):
                     self.args[name] = [e[0].name for e in inner]
@@ -292,9 +331,18 @@ class Maker:
                     block.append(rng.choice(["", "  ", "\t"]))
             if rng.random() < 0.5:  # times in order, one second apart
                 t0 = BASE + timedelta(minutes=len(lines))
-                block = [_LEADING.sub(lambda m, i=i: m.group(1) + _stamp(t0 + timedelta(seconds=i), None, "+01:00"),
-                                      line, count=1) if line.lstrip()[:1].isdigit() else line
-                         for i, line in enumerate(block)]
+                block = [
+                    _LEADING.sub(
+                        lambda m, i=i: (
+                            m.group(1) + _stamp(t0 + timedelta(seconds=i), None, "+01:00")
+                        ),
+                        line,
+                        count=1,
+                    )
+                    if line.lstrip()[:1].isdigit()
+                    else line
+                    for i, line in enumerate(block)
+                ]
             lines += block
         return self._encode(lines)
 
@@ -313,9 +361,28 @@ class Maker:
         return data
 
     # -- raw text and bytes --------------------------------------------------------------------------
-    SPECIAL = [b"\x00", b"\xef\xbb\xbf", b"\r", b"\r\n", b"\xff", b"\xfe\xff", b"\xc3", b"\xed\xa0\x80",
-               b"\xf4\x90\x80\x80", b"\xc0\xaf", GZIP_MAGIC, b"\x85", b"\xe2\x80\xa8", b"\t", b" ", b"#", b'"',
-               b"\x1b[2J", b"\xc2\xa0", b"\x0c"]
+    SPECIAL = [
+        b"\x00",
+        b"\xef\xbb\xbf",
+        b"\r",
+        b"\r\n",
+        b"\xff",
+        b"\xfe\xff",
+        b"\xc3",
+        b"\xed\xa0\x80",
+        b"\xf4\x90\x80\x80",
+        b"\xc0\xaf",
+        GZIP_MAGIC,
+        b"\x85",
+        b"\xe2\x80\xa8",
+        b"\t",
+        b" ",
+        b"#",
+        b'"',
+        b"\x1b[2J",
+        b"\xc2\xa0",
+        b"\x0c",
+    ]
 
     def raw_line(self) -> bytes:
         rng = self.rng
@@ -325,9 +392,12 @@ class Maker:
         if r < 0.55:
             return bytes(rng.randrange(256) for _ in range(rng.randint(0, 40))).replace(b"\n", b"")
         if r < 0.8:
-            return b"".join(rng.choice(self.SPECIAL) if rng.random() < 0.5 else
-                            self.biased.rule("start").encode("utf-8")[: rng.randint(0, 60)]
-                            for _ in range(rng.randint(1, 5)))
+            return b"".join(
+                rng.choice(self.SPECIAL)
+                if rng.random() < 0.5
+                else self.biased.rule("start").encode("utf-8")[: rng.randint(0, 60)]
+                for _ in range(rng.randint(1, 5))
+            )
         if r < 0.99995:
             return self.biased.rule("start").encode("utf-8")
         unit = rng.choice([b"A", b"ab ", b"\xff", b'"', b"\x00", b"9"])
@@ -339,7 +409,9 @@ class Maker:
         sep = rng.choice([b"\n", b"\n", b"\r\n", b"\r"])
         data = sep.join(parts)
         if sep == b"\r":
-            data = b"\n".join(data[i:i + 200] for i in range(0, len(data), 200))  # still many lines
+            data = b"\n".join(
+                data[i : i + 200] for i in range(0, len(data), 200)
+            )  # still many lines
         return data + (b"\n" if rng.random() < 0.5 else b"")
 
     # -- simulated nights, mutated ----------------------------------------------------------------------
@@ -347,11 +419,31 @@ class Maker:
         rng = self.rng
         d = D
         pool = {
-            "fr": lambda i: TableSpec(f"BAT-{i:02d}", FR, rounds, 7, d(10), d(500), d(5), d(50),
-                                      rng.choice(["sabot", "shuffler", "shuffler-dealer"])),
-            "mc": lambda i: TableSpec(f"MC-{i:02d}", MC, rounds, 7, d(20), d(1000), d(5), d(100),
-                                      rng.choice(["sabot", "shuffler", "shuffler-dealer"])),
-            "cdf": lambda i: TableSpec(f"CDF-{i:02d}", CDF, rounds, rng.randint(8, 10), d(60), d(100000)),
+            "fr": lambda i: TableSpec(
+                f"BAT-{i:02d}",
+                FR,
+                rounds,
+                7,
+                d(10),
+                d(500),
+                d(5),
+                d(50),
+                rng.choice(["sabot", "shuffler", "shuffler-dealer"]),
+            ),
+            "mc": lambda i: TableSpec(
+                f"MC-{i:02d}",
+                MC,
+                rounds,
+                7,
+                d(20),
+                d(1000),
+                d(5),
+                d(100),
+                rng.choice(["sabot", "shuffler", "shuffler-dealer"]),
+            ),
+            "cdf": lambda i: TableSpec(
+                f"CDF-{i:02d}", CDF, rounds, rng.randint(8, 10), d(60), d(100000)
+            ),
         }
         if kinds is None:
             choice = [rng.choice(sorted(pool)) for _ in range(rng.randint(1, 3))]
@@ -368,11 +460,15 @@ class Maker:
         i = rng.randrange(len(line))
         how = rng.choice(["char", "delete", "insert", "word", "cut", "case", "lead"])
         if how == "char":
-            return line[:i] + wide_char(rng) + line[i + 1:]
+            return line[:i] + wide_char(rng) + line[i + 1 :]
         if how == "delete":
-            return line[:i] + line[i + 1:]
+            return line[:i] + line[i + 1 :]
         if how == "insert":
-            return line[:i] + rng.choice([" ", "\t", "=", "0", "9", ".", "-", "\x00", "é", "\xa0"]) + line[i:]
+            return (
+                line[:i]
+                + rng.choice([" ", "\t", "=", "0", "9", ".", "-", "\x00", "é", "\xa0"])
+                + line[i:]
+            )
         if how == "cut":
             return line[:i]
         if how == "case":
@@ -381,8 +477,21 @@ class Maker:
             return rng.choice([" ", "\t", "  \t", "\x0c", "\x0b", "\xa0", "\u3000", "\x1c"]) + line
         words = line.split(" ")
         k = rng.randrange(len(words))
-        words[k] = self.biased.term(rng.choice(["AMOUNT_KV", "SEAT_KV", "CARD", "SPOT_KV", "ROUND_NUMBER",
-                                                "BY_KV", "TIMESTAMP", "TABLE", "SEAT_NUMBER"]))
+        words[k] = self.biased.term(
+            rng.choice(
+                [
+                    "AMOUNT_KV",
+                    "SEAT_KV",
+                    "CARD",
+                    "SPOT_KV",
+                    "ROUND_NUMBER",
+                    "BY_KV",
+                    "TIMESTAMP",
+                    "TABLE",
+                    "SEAT_NUMBER",
+                ]
+            )
+        )
         return " ".join(words)
 
     def mutated_file(self, target: int) -> bytes:
@@ -392,7 +501,9 @@ class Maker:
             night = self.night(rng.randint(10, 80))
             for _ in range(max(1, len(night) // 40)):
                 i = rng.randrange(len(night))
-                op = rng.choice(["drop", "duplicate", "swap", "corrupt", "corrupt", "insert", "insert"])
+                op = rng.choice(
+                    ["drop", "duplicate", "swap", "corrupt", "corrupt", "insert", "insert"]
+                )
                 if op == "drop":
                     del night[i]
                 elif op == "duplicate":
@@ -420,15 +531,21 @@ class Maker:
         """(clean night, the night with some settlement amounts changed, the changed line numbers)."""
         rng = self.rng
         lines = self.night(rng.randint(10, 40), kinds=rng.choice(["fr", "mc", "cdf"]))
-        settles = [i for i, line in enumerate(lines) if re.search(r" (PAY|COLLECT) .*amount=", line)]
+        settles = [
+            i for i, line in enumerate(lines) if re.search(r" (PAY|COLLECT) .*amount=", line)
+        ]
         clean = "".join(f"{x}\n" for x in lines).encode()
-        changed = sorted(rng.sample(settles, min(len(settles), rng.randint(1, 15)))) if settles else []
+        changed = (
+            sorted(rng.sample(settles, min(len(settles), rng.randint(1, 15)))) if settles else []
+        )
         for i in changed:
             old = D(self._AMOUNT.search(lines[i]).group(1))
             while True:
                 r = rng.random()
                 if r < 0.3:
-                    new = old + rng.choice([D("0.01"), D("-0.01"), D(1), D(-1), D(5), D(-5), old, -old])
+                    new = old + rng.choice(
+                        [D("0.01"), D("-0.01"), D(1), D(-1), D(5), D(-5), old, -old]
+                    )
                 elif r < 0.6:
                     new = D(rng.choice(SMALL_AMOUNTS + ["999999999999.99"]))
                 else:
@@ -436,12 +553,15 @@ class Maker:
                 if D(0) <= new < D("1e12") and new != old:
                     break
             two = format(new.quantize(D("0.01")), "f")
-            text = rng.choice([two, two.rstrip("0").rstrip("."), two[:-1] if two.endswith("0") else two])
+            text = rng.choice(
+                [two, two.rstrip("0").rstrip("."), two[:-1] if two.endswith("0") else two]
+            )
             lines[i] = self._AMOUNT.sub(f"amount={text}", lines[i])
         return clean, "".join(f"{x}\n" for x in lines).encode(), [i + 1 for i in changed]
 
 
 # == checking =============================================================================================
+
 
 def expected_lines(data: bytes) -> int:
     if not data:
@@ -461,7 +581,9 @@ def check_input(inp, findings, plain: bytes, stored: bytes) -> list[str]:
         bad.append("size or sha256 is not the file's")
     syntax_lines = {f.line for f in findings if f.rule == "DEL-SYNTAX"}
     if len(syntax_lines) != acc.get("syntax"):
-        bad.append(f"{acc.get('syntax')} syntax lines counted, DEL-SYNTAX findings on {len(syntax_lines)} lines")
+        bad.append(
+            f"{acc.get('syntax')} syntax lines counted, DEL-SYNTAX findings on {len(syntax_lines)} lines"
+        )
     outside = [f.line for f in findings if not 1 <= f.line <= max(inp.lines, 1)]
     if outside:
         bad.append(f"findings on lines {outside[:5]} of a {inp.lines}-line file")
@@ -475,7 +597,9 @@ def check_input(inp, findings, plain: bytes, stored: bytes) -> list[str]:
             if f.line == 1 and body.startswith(b"\xef\xbb\xbf"):
                 body = body[3:]
             if not m or not 1 <= int(m.group(2)) <= len(body) + 1:
-                bad.append(f"line {f.line}: syntax finding without a byte column in the line: {f.message[:80]!r}")
+                bad.append(
+                    f"line {f.line}: syntax finding without a byte column in the line: {f.message[:80]!r}"
+                )
                 break
     return bad
 
@@ -523,7 +647,9 @@ class Run:
 
     def violation(self, what: str, name: str, data: bytes, detail: str) -> None:
         if len(self.violations) < 200:
-            self.violations.append({"property": what, "file": self.save(name, data), "detail": detail[:2000]})
+            self.violations.append(
+                {"property": what, "file": self.save(name, data), "detail": detail[:2000]}
+            )
 
     def audit(self, paths: list[str], jobs: int = 1):
         return run_audit(self.library, paths, jobs=jobs)
@@ -535,7 +661,9 @@ class Run:
             p = tmp / name
             p.write_bytes(stored)
             paths.append(str(p))
-        data_of = {str(tmp / name): (kind, name, plain, stored) for kind, name, plain, stored in files}
+        data_of = {
+            str(tmp / name): (kind, name, plain, stored) for kind, name, plain, stored in files
+        }
         try:
             report = self.audit(paths)
             text = render(report)
@@ -544,8 +672,13 @@ class Run:
                 try:
                     render(self.audit([path]))
                 except Exception as err:
-                    self.crashes.append({"file": self.save(name, stored), "error": f"{type(err).__name__}: {err}",
-                                         "traceback": traceback.format_exc()[-3000:]})
+                    self.crashes.append(
+                        {
+                            "file": self.save(name, stored),
+                            "error": f"{type(err).__name__}: {err}",
+                            "traceback": traceback.format_exc()[-3000:],
+                        }
+                    )
             return
         for f in report.findings:
             self.categories[f.category] += 1
@@ -564,8 +697,12 @@ class Run:
         try:
             again = render(self.audit(paths))
             if again != text:
-                self.violation("deterministic", "chunk", b"\n".join(p.encode() for p in paths),
-                               "the same chunk audited twice gave different reports")
+                self.violation(
+                    "deterministic",
+                    "chunk",
+                    b"\n".join(p.encode() for p in paths),
+                    "the same chunk audited twice gave different reports",
+                )
         except Exception as err:
             self.crashes.append({"file": "chunk", "error": f"{type(err).__name__}: {err}"})
         # 3. each file alone, jobs=2 (tables split over two processes)
@@ -576,7 +713,12 @@ class Run:
             try:
                 split = self.audit([path], jobs=2)
             except Exception as err:
-                self.crashes.append({"file": self.save(name, stored), "error": f"jobs=2: {type(err).__name__}: {err}"})
+                self.crashes.append(
+                    {
+                        "file": self.save(name, stored),
+                        "error": f"jobs=2: {type(err).__name__}: {err}",
+                    }
+                )
                 continue
             self.jobs_compared += 1
             alone = _per_input(split)
@@ -586,7 +728,12 @@ class Run:
                 key = lambda f: (f["rule"], f["line"], f["message"][:60])  # noqa: E731
                 only2 = sorted((Counter(map(key, a[3])) - Counter(map(key, b[3]))).elements())[:5]
                 only1 = sorted((Counter(map(key, b[3])) - Counter(map(key, a[3]))).elements())[:5]
-                self.violation("jobs", name, stored, f"{detail}only with jobs=2: {only2}; only with jobs=1: {only1}")
+                self.violation(
+                    "jobs",
+                    name,
+                    stored,
+                    f"{detail}only with jobs=2: {only2}; only with jobs=1: {only1}",
+                )
         # 4. a compressed log is audited as its plain text is
         for path, (kind, name, plain, stored) in data_of.items():
             if stored is plain:
@@ -596,14 +743,24 @@ class Run:
             try:
                 flat = _per_input(self.audit([str(p)]))[str(p)]
             except Exception as err:
-                self.crashes.append({"file": self.save(name, stored), "error": f"plain: {type(err).__name__}: {err}"})
+                self.crashes.append(
+                    {
+                        "file": self.save(name, stored),
+                        "error": f"plain: {type(err).__name__}: {err}",
+                    }
+                )
                 continue
             self.gzip_compared += 1
             packed = mine[path]
             strip = lambda fs: [{**f, "path": None} for f in fs]  # noqa: E731
             if (flat[0], flat[1], strip(flat[3])) != (packed[0], packed[1], strip(packed[3])):
-                self.violation("gzip", name, stored, f"plain: {flat[0]} lines {flat[1]}, {len(flat[3])} findings; "
-                               f"gzip: {packed[0]} lines {packed[1]}, {len(packed[3])} findings")
+                self.violation(
+                    "gzip",
+                    name,
+                    stored,
+                    f"plain: {flat[0]} lines {flat[1]}, {len(flat[3])} findings; "
+                    f"gzip: {packed[0]} lines {packed[1]}, {len(packed[3])} findings",
+                )
         # 5. settlements
         for path, (kind, name, plain, stored) in data_of.items():
             if name not in settle:
@@ -611,13 +768,20 @@ class Run:
             changed = settle[name]
             lines = {f.line for f in findings_of[path]}
             self.settlements_changed += len(changed)
-            missed = [n for n in changed if not any(f.line == n and f.category == "wrong-payout"
-                                                    for f in findings_of[path])]
+            missed = [
+                n
+                for n in changed
+                if not any(f.line == n and f.category == "wrong-payout" for f in findings_of[path])
+            ]
             self.settlements_reported += len(changed) - len(missed)
             extra = sorted(lines - set(changed))
             if missed or extra:
-                self.violation("settlement", name, stored,
-                               f"changed lines {changed}: not reported {missed}; findings on other lines {extra[:10]}")
+                self.violation(
+                    "settlement",
+                    name,
+                    stored,
+                    f"changed lines {changed}: not reported {missed}; findings on other lines {extra[:10]}",
+                )
 
     def go(self) -> dict:
         args = self.args
@@ -663,8 +827,11 @@ class Run:
                 for p in tmp.iterdir():
                     p.unlink()
                 if args.progress:
-                    print(f"  {self.lines:>9} lines, {self.files} files, {len(self.crashes)} crash(es), "
-                          f"{len(self.violations)} violation(s), {time.time() - t0:.0f} s", file=sys.stderr)
+                    print(
+                        f"  {self.lines:>9} lines, {self.files} files, {len(self.crashes)} crash(es), "
+                        f"{len(self.violations)} violation(s), {time.time() - t0:.0f} s",
+                        file=sys.stderr,
+                    )
         return self.summary(time.time() - t0)
 
     def audit_clean(self, tmp: Path, name: str, data: bytes) -> str:
@@ -678,12 +845,13 @@ class Run:
         me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         return {
-            "date": datetime.now(timezone.utc).astimezone().isoformat(timespec="seconds"),
+            "date": datetime.now(UTC).astimezone().isoformat(timespec="seconds"),
             "machine": f"{platform.node()} {platform.machine()}, {os.cpu_count()} CPU(s), {platform.system()} "
-                       f"{platform.release()}",
+            f"{platform.release()}",
             "python": platform.python_version(),
             "auditor": __version__,
-            "command": "python3 fuzz/long_fuzz.py " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
+            "command": "python3 fuzz/long_fuzz.py "
+            + " ".join(shlex.quote(a) for a in sys.argv[1:]),
             "seed": self.args.seed,
             "lines": self.lines,
             "files": self.files,
@@ -708,30 +876,58 @@ class Run:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="fuzz/long_fuzz.py", description=__doc__.split("\n")[0])
-    ap.add_argument("--lines", type=int, default=1_000_000, help="lines to generate, at least (default 1000000)")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the generator (default 0): same seed, same files")
+    ap.add_argument(
+        "--lines", type=int, default=1_000_000, help="lines to generate, at least (default 1000000)"
+    )
+    ap.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the generator (default 0): same seed, same files",
+    )
     ap.add_argument("--report", help="write the summary as JSON to this file")
-    ap.add_argument("--file-lines", type=int, default=4000, help="lines per file, at most (default 4000)")
-    ap.add_argument("--files-per-chunk", type=int, default=5, help="files audited together (default 5)")
-    ap.add_argument("--jobs-every", type=int, default=3,
-                    help="audit every N-th file alone with jobs=2 too (default 3; 0: never)")
-    ap.add_argument("--keep", help="folder for the files that crash or break a property (default: a temporary one)")
-    ap.add_argument("--progress", action="store_true", help="a progress line per chunk on standard error")
+    ap.add_argument(
+        "--file-lines", type=int, default=4000, help="lines per file, at most (default 4000)"
+    )
+    ap.add_argument(
+        "--files-per-chunk", type=int, default=5, help="files audited together (default 5)"
+    )
+    ap.add_argument(
+        "--jobs-every",
+        type=int,
+        default=3,
+        help="audit every N-th file alone with jobs=2 too (default 3; 0: never)",
+    )
+    ap.add_argument(
+        "--keep",
+        help="folder for the files that crash or break a property (default: a temporary one)",
+    )
+    ap.add_argument(
+        "--progress", action="store_true", help="a progress line per chunk on standard error"
+    )
     args = ap.parse_args(argv)
     if args.lines < 1 or args.file_lines < 2 or args.files_per_chunk < 1:
         ap.error("--lines, --file-lines and --files-per-chunk must be positive")
     result = Run(args).go()
     if args.report:
-        Path(args.report).write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"long fuzz: {result['lines']} lines in {result['files']} files ({result['bytes']} bytes), "
-          f"seed {result['seed']}, {result['seconds']} s, peak memory {result['peak_rss_mb']} MB "
-          f"(children {result['peak_rss_children_mb']} MB)")
+        Path(args.report).write_text(
+            json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+    print(
+        f"long fuzz: {result['lines']} lines in {result['files']} files ({result['bytes']} bytes), "
+        f"seed {result['seed']}, {result['seconds']} s, peak memory {result['peak_rss_mb']} MB "
+        f"(children {result['peak_rss_children_mb']} MB)"
+    )
     print(f"  lines by kind: {result['lines_by_kind']}")
     print(f"  accounting: {result['accounting']}")
     print(f"  findings by category: {result['findings_by_category']}")
-    print(f"  settlement amounts changed: {result['settlements_changed']}, reported: {result['settlements_reported']}")
-    print(f"  files compared with jobs=2: {result['jobs2_files_compared']}, "
-          f"compressed files compared with their plain text: {result['gzip_files_compared']}")
+    print(
+        f"  settlement amounts changed: {result['settlements_changed']}, reported: {result['settlements_reported']}"
+    )
+    print(
+        f"  files compared with jobs=2: {result['jobs2_files_compared']}, "
+        f"compressed files compared with their plain text: {result['gzip_files_compared']}"
+    )
     print(f"  crashes={result['crashes']} violations={len(result['violations'])}")
     for c in result["crash_details"][:10]:
         print(f"  CRASH {c['file']}: {c['error']}")

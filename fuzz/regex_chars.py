@@ -7,12 +7,15 @@ random generator): both build strings from the grammar's own terminals.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 _CATEGORY = {
-    "CATEGORY_DIGIT": re.compile(r"\d"), "CATEGORY_NOT_DIGIT": re.compile(r"\D"),
-    "CATEGORY_SPACE": re.compile(r"\s"), "CATEGORY_NOT_SPACE": re.compile(r"\S"),
-    "CATEGORY_WORD": re.compile(r"\w"), "CATEGORY_NOT_WORD": re.compile(r"\W"),
+    "CATEGORY_DIGIT": re.compile(r"\d"),
+    "CATEGORY_NOT_DIGIT": re.compile(r"\D"),
+    "CATEGORY_SPACE": re.compile(r"\s"),
+    "CATEGORY_NOT_SPACE": re.compile(r"\S"),
+    "CATEGORY_WORD": re.compile(r"\w"),
+    "CATEGORY_NOT_WORD": re.compile(r"\W"),
 }
 
 

@@ -49,7 +49,22 @@ NIGHT = ROOT / "fixtures" / "nights" / "mixed-night.del"
 KINDS = ("names", "trees", "config", "outputs", "interrupt")
 LOG_SUFFIXES = (".del", ".log", ".del.gz", ".log.gz")
 #: characters a hostile name or key is made of, beside plain letters
-NASTY = ["\u202e", "\u2066", "\u2069", "\u200b", "\u2028", "\x1b[2J", "\t", " ", "\r", "é", "-", "\\xe9", "'", '"']
+NASTY = [
+    "\u202e",
+    "\u2066",
+    "\u2069",
+    "\u200b",
+    "\u2028",
+    "\x1b[2J",
+    "\t",
+    " ",
+    "\r",
+    "é",
+    "-",
+    "\\xe9",
+    "'",
+    '"',
+]
 OLD = "the previous report\n"
 
 
@@ -59,8 +74,14 @@ class Violation(Exception):
 
 def audit(args: list[str], cwd: Path, timeout: float = 120, **popen) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
-    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=cwd, env=env, capture_output=True,
-                          timeout=timeout, **popen)
+    return subprocess.run(
+        [sys.executable, "-m", "audit", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        timeout=timeout,
+        **popen,
+    )
 
 
 def expect(condition: bool, what: str) -> None:
@@ -70,11 +91,17 @@ def expect(condition: bool, what: str) -> None:
 
 def no_traceback(done: subprocess.CompletedProcess) -> None:
     err = done.stderr if isinstance(done.stderr, str) else done.stderr.decode("utf-8", "replace")
-    expect("Traceback" not in err and "internal error" not in err, f"a traceback or internal error: {err[-500:]}")
+    expect(
+        "Traceback" not in err and "internal error" not in err,
+        f"a traceback or internal error: {err[-500:]}",
+    )
     expect(done.returncode in (0, 1, 2), f"exit status {done.returncode}")
     if done.returncode == 2:
         lines = err.splitlines()
-        expect(len(lines) == 1 and lines[0].startswith("audit: "), f"exit 2 without one audit: line: {err!r}")
+        expect(
+            len(lines) == 1 and lines[0].startswith("audit: "),
+            f"exit 2 without one audit: line: {err!r}",
+        )
 
 
 def printable_only(text: str, where: str) -> None:
@@ -91,6 +118,7 @@ def escaped_name(raw: bytes) -> str:
 
 # -- names --------------------------------------------------------------------------------------
 
+
 def random_name(rng: random.Random) -> bytes:
     parts: list[bytes] = []
     for _ in range(rng.randint(1, 5)):
@@ -100,7 +128,9 @@ def random_name(rng: random.Random) -> bytes:
         elif choice < 0.5:
             parts.append(bytes([rng.randint(0x80, 0xFF)]))  # not UTF-8 alone
         else:
-            parts.append("".join(rng.choice("abcXYZ019_.") for _ in range(rng.randint(1, 6))).encode())
+            parts.append(
+                "".join(rng.choice("abcXYZ019_.") for _ in range(rng.randint(1, 6))).encode()
+            )
     name = b"".join(parts).replace(b"/", b"_").replace(b"\x00", b"_")
     return name + rng.choice([b".del", b".log"])
 
@@ -118,7 +148,10 @@ def case_names(rng: random.Random, tmp: Path) -> str:
         no_traceback(done)
         expect(done.returncode == 1, f"exit {done.returncode} for a log with three breaches")
         report = json.loads(done.stdout.decode("utf-8"))  # valid UTF-8, or this raises
-        expect([i["path"] for i in report["inputs"]] == [shown], f"named {report['inputs'][0]['path']!r}, not {shown!r}")
+        expect(
+            [i["path"] for i in report["inputs"]] == [shown],
+            f"named {report['inputs'][0]['path']!r}, not {shown!r}",
+        )
         text = audit(["check", *target], tmp)
         printable_only(text.stdout.decode("utf-8"), "text report")
         sarif = audit(["check", "-f", "sarif", *target], tmp)
@@ -127,6 +160,7 @@ def case_names(rng: random.Random, tmp: Path) -> str:
 
 
 # -- trees --------------------------------------------------------------------------------------
+
 
 def case_trees(rng: random.Random, tmp: Path) -> str:
     top = tmp / "night"
@@ -138,15 +172,30 @@ def case_trees(rng: random.Random, tmp: Path) -> str:
     try:
         for n in range(rng.randint(1, 14)):
             where = rng.choice(folders)
-            kind = rng.choices(["log", "other", "folder", "link-log", "link-folder", "broken", "fifo", "socket",
-                                "gz"], [6, 2, 3, 1, 1, 1, 1, 1, 1])[0]
-            name = f"f{n}" + ("" if kind in ("folder", "link-folder", "other") else rng.choice(LOG_SUFFIXES[:2]))
+            kind = rng.choices(
+                [
+                    "log",
+                    "other",
+                    "folder",
+                    "link-log",
+                    "link-folder",
+                    "broken",
+                    "fifo",
+                    "socket",
+                    "gz",
+                ],
+                [6, 2, 3, 1, 1, 1, 1, 1, 1],
+            )[0]
+            name = f"f{n}" + (
+                "" if kind in ("folder", "link-folder", "other") else rng.choice(LOG_SUFFIXES[:2])
+            )
             path = where / name
             if kind == "log":
                 path.write_bytes(THREE.read_bytes())
                 logs.append(path)
             elif kind == "gz":
                 import gzip
+
                 path = where / f"f{n}.del.gz"
                 path.write_bytes(gzip.compress(THREE.read_bytes(), mtime=0))
                 logs.append(path)
@@ -159,7 +208,9 @@ def case_trees(rng: random.Random, tmp: Path) -> str:
                 path.symlink_to(rng.choice(logs))
                 logs.append(path)
             elif kind == "link-folder":
-                path.symlink_to(rng.choice(folders))  # not walked: its logs are not read twice, nor looped
+                path.symlink_to(
+                    rng.choice(folders)
+                )  # not walked: its logs are not read twice, nor looped
             elif kind == "broken":
                 path.symlink_to(where / "nowhere")
                 problems.append(path)
@@ -181,21 +232,30 @@ def case_trees(rng: random.Random, tmp: Path) -> str:
             sock.close()
     no_traceback(done)
     if problems:
-        expect(done.returncode == 2, f"exit {done.returncode}, yet {len(problems)} paths cannot be read")
+        expect(
+            done.returncode == 2,
+            f"exit {done.returncode}, yet {len(problems)} paths cannot be read",
+        )
         err = done.stderr.decode("utf-8")
         for path in problems:
             expect(str(path.relative_to(tmp)) in err, f"{path.name} not named: {err}")
         return "refused"
     if not logs:
-        expect(done.returncode == 2 and b"holds no log" in done.stderr, "a tree without logs is not refused")
+        expect(
+            done.returncode == 2 and b"holds no log" in done.stderr,
+            "a tree without logs is not refused",
+        )
         return "no log"
     report = json.loads(done.stdout)
     read = sorted(i["path"] for i in report["inputs"])
-    expect(read == sorted(str(p.relative_to(tmp)) for p in logs), f"read {read}, the tree holds {logs}")
+    expect(
+        read == sorted(str(p.relative_to(tmp)) for p in logs), f"read {read}, the tree holds {logs}"
+    )
     return "read"
 
 
 # -- config -------------------------------------------------------------------------------------
+
 
 def toml_value(rng: random.Random, depth: int = 0) -> str:
     pick = rng.randint(0, 7 if depth < 2 else 4)
@@ -204,18 +264,56 @@ def toml_value(rng: random.Random, depth: int = 0) -> str:
     if pick == 1:
         return rng.choice(["true", "false", "3.5", "1979-05-27"])
     if pick in (2, 3):
-        return json.dumps(rng.choice(["error", "warning", "info", "json", "DEL-SYNTAX", "syntax", "nowhere", "",
-                                      "rulesets", "../..", "local:2", "tcp://x:1"]) + rng.choice(["", *NASTY]))
+        return json.dumps(
+            rng.choice(
+                [
+                    "error",
+                    "warning",
+                    "info",
+                    "json",
+                    "DEL-SYNTAX",
+                    "syntax",
+                    "nowhere",
+                    "",
+                    "rulesets",
+                    "../..",
+                    "local:2",
+                    "tcp://x:1",
+                ]
+            )
+            + rng.choice(["", *NASTY])
+        )
     if pick == 4:
         return json.dumps("".join(rng.choice(NASTY + ["a", "b"]) for _ in range(rng.randint(0, 4))))
     if pick == 5:
         return "[" + ", ".join(toml_value(rng, depth + 1) for _ in range(rng.randint(0, 3))) + "]"
-    return "{" + ", ".join(f"{toml_key(rng)} = {toml_value(rng, depth + 1)}" for _ in range(rng.randint(0, 2))) + "}"
+    return (
+        "{"
+        + ", ".join(
+            f"{toml_key(rng)} = {toml_value(rng, depth + 1)}" for _ in range(rng.randint(0, 2))
+        )
+        + "}"
+    )
 
 
 def toml_key(rng: random.Random) -> str:
-    known = ["rulesets", "baseline", "fail-on", "reports", "select", "ignore", "cluster", "house", "format", "output"]
-    key = rng.choice(known) if rng.random() < 0.7 else "k" + rng.choice(NASTY) + str(rng.randint(0, 9))
+    known = [
+        "rulesets",
+        "baseline",
+        "fail-on",
+        "reports",
+        "select",
+        "ignore",
+        "cluster",
+        "house",
+        "format",
+        "output",
+    ]
+    key = (
+        rng.choice(known)
+        if rng.random() < 0.7
+        else "k" + rng.choice(NASTY) + str(rng.randint(0, 9))
+    )
     return key if key.replace("-", "").isalnum() else json.dumps(key)
 
 
@@ -224,8 +322,11 @@ VALID = {
     "fail-on": ['"error"', '"warning"', '"info"'],
     "ignore": ["[]", '["DEL-TIME-ORDER"]', '["syntax", "FR-"]'],
     "select": ['["FR-"]', '["late-bet", "DEL-SYNTAX"]'],
-    "reports": ['[{format = "json", output = "report.json"}, {format = "text"}]', '[{format = "sarif"}]',
-                '[{format = "junit", output = "r.xml"}]'],
+    "reports": [
+        '[{format = "json", output = "report.json"}, {format = "text"}]',
+        '[{format = "sarif"}]',
+        '[{format = "junit", output = "r.xml"}]',
+    ],
     "house": ['{"BAT-*" = "house.yaml"}'],
 }
 
@@ -234,7 +335,10 @@ def case_config(rng: random.Random, tmp: Path) -> str:
     shutil.copy(THREE, tmp / "night.del")
     valid = rng.random() < 0.5
     if valid:  # known keys, good values: the audit must run
-        lines = [f"{key} = {rng.choice(VALID[key])}" for key in rng.sample(sorted(VALID), rng.randint(1, 3))]
+        lines = [
+            f"{key} = {rng.choice(VALID[key])}"
+            for key in rng.sample(sorted(VALID), rng.randint(1, 3))
+        ]
         shutil.copy(ROOT / "rulesets" / "house" / "casino-exemple-fr.yaml", tmp / "house.yaml")
     else:
         lines = [f"{toml_key(rng)} = {toml_value(rng)}" for _ in range(rng.randint(1, 4))]
@@ -243,7 +347,10 @@ def case_config(rng: random.Random, tmp: Path) -> str:
     (tmp / "audit.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     done = audit(["check", "night.del"], tmp, timeout=60, stdin=subprocess.DEVNULL)
     no_traceback(done)
-    expect(not valid or done.returncode in (0, 1), f"a valid configuration refused: {lines}: {done.stderr[-300:]!r}")
+    expect(
+        not valid or done.returncode in (0, 1),
+        f"a valid configuration refused: {lines}: {done.stderr[-300:]!r}",
+    )
     printable_only(done.stderr.decode("utf-8"), "message")
     if done.returncode != 2:
         printable_only(done.stdout.decode("utf-8", "replace"), "report")
@@ -252,8 +359,13 @@ def case_config(rng: random.Random, tmp: Path) -> str:
 
 # -- outputs ------------------------------------------------------------------------------------
 
+
 def snapshot(tmp: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(tmp)): p.read_bytes() for p in sorted(tmp.rglob("*")) if p.is_file() and not p.is_symlink()}
+    return {
+        str(p.relative_to(tmp)): p.read_bytes()
+        for p in sorted(tmp.rglob("*"))
+        if p.is_file() and not p.is_symlink()
+    }
 
 
 def case_outputs(rng: random.Random, tmp: Path) -> str:
@@ -263,8 +375,18 @@ def case_outputs(rng: random.Random, tmp: Path) -> str:
         (tmp / name).write_text(OLD, encoding="utf-8")
     (tmp / "folder").mkdir()
     (tmp / "link.json").symlink_to(tmp / "a.json")
-    targets = ["a.json", "b.sarif", "c.txt", "new.json", "logs/night.del", "logs/../logs/night.del", "missing/x.json",
-               "folder", "link.json", "logs/new.xml"]
+    targets = [
+        "a.json",
+        "b.sarif",
+        "c.txt",
+        "new.json",
+        "logs/night.del",
+        "logs/../logs/night.del",
+        "missing/x.json",
+        "folder",
+        "link.json",
+        "logs/new.xml",
+    ]
     formats = ["json", "sarif", "junit", "text"]
     args = ["check"]
     outs = []
@@ -279,7 +401,10 @@ def case_outputs(rng: random.Random, tmp: Path) -> str:
     after = snapshot(tmp)
     expect(not [p for p in after if p.endswith(".part")], f"temporary files left: {list(after)}")
     if done.returncode == 2:
-        expect(after == before, f"exit 2 yet files changed: {sorted(set(after.items()) ^ set(before.items()))[:3]}")
+        expect(
+            after == before,
+            f"exit 2 yet files changed: {sorted(set(after.items()) ^ set(before.items()))[:3]}",
+        )
         return "refused"
     expect(after["logs/night.del"] == THREE.read_bytes(), "the log was overwritten")
     for target in outs:
@@ -290,6 +415,7 @@ def case_outputs(rng: random.Random, tmp: Path) -> str:
 
 # -- interrupt ----------------------------------------------------------------------------------
 
+
 def case_interrupt(rng: random.Random, tmp: Path) -> str:
     (tmp / "report.json").write_text(OLD, encoding="utf-8")
     fifo = tmp / "night.del"
@@ -298,8 +424,14 @@ def case_interrupt(rng: random.Random, tmp: Path) -> str:
     cut = rng.randint(0, len(night))
     signum = rng.choice([signal.SIGINT, signal.SIGTERM])
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "audit", "check", "-f", "json", "-o", "report.json", "night.del"],
-                            cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "audit", "check", "-f", "json", "-o", "report.json", "night.del"],
+        cwd=tmp,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     writer = os.open(fifo, os.O_WRONLY)  # returns once the audit reads it
     try:
         os.write(writer, night[:cut])
@@ -312,15 +444,27 @@ def case_interrupt(rng: random.Random, tmp: Path) -> str:
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         raise Violation("the interrupted audit did not end") from None
-    expect((proc.returncode, err, out) == (130, b"audit: interrupted\n", b""),
-           f"exit {proc.returncode}, stderr {err[-300:]!r}")
-    expect((tmp / "report.json").read_text(encoding="utf-8") == OLD, "the previous report was replaced")
-    expect(sorted(p.name for p in tmp.iterdir()) == ["night.del", "report.json"], f"left: {list(tmp.iterdir())}")
+    expect(
+        (proc.returncode, err, out) == (130, b"audit: interrupted\n", b""),
+        f"exit {proc.returncode}, stderr {err[-300:]!r}",
+    )
+    expect(
+        (tmp / "report.json").read_text(encoding="utf-8") == OLD, "the previous report was replaced"
+    )
+    expect(
+        sorted(p.name for p in tmp.iterdir()) == ["night.del", "report.json"],
+        f"left: {list(tmp.iterdir())}",
+    )
     return signal.Signals(signum).name
 
 
-CASES = {"names": case_names, "trees": case_trees, "config": case_config, "outputs": case_outputs,
-         "interrupt": case_interrupt}
+CASES = {
+    "names": case_names,
+    "trees": case_trees,
+    "config": case_config,
+    "outputs": case_outputs,
+    "interrupt": case_interrupt,
+}
 
 
 def run(cases: int, seed: int, kinds: tuple[str, ...] = KINDS, keep: Path | None = None) -> dict:
@@ -334,18 +478,41 @@ def run(cases: int, seed: int, kinds: tuple[str, ...] = KINDS, keep: Path | None
             tmp = Path(tempfile.mkdtemp(prefix=f"surroundings-{kind}-"))
             try:
                 outcomes[f"{kind}: {CASES[kind](rng, tmp)}"] += 1
-            except (Violation, json.JSONDecodeError, UnicodeDecodeError, subprocess.TimeoutExpired) as err:
+            except (
+                Violation,
+                json.JSONDecodeError,
+                UnicodeDecodeError,
+                subprocess.TimeoutExpired,
+            ) as err:
                 kept = None
                 if keep is not None:
                     kept = keep / tmp.name
-                    shutil.copytree(tmp, kept, symlinks=True, ignore_dangling_symlinks=True,
-                                    ignore=lambda d, names: [x for x in names if not _copyable(Path(d) / x)])
-                violations.append({"kind": kind, "case": n, "seed": seed, "what": str(err)[:800],
-                                   "kept": str(kept) if kept else None})
+                    shutil.copytree(
+                        tmp,
+                        kept,
+                        symlinks=True,
+                        ignore_dangling_symlinks=True,
+                        ignore=lambda d, names: [x for x in names if not _copyable(Path(d) / x)],
+                    )
+                violations.append(
+                    {
+                        "kind": kind,
+                        "case": n,
+                        "seed": seed,
+                        "what": str(err)[:800],
+                        "kept": str(kept) if kept else None,
+                    }
+                )
             finally:
                 _remove(tmp)
-    return {"seed": seed, "cases": cases, "kinds": list(kinds), "outcomes": dict(sorted(outcomes.items())),
-            "violations": violations, "seconds": round(time.monotonic() - started, 1)}
+    return {
+        "seed": seed,
+        "cases": cases,
+        "kinds": list(kinds),
+        "outcomes": dict(sorted(outcomes.items())),
+        "violations": violations,
+        "seconds": round(time.monotonic() - started, 1),
+    }
 
 
 def _copyable(path: Path) -> bool:

@@ -5,9 +5,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # the project root: fuzz/ helpers
 
 
-import tempfile  # noqa: E402
+import tempfile
 
-import pytest  # noqa: E402
+import pytest
 
 
 @pytest.fixture

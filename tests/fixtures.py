@@ -81,7 +81,9 @@ def own_rulesets(folder: Path, changes: dict[str, dict]) -> Path:
             left.discard(rule["id"])
             for key, value in change.items():
                 rule[key] = {**rule.get("params", {}), **value} if key == "params" else value
-        (folder / path.name).write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+        (folder / path.name).write_text(
+            yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8"
+        )
     if left:
         raise ValueError(f"no such rules in the shipped rulesets: {sorted(left)}")
     return folder

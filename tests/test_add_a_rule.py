@@ -21,9 +21,9 @@ from audit import events as ev
 from audit.engine.checks import DECLARED, Params, declare
 from audit.games import GAMES
 from audit.games.bataille.round import BatailleRound
-from audit.stream.inputs import audit_input
 from audit.resources import rulesets_dir
 from audit.rulesets import Library, RulesetError
+from audit.stream.inputs import audit_input
 
 TOY_RULESET = """\
 id: toy-bataille
@@ -59,6 +59,7 @@ LOG = """\
 
 # -- the recipe's code: the check's parameters, its declaration, its logic beside it -------------
 
+
 class Cap(Params):
     at_most: Decimal = Field(gt=0)
 
@@ -81,6 +82,7 @@ def toy_check(monkeypatch):
 
 # -- the recipe's data: one YAML entry (here a whole toy ruleset) ----------------------------------
 
+
 def _folder(tmp_path: Path) -> Path:
     folder = tmp_path / "rulesets"
     folder.mkdir()
@@ -99,7 +101,8 @@ def _toy_findings(tmp_path: Path, amount: int) -> list:
 def test_a_declared_check_bound_by_a_ruleset_fires(tmp_path, toy_check):
     found = _toy_findings(tmp_path, 150)
     assert [(f.line, f.round, f.severity, f.message) for f in found] == [
-        (6, 1, "error", "a bet of 150 above the cap of 100")]
+        (6, 1, "error", "a bet of 150 above the cap of 100")
+    ]
     assert found[0].actual == "BET seat=2 spot=main amount=150"
     assert found[0].citation == "art. 1: A bet never exceeds the cap."
 
@@ -109,5 +112,7 @@ def test_a_declared_check_bound_by_a_ruleset_stays_silent_when_kept(tmp_path, to
 
 
 def test_the_yaml_entry_alone_is_not_enough(tmp_path):
-    with pytest.raises(RulesetError, match=r"toy-bataille.yaml, line 9: rules\[0\]\.check: unknown check"):
+    with pytest.raises(
+        RulesetError, match=r"toy-bataille.yaml, line 9: rules\[0\]\.check: unknown check"
+    ):
         Library.load(_folder(tmp_path))

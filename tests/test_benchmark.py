@@ -20,8 +20,13 @@ NUMBER = r"[0-9][0-9,]*(?:\.[0-9]+)?"
 
 def test_quick_benchmark_prints_every_figure_and_ratio(tmp_path):
     figures_path = tmp_path / "figures.json"
-    done = subprocess.run([sys.executable, str(BENCH), "--quick", "--json", str(figures_path)],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--quick", "--json", str(figures_path)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     out = done.stdout
 
@@ -32,7 +37,9 @@ def test_quick_benchmark_prints_every_figure_and_ratio(tmp_path):
 
     # (a), (b), (c): seconds and event lines per second each
     for row in (r"\(a\) naive", r"\(b\) audit check", r"\(c\) floor"):
-        assert re.search(rf"^{row}.* {NUMBER} +{NUMBER}$", out, re.M), f"no figures for {row}:\n{out}"
+        assert re.search(rf"^{row}.* {NUMBER} +{NUMBER}$", out, re.M), (
+            f"no figures for {row}:\n{out}"
+        )
     assert "event lines/s" in out
 
     # the ratios, the peak memory of (b), the memory check and --jobs (measured or skipped)
@@ -40,8 +47,10 @@ def test_quick_benchmark_prints_every_figure_and_ratio(tmp_path):
     assert re.search(rf"b/c: audit takes {NUMBER}x the floor's time", out), out
     assert re.search(rf"peak memory of \(b\): {NUMBER} MB", out), out
     assert re.search(rf"memory check: 10x longer log {NUMBER} MB .* ratio {NUMBER}", out), out
-    assert re.search(rf"--jobs 2 vs --jobs 1: .*{NUMBER}x faster; JSON reports byte-identical", out) \
-        or "--jobs: skipped" in out, out
+    assert (
+        re.search(rf"--jobs 2 vs --jobs 1: .*{NUMBER}x faster; JSON reports byte-identical", out)
+        or "--jobs: skipped" in out
+    ), out
     assert "not judged: --quick" in out  # tiny sizes: the targets are shown, never judged
 
     # issue 21: the realistic night and the night of many small files, each with its ratios and the
@@ -49,19 +58,33 @@ def test_quick_benchmark_prints_every_figure_and_ratio(tmp_path):
     old, real, small = re.split(r"^== the ", out, flags=re.M)
     assert "realistic night" in real and "many small files" in small
     for part in (old, real, small):
-        assert re.search(rf"^texts: +distinct line texts: {NUMBER}% .* {NUMBER}% from the verb on", part, re.M), part
+        assert re.search(
+            rf"^texts: +distinct line texts: {NUMBER}% .* {NUMBER}% from the verb on", part, re.M
+        ), part
         assert re.search(rf"b/a: audit is {NUMBER}x faster than the naive parse", part), part
         assert re.search(rf"b/c: audit takes {NUMBER}x the floor's time", part), part
-        assert re.search(rf"--jobs 2 vs --jobs 1: .*{NUMBER}x faster; JSON reports byte-identical", part) \
-            or "--jobs: skipped" in part, part
-    assert "target >=" not in real.split("b/a: audit is", 1)[1].splitlines()[0], real  # measured, not judged
-    assert re.search(r"their cost: [0-9.]+x the CPU time without them +\[target < 1.3x: \(not judged", old), old
+        assert (
+            re.search(
+                rf"--jobs 2 vs --jobs 1: .*{NUMBER}x faster; JSON reports byte-identical", part
+            )
+            or "--jobs: skipped" in part
+        ), part
+    assert "target >=" not in real.split("b/a: audit is", 1)[1].splitlines()[0], (
+        real
+    )  # measured, not judged
+    assert re.search(
+        r"their cost: [0-9.]+x the CPU time without them +\[target < 1.3x: \(not judged", old
+    ), old
     assert re.search(rf"memory check: 10x longer log {NUMBER} MB .* ratio {NUMBER}", real), real
     for part in (old, real):  # issue 17: the audit timed again with the statistics switched
-        assert re.search(rf"statistics switched \(--statistics\): {NUMBER} s .* b/a {NUMBER}x", part), part
+        assert re.search(
+            rf"statistics switched \(--statistics\): {NUMBER} s .* b/a {NUMBER}x", part
+        ), part
     assert re.search(rf"^log: .* {NUMBER} files, one table each", small, re.M), small
     assert re.search(rf"start-up .* is {NUMBER}% of \(b\)", small), small
-    assert re.search(rf"against the baseline of .*: b/a in CPU time {NUMBER}x now vs {NUMBER}x then", small), small
+    assert re.search(
+        rf"against the baseline of .*: b/a in CPU time {NUMBER}x now vs {NUMBER}x then", small
+    ), small
 
     # the same figures as JSON
     figures = json.loads(figures_path.read_text(encoding="utf-8"))
@@ -87,51 +110,120 @@ def test_quick_benchmark_prints_every_figure_and_ratio(tmp_path):
         assert f["ratios"]["naive_over_audit"] > 0
     assert figures["realistic"]["log"]["event_lines"] >= 20_000
     for f in (figures, figures["realistic"]):
-        assert f["statistics"]["options"] == ["--statistics"] and f["statistics"]["naive_over_audit"] > 0
+        assert (
+            f["statistics"]["options"] == ["--statistics"]
+            and f["statistics"]["naive_over_audit"] > 0
+        )
     assert figures["small_files"]["log"]["files"] == 12
-    assert figures["small_files"]["baseline"]["comparable"] is False  # the baseline is of the full-size night
+    assert (
+        figures["small_files"]["baseline"]["comparable"] is False
+    )  # the baseline is of the full-size night
 
 
 def test_benchmark_refuses_nonsense_sizes(tmp_path):
-    done = subprocess.run([sys.executable, str(BENCH), "--lines", "0"], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--lines", "0"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2 and "--lines" in done.stderr
-    done = subprocess.run([sys.executable, str(BENCH), "--nights", "old,fast"], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--nights", "old,fast"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2 and "--nights" in done.stderr
 
 
 def test_the_small_files_baseline_is_recorded():
     """The figures issue 21's small-files target is judged against (``--save-baseline``)."""
-    base = json.loads((ROOT / "benchmarks" / "small-files-baseline.json").read_text(encoding="utf-8"))
-    assert base["quick"] is False and base["log"]["files"] == 120 and base["log"]["style"] == "realistic"
+    base = json.loads(
+        (ROOT / "benchmarks" / "small-files-baseline.json").read_text(encoding="utf-8")
+    )
+    assert (
+        base["quick"] is False
+        and base["log"]["files"] == 120
+        and base["log"]["style"] == "realistic"
+    )
     assert base["ratios"]["naive_over_audit"] > 0 and base["machine"]["cpu"]
 
 
 def test_the_profile_by_stage_runs_and_adds_up(tmp_path):
     """``benchmarks/profile_stages.py`` (issue 21's profile): every stage, the caches and the profile's stages."""
     log = tmp_path / "night.del"
-    done = subprocess.run([sys.executable, "-m", "audit.simulate", "--style", "realistic", "--tables", "3",
-                           "--rounds", "20", "--seed", "2", "-o", str(log)], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "audit.simulate",
+            "--style",
+            "realistic",
+            "--tables",
+            "3",
+            "--rounds",
+            "20",
+            "--seed",
+            "2",
+            "-o",
+            str(log),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     figures_path = tmp_path / "stages.json"
-    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "profile_stages.py"), str(log), "--repeat", "1",
-                           "--top", "5", "--json", str(figures_path)], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "profile_stages.py"),
+            str(log),
+            "--repeat",
+            "1",
+            "--top",
+            "5",
+            "--json",
+            str(figures_path),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    for label in ("reading", "decoding", "parsing", "event construction", "replay: clock, dispatch, checks",
-                  "statistics (--statistics)", "start-up", "the parser's caches", "cProfile of the replay",
-                  "top 5 functions by own time"):
+    for label in (
+        "reading",
+        "decoding",
+        "parsing",
+        "event construction",
+        "replay: clock, dispatch, checks",
+        "statistics (--statistics)",
+        "start-up",
+        "the parser's caches",
+        "cProfile of the replay",
+        "top 5 functions by own time",
+    ):
         assert label in done.stdout, label
     figures = json.loads(figures_path.read_text(encoding="utf-8"))
     caches = figures["caches"]
     assert caches["lines"] == sum(v for k, v in caches.items() if k != "lines")
     for run in ("profile_off", "profile_on"):
         stages = figures[run]["stages"]
-        assert abs(sum(stages.values()) - figures[run]["seconds"]) < 0.01 + 0.01 * figures[run]["seconds"]
+        assert (
+            abs(sum(stages.values()) - figures[run]["seconds"])
+            < 0.01 + 0.01 * figures[run]["seconds"]
+        )
         assert stages["parsing"] > 0 and stages["accounting"] > 0
-    assert figures["profile_off"]["stages"]["statistics"] == 0 < figures["profile_on"]["stages"]["statistics"]
+    assert (
+        figures["profile_off"]["stages"]["statistics"]
+        == 0
+        < figures["profile_on"]["stages"]["statistics"]
+    )
     assert len(figures["profile_off"]["top"]) == 5
 
 
@@ -139,12 +231,25 @@ def test_the_statistics_cost_is_judged_whichever_way_they_were_switched():
     """Their cost is the CPU with them over the CPU without, whether (b) ran with or without them."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from printout import statistics_cost, statistics_line
-    off_then_on = {"audit": {"seconds": 10.0, "cpu_seconds": 10.0},
-                   "statistics": {"options": ["--statistics"], "seconds": 12.0, "cpu_seconds": 12.0,
-                                  "naive_over_audit": 5.0}}
-    on_then_off = {"audit": {"seconds": 14.0, "cpu_seconds": 14.0},
-                   "statistics": {"options": ["--no-statistics"], "seconds": 10.0, "cpu_seconds": 10.0,
-                                  "naive_over_audit": 7.0}}
+
+    off_then_on = {
+        "audit": {"seconds": 10.0, "cpu_seconds": 10.0},
+        "statistics": {
+            "options": ["--statistics"],
+            "seconds": 12.0,
+            "cpu_seconds": 12.0,
+            "naive_over_audit": 5.0,
+        },
+    }
+    on_then_off = {
+        "audit": {"seconds": 14.0, "cpu_seconds": 14.0},
+        "statistics": {
+            "options": ["--no-statistics"],
+            "seconds": 10.0,
+            "cpu_seconds": 10.0,
+            "naive_over_audit": 7.0,
+        },
+    }
     assert statistics_cost(off_then_on) == 1.2
     assert statistics_cost(on_then_off) == 1.4
     assert "target met" in statistics_line(off_then_on, judged=True)[1]

@@ -12,11 +12,11 @@ import time
 from pathlib import Path
 
 import pytest
-from fixtures import copy_rulesets
 from test_line_limit import NEEDS_PROC, audit
 
 from audit import bounded
 from audit.rulesets import MAX_YAML_BYTES
+from fixtures import copy_rulesets
 
 ROOT = Path(__file__).resolve().parent.parent
 NIGHT = ROOT / "fixtures" / "nights" / "example-night.del"
@@ -33,8 +33,13 @@ KINDS = {
 
 def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=ROOT, env=env, capture_output=True,
-                          timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "audit", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        timeout=timeout,
+    )
 
 
 def refused(done: subprocess.CompletedProcess, path: Path, limit: int) -> None:
@@ -111,10 +116,14 @@ def night_of_tables(path: Path, tables: int, closed: bool) -> None:
     with open(path, "w") as f:
         f.write("#DEL 1\n")
         for i in range(tables):
-            ts = f"2026-11-20T21:{(i // 60000) % 60:02d}:{(i // 1000) % 60:02d}.{i % 1000:03d}+01:00"
+            ts = (
+                f"2026-11-20T21:{(i // 60000) % 60:02d}:{(i // 1000) % 60:02d}.{i % 1000:03d}+01:00"
+            )
             t = f"T{i:06d}"
-            f.write(f"{ts} {t} OPEN game=bataille ruleset=fr-bataille-2007 seats=7 min=10 max=500 "
-                    "egalite-min=5 egalite-max=50\n")
+            f.write(
+                f"{ts} {t} OPEN game=bataille ruleset=fr-bataille-2007 seats=7 min=10 max=500 "
+                "egalite-min=5 egalite-max=50\n"
+            )
             f.write(f"{ts} {t} DEALER id=D{i % 9999:04d}\n")
             if closed:
                 f.write(f"{ts} {t} CLOSE\n")
@@ -125,6 +134,7 @@ def test_an_open_table_holds_no_handler_or_rule_table_of_its_own(tmp_path):
     game and ruleset, shared (a copy of each per table made 10 KB a table)."""
     from audit.rulesets import Library
     from audit.stream.replay import FileReplay
+
     log = tmp_path / "two.del"
     night_of_tables(log, 2, closed=False)
     replay = FileReplay(Library.load(), str(log))
@@ -142,13 +152,15 @@ def test_fifty_thousand_tables_left_open_fit_in_little_memory(tmp_path):
     night_of_tables(log, 50_000, closed=False)
     status, out, err, peak = audit("check", str(log), "--quiet")
     assert status == 1, err
-    assert out.startswith(b"audit: 50000 finding(s) (40000 error, 10000 warning, 0 info) in 1 file(s), "
-                          b"10000 table(s)"), out
+    assert out.startswith(
+        b"audit: 50000 finding(s) (40000 error, 10000 warning, 0 info) in 1 file(s), 10000 table(s)"
+    ), out
     assert peak < 150, peak  # 20,000 tables open at the end: 2.5 KB each, beside the findings
 
 
 class _Counted(list):
     """A finished input's findings, counting how often their number is asked."""
+
     asked = 0
 
     def __len__(self) -> int:
@@ -162,6 +174,7 @@ def test_each_finished_input_is_counted_once_not_once_per_later_input():
     from types import SimpleNamespace
 
     from audit import run as run_module
+
     results = []
     settle = run_module._Settle()
     _Counted.asked = 0
@@ -180,6 +193,7 @@ def test_the_tables_of_many_inputs_are_put_in_order_without_a_search_each(monkey
 
     def walked(*_):
         raise AssertionError("report_order walks every input for each table")
+
     monkeypatch.setattr(report_module, "report_order", walked)
     monkeypatch.setattr(run_module, "report_order", walked, raising=False)
     library = Library.load()
@@ -190,7 +204,9 @@ def test_the_tables_of_many_inputs_are_put_in_order_without_a_search_each(monkey
     report = run_module._merge(library, tasks, results)
     order = [i.path for i in report.inputs]
     assert order == [path for path, _ in tasks]  # as the inputs were given, not sorted here
-    assert [t.path for t in report.table_stats] == sorted((t.path for t in report.table_stats), key=order.index)
+    assert [t.path for t in report.table_stats] == sorted(
+        (t.path for t in report.table_stats), key=order.index
+    )
     assert isinstance(report.inputs[0], InputSummary)
 
 
@@ -203,20 +219,24 @@ def test_a_folder_of_four_thousand_logs_is_audited_in_little_memory(tmp_path):
             "#DEL 1\n"
             f"2026-11-20T21:00:00.000+01:00 BAT-{i % 99:02d} OPEN game=bataille ruleset=fr-bataille-2007 seats=7 "
             "min=10 max=500 egalite-min=5 egalite-max=50\n"
-            f"2026-11-20T21:00:01.000+01:00 BAT-{i % 99:02d} CLOSE\n")
+            f"2026-11-20T21:00:01.000+01:00 BAT-{i % 99:02d} CLOSE\n"
+        )
     started = time.monotonic()
     status, out, err, peak = audit("check", str(folder), "--quiet")
     took = time.monotonic() - started
     assert status == 0, err
     assert out.startswith(b"audit: no finding in 4000 file(s), 4000 table(s)"), out
     assert peak < 120, peak
-    assert took < 40, took  # about 1 ms a file on one core; it was 20 ms a file at 20,000 (a square)
+    assert took < 40, (
+        took
+    )  # about 1 ms a file on one core; it was 20 ms a file at 20,000 (a square)
 
 
 def _days_counted(log, start):
     """The first event time and the gaming day the audit counts while it reads ``log``."""
     from audit.rulesets import Library
     from audit.stream.inputs import audit_input
+
     library = Library.load()
     library.gaming_day_start = start
     _, summary = audit_input(library, str(log))
@@ -228,9 +248,16 @@ def test_a_night_belongs_to_the_gaming_day_most_of_its_lines_do(tmp_path):
     from datetime import date, time
 
     log = tmp_path / "night.del"
-    lines = ["#DEL 1", "2026-11-21T05:59:00+01:00 BAT-01 OPEN game=bataille ruleset=fr-bataille-2007 seats=7 "
-             "min=10 max=500"]
-    lines += [f"2026-11-21T{h:02d}:{m:02d}:00+01:00 BAT-01 NOTE \"x\"" for h in range(6, 23) for m in range(0, 60, 10)]
+    lines = [
+        "#DEL 1",
+        "2026-11-21T05:59:00+01:00 BAT-01 OPEN game=bataille ruleset=fr-bataille-2007 seats=7 "
+        "min=10 max=500",
+    ]
+    lines += [
+        f'2026-11-21T{h:02d}:{m:02d}:00+01:00 BAT-01 NOTE "x"'
+        for h in range(6, 23)
+        for m in range(0, 60, 10)
+    ]
     log.write_text("\n".join(lines) + "\n")
     assert _days_counted(log, time(6, 0)) == ("2026-11-21T05:59:00+01:00", date(2026, 11, 21))
 
@@ -239,7 +266,9 @@ def test_a_tie_between_gaming_days_goes_to_the_earlier(tmp_path):
     from datetime import date, time
 
     log = tmp_path / "night.del"
-    log.write_text("2026-11-22T07:00:00+01:00 BAT-01 NOTE \"a\"\n2026-11-21T07:00:00+01:00 BAT-01 NOTE \"b\"\n")
+    log.write_text(
+        '2026-11-22T07:00:00+01:00 BAT-01 NOTE "a"\n2026-11-21T07:00:00+01:00 BAT-01 NOTE "b"\n'
+    )
     assert _days_counted(log, time(6, 0))[1] == date(2026, 11, 21)
 
 
@@ -248,19 +277,21 @@ def test_a_clock_jumping_a_day_each_line_keeps_a_bounded_count(tmp_path):
     from datetime import date, time, timedelta
 
     from audit.history import gaming_day
+
     log = tmp_path / "night.del"
     start = date(2000, 1, 1)
     with open(log, "w") as f:
         for i in range(5000):
-            f.write(f"{start + timedelta(days=i)}T12:00:00Z T NOTE \"x\"\n")
+            f.write(f'{start + timedelta(days=i)}T12:00:00Z T NOTE "x"\n')
             if i % 2:
-                f.write("2026-11-20T22:00:00+01:00 T NOTE \"x\"\n")
+                f.write('2026-11-20T22:00:00+01:00 T NOTE "x"\n')
     seen = []
     real = gaming_day.count
 
     def count(counts, day):
         real(counts, day)
         seen.append(len(counts))
+
     gaming_day.count = count
     try:
         assert _days_counted(log, time(6, 0))[1] == date(2026, 11, 20)
@@ -273,8 +304,9 @@ def test_the_gaming_day_is_counted_only_when_a_store_records_it(tmp_path):
     """Without a store, the audit counts no gaming day (the hot path pays nothing for it)."""
     from audit.rulesets import Library
     from audit.stream.inputs import audit_input
+
     log = tmp_path / "night.del"
-    log.write_text("2026-11-22T07:00:00+01:00 BAT-01 NOTE \"a\"\n")
+    log.write_text('2026-11-22T07:00:00+01:00 BAT-01 NOTE "a"\n')
     _, summary = audit_input(Library.load(), str(log))
     assert summary.first_event == "2026-11-22T07:00:00+01:00" and summary.gaming_day is None
 
@@ -285,13 +317,14 @@ def test_the_gaming_day_recorded_is_the_busiest(tmp_path):
     night = (ROOT / "fixtures" / "acceptance" / "three-breaches.del").read_text().splitlines()
     first = next(i for i, line in enumerate(night) if line[:1].isdigit())
     table = night[first].split()[1]
-    early = f"2026-11-20T05:59:00+01:00 {table} NOTE \"before the day\""
+    early = f'2026-11-20T05:59:00+01:00 {table} NOTE "before the day"'
     log.write_text("\n".join(night[:first] + [early] + night[first:]) + "\n")
     done = run("check", str(log), "--store", str(store), "--no-progress")
     assert done.returncode in (0, 1), done.stderr
     nights = run("history", "nights", "--store", str(store), "--format", "json")
     assert nights.returncode == 0, nights.stderr
     import json
+
     (row,) = json.loads(nights.stdout)
     assert row["first_event"] == "2026-11-20T05:59:00+01:00"
     assert row["gaming_day"] == "2026-11-20"
@@ -300,6 +333,7 @@ def test_the_gaming_day_recorded_is_the_busiest(tmp_path):
 def test_past_the_most_tables_open_at_once_an_open_is_a_finding_and_no_state(tmp_path, monkeypatch):
     from audit.rulesets import Library
     from audit.stream import replay as replay_module
+
     monkeypatch.setattr(replay_module, "MAX_OPEN_TABLES", 3)
     log = tmp_path / "five.del"
     night_of_tables(log, 5, closed=False)
@@ -309,17 +343,25 @@ def test_past_the_most_tables_open_at_once_an_open_is_a_finding_and_no_state(tmp
     refused = [f for f in replay.sink.findings if f.rule == "DEL-CONTEXT"]
     assert [f.table for f in refused] == ["T000003", "T000004"]
     assert "3 tables are open, the most the auditor follows at once" in refused[0].message
-    assert [f.line for f in refused] == [8, 10]  # their OPEN lines; their DEALER lines say nothing more
+    assert [f.line for f in refused] == [
+        8,
+        10,
+    ]  # their OPEN lines; their DEALER lines say nothing more
     assert len(replay.sink.findings) == 2
 
 
 def test_a_table_refused_opens_once_another_closes(tmp_path, monkeypatch):
     from audit.rulesets import Library
     from audit.stream import replay as replay_module
+
     monkeypatch.setattr(replay_module, "MAX_OPEN_TABLES", 1)
     opening = "OPEN game=bataille ruleset=fr-bataille-2007 seats=7 min=10 max=500 egalite-min=5 egalite-max=50"
-    lines = [f"2026-11-20T21:00:0{i}+01:00 {text}" for i, text in enumerate(
-        [f"A {opening}", f"B {opening}", "A CLOSE", f"B {opening}", "B CLOSE"])]
+    lines = [
+        f"2026-11-20T21:00:0{i}+01:00 {text}"
+        for i, text in enumerate(
+            [f"A {opening}", f"B {opening}", "A CLOSE", f"B {opening}", "B CLOSE"]
+        )
+    ]
     replay = replay_module.FileReplay(Library.load(), "x.del")
     replay.feed_chunk(lines, 0)
     assert [(f.rule, f.table) for f in replay.sink.findings] == [("DEL-CONTEXT", "B")]
@@ -328,6 +370,7 @@ def test_a_table_refused_opens_once_another_closes(tmp_path, monkeypatch):
 
 class _Walked(list):
     """The report's tables, counting how often they are walked."""
+
     walks = 0
 
     def __iter__(self):
@@ -341,6 +384,7 @@ def test_recording_many_inputs_walks_the_tables_once(tmp_path):
     from audit.history.recording import Recorder
     from audit.rulesets import Library
     from audit.run import run_audit
+
     nights = sorted(str(p) for p in (ROOT / "fixtures" / "nights").glob("*.del"))
     report = run_audit(Library.load(), nights)
     report.table_stats = _Walked(report.table_stats)

@@ -24,8 +24,13 @@ THREE = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
 
 
 def audit(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "audit", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def _rulesets_with(tmp_path: Path, old: str, new: str) -> tuple[Path, int]:
@@ -36,20 +41,33 @@ def _rulesets_with(tmp_path: Path, old: str, new: str) -> tuple[Path, int]:
     text = path.read_text(encoding="utf-8")
     assert text.count(old + "\n") == 1
     path.write_text(text.replace(old + "\n", new + "\n"), encoding="utf-8")
-    line = next(i for i, t in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1) if t == new)
+    line = next(
+        i for i, t in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1) if t == new
+    )
     return folder, line
 
 
-@pytest.mark.parametrize("bound, why", [
-    ("burn-strat", "unknown check 'burn-strat'; did you mean burn-start?"),
-    ("cdf-advice", "check 'cdf-advice' is a chemin-de-fer check, not one a bataille ruleset can bind"),
-])
-def test_a_ruleset_binding_a_check_its_game_does_not_declare_exits_2_with_file_line_and_key(tmp_path, bound, why):
+@pytest.mark.parametrize(
+    "bound, why",
+    [
+        ("burn-strat", "unknown check 'burn-strat'; did you mean burn-start?"),
+        (
+            "cdf-advice",
+            "check 'cdf-advice' is a chemin-de-fer check, not one a bataille ruleset can bind",
+        ),
+    ],
+)
+def test_a_ruleset_binding_a_check_its_game_does_not_declare_exits_2_with_file_line_and_key(
+    tmp_path, bound, why
+):
     folder, line = _rulesets_with(tmp_path, "    check: burn-start", f"    check: {bound}")
     done = audit("check", "--rulesets", str(folder), str(THREE))
     assert done.returncode == 2, done.stderr
-    index = next(i for i, rule in enumerate(Library.load().get("fr-bataille-2007").model.rules)
-                 if rule.check == "burn-start")
+    index = next(
+        i
+        for i, rule in enumerate(Library.load().get("fr-bataille-2007").model.rules)
+        if rule.check == "burn-start"
+    )
     assert f"{folder / 'fr-bataille-2007.yaml'}, line {line}: rules[{index}].check" in done.stderr
     assert why in done.stderr
     assert "Traceback" not in done.stderr
@@ -57,8 +75,11 @@ def test_a_ruleset_binding_a_check_its_game_does_not_declare_exits_2_with_file_l
 
 def test_a_house_overlay_cannot_rebind_a_rule_to_another_check(tmp_path):
     overlay = tmp_path / "house.yaml"
-    overlay.write_text("overlay: t\nruleset: fr-bataille-2007\ntitle: t\nrules:\n  FR-BURN-START:\n"
-                       "    check: cdf-advice\n", encoding="utf-8")
+    overlay.write_text(
+        "overlay: t\nruleset: fr-bataille-2007\ntitle: t\nrules:\n  FR-BURN-START:\n"
+        "    check: cdf-advice\n",
+        encoding="utf-8",
+    )
     done = audit("check", "--house", str(overlay), str(THREE))
     assert done.returncode == 2, done.stderr
     assert f"{overlay}, line 6: rules.FR-BURN-START.check: unknown key" in done.stderr
@@ -66,12 +87,17 @@ def test_a_house_overlay_cannot_rebind_a_rule_to_another_check(tmp_path):
 
 def test_a_house_overlay_naming_a_misspelt_rule_exits_2_with_file_line_and_key(tmp_path):
     overlay = tmp_path / "house.yaml"
-    overlay.write_text("overlay: t\nruleset: fr-bataille-2007\ntitle: t\nrules:\n  FR-BURN-STRAT:\n"
-                       "    enabled: false\n", encoding="utf-8")
+    overlay.write_text(
+        "overlay: t\nruleset: fr-bataille-2007\ntitle: t\nrules:\n  FR-BURN-STRAT:\n"
+        "    enabled: false\n",
+        encoding="utf-8",
+    )
     done = audit("check", "--house", str(overlay), str(THREE))
     assert done.returncode == 2, done.stderr
     assert f"{overlay}, line 5: rules.FR-BURN-START" not in done.stderr
-    assert f"{overlay}, line 5: rules.FR-BURN-STRAT: no such rule in fr-bataille-2007" in done.stderr
+    assert (
+        f"{overlay}, line 5: rules.FR-BURN-STRAT: no such rule in fr-bataille-2007" in done.stderr
+    )
 
 
 def test_every_shipped_rule_binds_a_check_of_its_game():
@@ -99,10 +125,12 @@ def test_a_check_is_declared_once():
 
 def test_settings_are_typed_by_the_declaration():
     from audit.games.bataille.settle import PAY_MAIN, Odds
+
     fr = Library.load().get("fr-bataille-2007")
     odds = fr.settings(PAY_MAIN)
     assert isinstance(odds, Odds) and odds.odds == 1
     from audit.games.chemin_de_fer.drawing import CDF_ADVICE
+
     assert fr.settings(CDF_ADVICE) is None
 
 

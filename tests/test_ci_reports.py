@@ -12,12 +12,14 @@ import pytest
 from jsonschema import Draft4Validator
 
 from audit.report import Report, Suppressed
-from audit.run import run_audit
 from audit.reporters import junit, sarif
 from audit.rulesets import Library
+from audit.run import run_audit
 
 ROOT = Path(__file__).resolve().parent.parent
-SCHEMA = json.loads((Path(__file__).parent / "schemas" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+SCHEMA = json.loads(
+    (Path(__file__).parent / "schemas" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8")
+)
 THREE = "fixtures/acceptance/three-breaches.del"
 FR_FOLDER = "fixtures/rules/fr-bataille-2007"
 DEL_FOLDER = "fixtures/rules/del-v1"
@@ -45,8 +47,11 @@ def validate_sarif(text: str) -> dict:
     # uri-reference is not a draft-4 format, so the validator does not look at it: check it here
     for run in doc["runs"]:
         uris = [a["location"]["uri"] for a in run.get("artifacts", [])]
-        uris += [loc["physicalLocation"]["artifactLocation"]["uri"]
-                 for r in run["results"] for loc in r["locations"]]
+        uris += [
+            loc["physicalLocation"]["artifactLocation"]["uri"]
+            for r in run["results"]
+            for loc in r["locations"]
+        ]
         for uri in uris:
             assert uri and not any(c in uri for c in ' <>"{}|\\^`'), uri
             urlsplit(uri)
@@ -64,7 +69,9 @@ def check_junit_counts(root: ET.Element) -> None:
     for suite in root.findall("testsuite"):
         cases = suite.findall("testcase")
         failed = sum(1 for c in cases if c.find("failure") is not None)
-        skipped = sum(1 for c in cases if c.find("skipped") is not None and c.find("failure") is None)
+        skipped = sum(
+            1 for c in cases if c.find("skipped") is not None and c.find("failure") is None
+        )
         assert int(suite.get("tests")) == len(cases)
         assert int(suite.get("failures")) == failed
         assert int(suite.get("skipped")) == skipped
@@ -79,10 +86,14 @@ def check_junit_counts(root: ET.Element) -> None:
 
 # -- SARIF ---------------------------------------------------------------------------
 
+
 def test_sarif_of_three_breaches_validates_and_says_everything(library):
     report = audit(library, THREE)
     doc = validate_sarif(sarif.render(report))
-    assert doc["version"] == "2.1.0" and doc["$schema"] == "https://json.schemastore.org/sarif-2.1.0.json"
+    assert (
+        doc["version"] == "2.1.0"
+        and doc["$schema"] == "https://json.schemastore.org/sarif-2.1.0.json"
+    )
     (run,) = doc["runs"]
     driver = run["tool"]["driver"]
     assert driver["name"] == "audit" and driver["version"]
@@ -104,7 +115,10 @@ def test_sarif_of_three_breaches_validates_and_says_everything(library):
         assert r["properties"]["table"] == "BAT-07" and r["properties"]["round"] == 1
         assert r["properties"]["citation"] == f.citation and "suppressions" not in r
     pay = results[2]["message"]["text"]
-    assert "expected: PAY seat=3 spot=main amount=50" in pay and "actual: PAY seat=3 spot=main amount=40" in pay
+    assert (
+        "expected: PAY seat=3 spot=main amount=50" in pay
+        and "actual: PAY seat=3 spot=main amount=40" in pay
+    )
     (artifact,) = run["artifacts"]
     assert artifact["location"]["uri"] == THREE
     assert artifact["hashes"] == {"sha-256": report.inputs[0].sha256}
@@ -155,6 +169,7 @@ def test_artifact_uris():
 
 # -- JUnit ---------------------------------------------------------------------------
 
+
 def test_junit_of_three_breaches(library):
     report = audit(library, THREE)
     root = junit_tree(junit.render(report))
@@ -165,17 +180,25 @@ def test_junit_of_three_breaches(library):
     assert props["sha256"] == report.inputs[0].sha256
     assert props["table.BAT-07.rounds"] == "1" and props["table.BAT-07.drop"] == "90.00"
     assert props["table.BAT-07.findings.wrong-payout"] == "1"
-    failures = [(c.get("classname"), c.get("name"), c.find("failure")) for c in suite.findall("testcase")
-                if c.find("failure") is not None]
+    failures = [
+        (c.get("classname"), c.get("name"), c.find("failure"))
+        for c in suite.findall("testcase")
+        if c.find("failure") is not None
+    ]
     assert [(cls, name) for cls, name, _ in failures] == [
         ("fr-bataille-2007.BAT-07", "FR-BURN-START"),
         ("fr-bataille-2007.BAT-07", "FR-LATE-BET"),
         ("fr-bataille-2007.BAT-07", "FR-PAY-MAIN"),
     ]
     pay = failures[2][2]
-    assert pay.get("type") == "wrong-payout" and pay.get("message").startswith("seat 3 main: paid 40")
+    assert pay.get("type") == "wrong-payout" and pay.get("message").startswith(
+        "seat 3 main: paid 40"
+    )
     assert ":31\n" in pay.text and "round 1" in pay.text
-    assert "expected: PAY seat=3 spot=main amount=50" in pay.text and "payée une fois la mise" in pay.text
+    assert (
+        "expected: PAY seat=3 spot=main amount=50" in pay.text
+        and "payée une fois la mise" in pay.text
+    )
     names = {(c.get("classname"), c.get("name")) for c in suite.findall("testcase")}
     fr = library.rulesets["fr-bataille-2007"]
     assert {("fr-bataille-2007.BAT-07", r.id) for r in fr.model.rules if r.enabled} <= names
@@ -191,9 +214,23 @@ def test_junit_has_one_failure_per_finding(library, folder):
     for suite in root.findall("testsuite"):
         for case in suite.findall("testcase"):
             for failure in case.findall("failure"):
-                got[(suite.get("name"), case.get("classname"), case.get("name"), failure.get("message"))] += 1
-    want = Counter((f.path, f"{f.ruleset}.{f.table if f.table is not None else '(no table)'}", f.rule, f.message)
-                   for f in report.findings)
+                got[
+                    (
+                        suite.get("name"),
+                        case.get("classname"),
+                        case.get("name"),
+                        failure.get("message"),
+                    )
+                ] += 1
+    want = Counter(
+        (
+            f.path,
+            f"{f.ruleset}.{f.table if f.table is not None else '(no table)'}",
+            f.rule,
+            f.message,
+        )
+        for f in report.findings
+    )
     assert got == want
     assert [s.get("name") for s in root.findall("testsuite")] == [i.path for i in report.inputs]
 
@@ -211,6 +248,7 @@ def test_junit_survives_characters_xml_cannot_carry(library, tmp_path):
 
 # -- both ----------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("paths", [[THREE], [FR_FOLDER]])
 def test_both_formats_are_deterministic(library, paths):
     a, b = audit(library, *paths), audit(Library.load(), *paths)
@@ -222,10 +260,21 @@ def test_a_suppressed_finding_is_a_sarif_suppression_and_a_junit_skip(library):
     report = audit(library, THREE)
     moved = report.findings.pop(0)
     fingerprint = report.fingerprints.pop(0)
-    report.suppressed.append(Suppressed(moved, fingerprint, "known late bet, reviewed by the supervisor"))
+    report.suppressed.append(
+        Suppressed(moved, fingerprint, "known late bet, reviewed by the supervisor")
+    )
     report.baseline = "audit-baseline.json"
-    report.stale = [{"fingerprint": "0" * 32, "rule": "FR-PAY-MAIN", "table": "BAT-07", "round": 9,
-                     "path": THREE, "message": "seat 3 main: paid 40", "justification": "paid at the cage"}]
+    report.stale = [
+        {
+            "fingerprint": "0" * 32,
+            "rule": "FR-PAY-MAIN",
+            "table": "BAT-07",
+            "round": 9,
+            "path": THREE,
+            "message": "seat 3 main: paid 40",
+            "justification": "paid at the cage",
+        }
+    ]
 
     doc = validate_sarif(sarif.render(report))
     (run,) = doc["runs"]
@@ -249,8 +298,13 @@ def test_a_suppressed_finding_is_a_sarif_suppression_and_a_junit_skip(library):
     (case,) = [c for c in root.iter("testcase") if c.find("skipped") is not None]
     assert (case.get("classname"), case.get("name")) == ("fr-bataille-2007.BAT-07", "FR-LATE-BET")
     assert case.find("failure") is None
-    assert case.find("skipped").get("message") == "baselined: known late bet, reviewed by the supervisor"
-    assert sum(len(c.findall("failure")) for c in root.iter("testcase")) == len(report.findings) == 2
+    assert (
+        case.find("skipped").get("message")
+        == "baselined: known late bet, reviewed by the supervisor"
+    )
+    assert (
+        sum(len(c.findall("failure")) for c in root.iter("testcase")) == len(report.findings) == 2
+    )
 
 
 def test_a_clean_night_has_no_result_and_no_failure(library):
@@ -272,18 +326,42 @@ def test_the_documented_nightly_command_runs_on_the_example_night(tmp_path):
     import yaml
 
     root = Path(__file__).resolve().parent.parent
-    workflow = yaml.safe_load((root / "docs" / "ci" / "github-actions.yml").read_text(encoding="utf-8"))
+    workflow = yaml.safe_load(
+        (root / "docs" / "ci" / "github-actions.yml").read_text(encoding="utf-8")
+    )
     steps = [s for job in workflow["jobs"].values() for s in job["steps"]]
     run = next(s["run"] for s in steps if "audit check" in s.get("run", ""))
-    line = next(l for l in run.splitlines() if l.strip().startswith("audit check")).strip().rstrip("\\").strip()
+    line = (
+        next(l for l in run.splitlines() if l.strip().startswith("audit check"))
+        .strip()
+        .rstrip("\\")
+        .strip()
+    )
     args = shlex.split(line)
     assert "--format" in args and "sarif" in args and "junit" in args
     (tmp_path / "logs").mkdir()
-    (tmp_path / "logs" / "night.del").write_bytes((root / "fixtures" / "nights" / "example-night.del").read_bytes())
-    baseline = subprocess.run([sys.executable, "-m", "audit", "baseline", "create", "logs/", "--output",
-                               "audit-baseline.json"], cwd=tmp_path, capture_output=True, text=True)
+    (tmp_path / "logs" / "night.del").write_bytes(
+        (root / "fixtures" / "nights" / "example-night.del").read_bytes()
+    )
+    baseline = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "audit",
+            "baseline",
+            "create",
+            "logs/",
+            "--output",
+            "audit-baseline.json",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     assert baseline.returncode == 0, baseline.stderr
-    done = subprocess.run([sys.executable, "-m", "audit", *args[1:]], cwd=tmp_path, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "audit", *args[1:]], cwd=tmp_path, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     for name in ("report.json", "audit.sarif", "junit.xml"):
         assert (tmp_path / name).stat().st_size > 0

@@ -19,8 +19,14 @@ NIGHT = ROOT / "fixtures" / "nights" / "example-night.del"
 
 
 def audit(*args: str, stdin: str | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=cwd, input=stdin,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "audit", *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def spec_examples() -> list[str]:
@@ -34,15 +40,20 @@ def test_three_breaches_give_exactly_three_findings_and_exit_1():
     done = audit("check", "--format", "json", str(THREE.relative_to(ROOT)))
     assert done.returncode == 1, done.stderr
     report = json.loads(done.stdout)
-    got = [(f["rule"], f["category"], f["line"], f["round"], f["table"]) for f in report["findings"]]
+    got = [
+        (f["rule"], f["category"], f["line"], f["round"], f["table"]) for f in report["findings"]
+    ]
     assert got == [
         ("FR-LATE-BET", "late-bet", 24, 1, "BAT-07"),
         ("FR-BURN-START", "missed-burn", 26, 1, "BAT-07"),
         ("FR-PAY-MAIN", "wrong-payout", 31, 1, "BAT-07"),
     ]
     assert sorted((r, line) for r, _, line, _, _ in got) == read_fixture(THREE).expected
-    quoted = ["ne peuvent être placées, modifiées ou retirées après le",
-              "brûle les cinq premières cartes du sabot", "payée une fois la mise"]
+    quoted = [
+        "ne peuvent être placées, modifiées ou retirées après le",
+        "brûle les cinq premières cartes du sabot",
+        "payée une fois la mise",
+    ]
     for f, words in zip(report["findings"], quoted):
         assert f["citation"].startswith("art. 55-19") and words in f["citation"]
         assert f["ruleset"] == "fr-bataille-2007"
@@ -61,8 +72,23 @@ def test_json_report_follows_the_contract():
     assert re.fullmatch(r"[0-9a-f]{64}", inp["sha256"])
     assert inp["lines"] == len(THREE.read_text(encoding="utf-8").splitlines())
     assert set(report["summary"]) == {"tables", "rounds", "events", "findings"}
-    keys = ["rule", "category", "severity", "path", "line", "table", "round", "message",
-            "expected", "actual", "ruleset", "citation", "time", "dealer", "shoe"]
+    keys = [
+        "rule",
+        "category",
+        "severity",
+        "path",
+        "line",
+        "table",
+        "round",
+        "message",
+        "expected",
+        "actual",
+        "ruleset",
+        "citation",
+        "time",
+        "dealer",
+        "shoe",
+    ]
     for f in report["findings"]:
         assert list(f) == keys
 
@@ -96,9 +122,13 @@ def test_fail_on_sets_the_failing_severity(tmp_path):
     log = tmp_path / "talon.del"
     text = THREE.read_text(encoding="utf-8")
     # a clean round but a talon a few cards short of a deck: a warning under the French text
-    text = text.replace("talon=60", "talon=48").replace("BURN 2C\n", "BURN 2C\n2026-11-20T21:00:45.000+01:00 BAT-07 BURN 3C\n")
+    text = text.replace("talon=60", "talon=48").replace(
+        "BURN 2C\n", "BURN 2C\n2026-11-20T21:00:45.000+01:00 BAT-07 BURN 3C\n"
+    )
     text = text.replace("2026-11-20T21:01:10.500+01:00 BAT-07 BET seat=6 spot=main amount=20\n", "")
-    text = text.replace("amount=40", "amount=XX").replace("COLLECT seat=6 spot=main amount=XX", "COLLECT seat=6 spot=main amount=20")
+    text = text.replace("amount=40", "amount=XX").replace(
+        "COLLECT seat=6 spot=main amount=XX", "COLLECT seat=6 spot=main amount=20"
+    )
     text = text.replace("PAY seat=3 spot=main amount=XX", "PAY seat=3 spot=main amount=50")
     log.write_text(text, encoding="utf-8")
     assert audit("check", str(log)).returncode == 0
@@ -113,11 +143,14 @@ def test_standard_input_is_audited():
     assert json.loads(done.stdout)["inputs"][0]["path"] == "<stdin>"
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["check", "no/such/file.del"], "no/such/file.del: no such file"),
-    (["check", "--format", "xml", "x.del"], "xml"),
-    (["check"], "Missing argument"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["check", "no/such/file.del"], "no/such/file.del: no such file"),
+        (["check", "--format", "xml", "x.del"], "xml"),
+        (["check"], "Missing argument"),
+    ],
+)
 def test_exit_2_when_the_audit_cannot_be_done(args, needle):
     done = audit(*args)
     assert done.returncode == 2
@@ -127,8 +160,10 @@ def test_exit_2_when_the_audit_cannot_be_done(args, needle):
 
 def test_broken_overlay_stops_with_exit_2_naming_file_line_and_key(tmp_path):
     bad = tmp_path / "house.yaml"
-    bad.write_text("overlay: bad\nruleset: fr-bataille-2007\ntitle: t\nrules:\n  FR-PAY-MAIN:\n    severty: info\n",
-                   encoding="utf-8")
+    bad.write_text(
+        "overlay: bad\nruleset: fr-bataille-2007\ntitle: t\nrules:\n  FR-PAY-MAIN:\n    severty: info\n",
+        encoding="utf-8",
+    )
     done = audit("check", "--house", str(bad), str(THREE.relative_to(ROOT)))
     assert done.returncode == 2
     assert f"{bad}, line 6: rules.FR-PAY-MAIN.severty: unknown key" in done.stderr
@@ -140,18 +175,23 @@ def test_overlay_is_named_in_the_report():
     done = audit("check", "--format", "json", "--house", house, str(THREE.relative_to(ROOT)))
     fr = [r for r in json.loads(done.stdout)["rulesets"] if r["id"] == "fr-bataille-2007"][0]
     assert fr["overlay"]["id"] == "casino-exemple-fr"
-    assert "house rules: casino-exemple-fr" in audit("check", "--house", house, str(THREE.relative_to(ROOT))).stdout
+    assert (
+        "house rules: casino-exemple-fr"
+        in audit("check", "--house", house, str(THREE.relative_to(ROOT))).stdout
+    )
 
 
 def test_rules_lists_every_rule_with_category_severity_and_citation():
     done = audit("rules", "fr-bataille-2007")
     assert done.returncode == 0
     assert "FR-PAY-MAIN  wrong-payout  error" in done.stdout
-    assert "« La mise \"égalité\" paie 10 pour 1. »" in done.stdout
+    assert '« La mise "égalité" paie 10 pour 1. »' in done.stdout
     assert audit("rules", "xx-nothing").returncode == 2
 
 
-@pytest.mark.skipif(not spec_examples(), reason="../shared/spec/del-format.md is not beside the project")
+@pytest.mark.skipif(
+    not spec_examples(), reason="../shared/spec/del-format.md is not beside the project"
+)
 @pytest.mark.parametrize("index", range(len(spec_examples()) or 1))
 def test_every_example_of_the_format_spec_audits_clean(tmp_path, index):
     log = tmp_path / f"example-{index + 1}.del"
@@ -176,11 +216,18 @@ def test_the_compiled_grammar_is_cached_per_user_and_a_damaged_cache_changes_not
     (AUDIT_CACHE_DIR here); a damaged cache file is compiled anew, silently, with the same report;
     AUDIT_CACHE_DIR set empty, or a folder that cannot be made, means no cache at all."""
     import os
+
     cache = tmp_path / "cache"
 
     def run(where: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "audit", "check", "--format", "json", str(THREE)], cwd=ROOT,
-                              env={**os.environ, "AUDIT_CACHE_DIR": where}, capture_output=True, text=True, timeout=300)
+        return subprocess.run(
+            [sys.executable, "-m", "audit", "check", "--format", "json", str(THREE)],
+            cwd=ROOT,
+            env={**os.environ, "AUDIT_CACHE_DIR": where},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
 
     first = run(str(cache))
     files = list(cache.glob("del-grammar-*"))  # (beside the rulesets' data: audit/ruleset_cache.py)
@@ -202,12 +249,35 @@ def test_the_compiled_grammar_is_cached_per_user_and_a_damaged_cache_changes_not
 def test_a_reader_that_stops_early_ends_the_output_quietly():
     """``audit simulate | head``: the process ends with its exit code and no noise once the reader
     has gone (the command line ends with a hard exit after flushing its streams)."""
-    done = subprocess.run(f"{sys.executable} -m audit simulate --ruleset fr-bataille-2007 --tables 4 --rounds 400 | head -3",
-                          shell=True, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        f"{sys.executable} -m audit simulate --ruleset fr-bataille-2007 --tables 4 --rounds 400 | head -3",
+        shell=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.stdout.count("\n") == 3 and done.stderr == "", done.stderr
     with open("/dev/full", "w") as device:  # every write fails: no space left
-        full = subprocess.run([sys.executable, "-m", "audit", "simulate", "--ruleset", "fr-bataille-2007", "--tables", "1",
-                               "--rounds", "5"], cwd=ROOT, stdout=device, stderr=subprocess.PIPE, text=True, timeout=300)
+        full = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "audit",
+                "simulate",
+                "--ruleset",
+                "fr-bataille-2007",
+                "--tables",
+                "1",
+                "--rounds",
+                "5",
+            ],
+            cwd=ROOT,
+            stdout=device,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=300,
+        )
     assert full.returncode == 2 and "standard output: cannot write" in full.stderr
 
 
@@ -222,7 +292,9 @@ def test_the_command_starts_with_the_collector_off_and_runs_with_it_as_before(mo
     import audit.cli
 
     seen = []
-    monkeypatch.setattr(audit.cli, "main", lambda args=None: seen.append((gc.isenabled(), gc.get_freeze_count())))
+    monkeypatch.setattr(
+        audit.cli, "main", lambda args=None: seen.append((gc.isenabled(), gc.get_freeze_count()))
+    )
     real_import = builtins.__import__
 
     def watching(name, *args, **kwargs):

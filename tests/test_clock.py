@@ -10,7 +10,9 @@ from audit.stream.clock import LogClock
 
 def _clock(tolerance: int = 2) -> tuple[LogClock, list[tuple[str, str]]]:
     complaints: list[tuple[str, str]] = []
-    return LogClock(timedelta(seconds=tolerance), lambda table, message: complaints.append((table, message))), complaints
+    return LogClock(
+        timedelta(seconds=tolerance), lambda table, message: complaints.append((table, message))
+    ), complaints
 
 
 def _at(clock: LogClock, stamp: str, table: str = "T1") -> None:
@@ -35,7 +37,10 @@ def test_time_going_back_at_a_table_or_behind_the_clock_is_a_complaint():
     _at(clock, "2026-11-20T21:00:05.000+01:00", "C")  # 5 s behind
     _at(clock, "2026-11-20T21:00:04.000+01:00", "A")  # back at A
     assert [table for table, _ in complaints] == ["C", "A"]
-    assert "behind the log's clock" in complaints[0][1] and "time goes back at table A" in complaints[1][1]
+    assert (
+        "behind the log's clock" in complaints[0][1]
+        and "time goes back at table A" in complaints[1][1]
+    )
 
 
 def test_the_clock_judges_by_time_whatever_the_stamps_shape():
@@ -51,8 +56,12 @@ def test_the_clock_judges_by_time_whatever_the_stamps_shape():
         for _ in range(30):
             ts = base + timedelta(milliseconds=rng.randrange(0, 5000))
             offset = rng.choice([0, 1, 2])
-            local = ts.astimezone(datetime.fromisoformat(f"2026-01-01T00:00:00+0{offset}:00").tzinfo)
-            stamp = local.isoformat(timespec=rng.choice(["seconds", "milliseconds"])).replace("+00:00", rng.choice(["Z", "+00:00"]))
+            local = ts.astimezone(
+                datetime.fromisoformat(f"2026-01-01T00:00:00+0{offset}:00").tzinfo
+            )
+            stamp = local.isoformat(timespec=rng.choice(["seconds", "milliseconds"])).replace(
+                "+00:00", rng.choice(["Z", "+00:00"])
+            )
             ts = datetime.fromisoformat(stamp)
             table = rng.choice("AB")
             if latest is None or ts >= latest:

@@ -25,7 +25,9 @@ from audit.run import run_audit
 from audit.stream.inputs import InputError, expand
 
 ROOT = Path(__file__).resolve().parent.parent
-FAULTY = ROOT / "tests" / "golden" / "logs" / "mixed-faulty.del"  # interleaved tables, findings of every kind
+FAULTY = (
+    ROOT / "tests" / "golden" / "logs" / "mixed-faulty.del"
+)  # interleaved tables, findings of every kind
 RULE_LOGS = sorted((ROOT / "fixtures" / "rules" / "fr-bataille-2007").glob("*.del"))[:5]
 
 cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import this module
@@ -35,8 +37,16 @@ cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers canno
 def scheduler():
     """One cluster of two worker processes for the module, set as ``--cluster local`` sets its
     own (on Linux, workers forked: a killed one is replaced by a fork in mid-run): its address."""
-    with dask.config.set(LOCAL_CONFIG), LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                      silence_logs=logging.ERROR) as cluster:
+    with (
+        dask.config.set(LOCAL_CONFIG),
+        LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        ) as cluster,
+    ):
         yield cluster.scheduler_address
 
 
@@ -50,8 +60,14 @@ def _reports(report) -> tuple[str, str]:
 
 
 def audit(*args: str, cwd: Path = ROOT, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=300, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "audit", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        **kw,
+    )
 
 
 def test_the_tasks_are_files_or_enough_parts_of_them_for_every_thread():
@@ -76,12 +92,16 @@ def test_several_files_on_local_2_give_the_reports_of_one_process(tmp_path):
         assert (tmp_path / f"two.{ext}").read_bytes() == (tmp_path / f"one.{ext}").read_bytes(), ext
 
 
-def test_one_interleaved_file_is_split_among_the_workers_and_reported_as_one(scheduler, library, tmp_path):
+def test_one_interleaved_file_is_split_among_the_workers_and_reported_as_one(
+    scheduler, library, tmp_path
+):
     gz = tmp_path / "mixed-faulty.del.gz"
     gz.write_bytes(gzip.compress(FAULTY.read_bytes(), mtime=0))
     for path in (str(FAULTY), str(gz)):
         one = run_audit(library, [path])
-        assert _reports(run_audit(library, [path], cluster=Cluster(scheduler))) == _reports(one), path
+        assert _reports(run_audit(library, [path], cluster=Cluster(scheduler))) == _reports(one), (
+            path
+        )
     assert len(cluster_tasks([str(FAULTY)], 2)) == 2
 
 
@@ -97,7 +117,9 @@ def test_file_urls_and_a_folder_url_are_read_by_the_workers(scheduler, library, 
     assert [i.path for i in one.inputs] == expand([folder])
     assert _reports(run_audit(library, [folder], cluster=Cluster(scheduler))) == _reports(one)
     single = (logs / "night" / "a.del").as_uri()
-    assert _reports(run_audit(library, [single], cluster=Cluster(scheduler))) == _reports(run_audit(library, [single]))
+    assert _reports(run_audit(library, [single], cluster=Cluster(scheduler))) == _reports(
+        run_audit(library, [single])
+    )
     with pytest.raises(InputError, match="no such file or folder"):
         expand([(logs / "missing.del").as_uri()])
 
@@ -105,6 +127,7 @@ def test_file_urls_and_a_folder_url_are_read_by_the_workers(scheduler, library, 
 def _die_at_the_first_task(marker: str) -> None:
     """On a worker (test only): the first task to start on any worker kills its own process."""
     import audit.cluster as on_worker
+
     real = on_worker._audit_part
 
     def dying(*args, **kwargs):
@@ -120,10 +143,13 @@ def _die_at_the_first_task(marker: str) -> None:
 
 def _live_again() -> None:
     import audit.cluster as on_worker
+
     on_worker._audit_part = getattr(on_worker._audit_part, "real", on_worker._audit_part)
 
 
-def test_a_worker_killed_in_the_middle_of_a_task_loses_and_doubles_nothing(scheduler, library, tmp_path):
+def test_a_worker_killed_in_the_middle_of_a_task_loses_and_doubles_nothing(
+    scheduler, library, tmp_path
+):
     files = [str(p) for p in [*RULE_LOGS, FAULTY]]
     one = run_audit(library, files)
     marker = tmp_path / "killed"
@@ -137,13 +163,17 @@ def test_a_worker_killed_in_the_middle_of_a_task_loses_and_doubles_nothing(sched
     assert _reports(report) == _reports(one)
 
 
-@pytest.mark.skipif(not Path("/proc/self/mem").exists(), reason="a file that fails when read: Linux's")
+@pytest.mark.skipif(
+    not Path("/proc/self/mem").exists(), reason="a file that fails when read: Linux's"
+)
 def test_an_unreadable_input_is_reported_as_without_the_cluster(scheduler, tmp_path):
     for name in ("broken.del", "zz-broken.del"):  # opens, then every read fails (even as root)
         (tmp_path / name).symlink_to("/proc/self/mem")
     shutil.copy(RULE_LOGS[0], tmp_path / "ok.del")
     one = audit("check", "ok.del", "zz-broken.del", "broken.del", cwd=tmp_path)
-    two = audit("check", "ok.del", "zz-broken.del", "broken.del", "--cluster", scheduler, cwd=tmp_path)
+    two = audit(
+        "check", "ok.del", "zz-broken.del", "broken.del", "--cluster", scheduler, cwd=tmp_path
+    )
     assert one.returncode == two.returncode == 2
     assert two.stderr == one.stderr == "audit: broken.del: read error: Input/output error\n"
 
@@ -158,10 +188,17 @@ def test_verbose_is_told_the_scheduler_and_its_workers(scheduler, library):
 
 
 def test_without_the_extra_the_message_says_what_to_install(tmp_path):
-    code = ("import sys; sys.modules['distributed'] = None; sys.argv = ['audit'] + sys.argv[1:]; "
-            "from audit.cli import main; main()")
-    done = subprocess.run([sys.executable, "-c", code, "check", "--cluster", "local:2", str(FAULTY)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    code = (
+        "import sys; sys.modules['distributed'] = None; sys.argv = ['audit'] + sys.argv[1:]; "
+        "from audit.cli import main; main()"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, "check", "--cluster", "local:2", str(FAULTY)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2 and done.stderr == f"audit: {NEEDS_DASK}\n"
     assert "pip install 'del-audit[cluster]'" in NEEDS_DASK
 
@@ -172,7 +209,11 @@ def test_what_a_cluster_cannot_do_is_said_in_one_line(tmp_path, monkeypatch):
     assert done.returncode == 2 and "standard input cannot be read" in done.stderr
     (tmp_path / "audit.toml").write_text('cluster = "local:none"\n')
     done = audit("check", str(FAULTY), cwd=tmp_path)  # the configuration's cluster
-    assert done.returncode == 2 and done.stderr == "audit: --cluster local:none: local:N takes a number of worker processes, 1 or more\n"
+    assert (
+        done.returncode == 2
+        and done.stderr
+        == "audit: --cluster local:none: local:N takes a number of worker processes, 1 or more\n"
+    )
     monkeypatch.setattr("audit.cluster.CONNECT_TIMEOUT", 1)
     with pytest.raises(ClusterError, match="no scheduler answers"):
         Cluster("tcp://127.0.0.1:9").run(Library.load(), [str(FAULTY)], None)

@@ -13,12 +13,12 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from fixtures import copy_rulesets
 from jsonschema import Draft202012Validator
 from typer.testing import CliRunner
 
 from audit import findings_store
 from audit.cli import app
+from fixtures import copy_rulesets
 
 ROOT = Path(__file__).resolve().parent.parent
 LOG = ROOT / "tests" / "golden" / "logs" / "fr-bataille-2007-faulty.del"
@@ -30,8 +30,13 @@ EVERY_RULE = '["DEL-", "FR-", "MC-", "CDF-"]'
 
 
 def audit(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=cwd, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"})
+    return subprocess.run(
+        [sys.executable, "-m", "audit", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"},
+    )
 
 
 def sha256(path: Path) -> str:
@@ -69,14 +74,20 @@ def test_a_parent_audit_toml_that_ignores_every_rule_says_so_first(tmp_path, uns
     assert text.returncode == 0, text.stderr  # nothing left to fail the run...
     first = text.stdout.splitlines()[0]
     # ...and the first line says why
-    assert first == f"audit: {every} finding(s) hidden by ignore DEL-, FR-, MC-, CDF- (../audit.toml)"
+    assert (
+        first == f"audit: {every} finding(s) hidden by ignore DEL-, FR-, MC-, CDF- (../audit.toml)"
+    )
     assert f"no finding reported; {every} hidden by the selection" in text.stdout
 
     report = check_json(str(MIXED), cwd=child)
     conf = report["configuration"]
     assert conf["files"] == [{"path": "../audit.toml", "sha256": sha256(tmp_path / "audit.toml")}]
-    assert conf["selection"] == {"select": [], "ignore": ["DEL-", "FR-", "MC-", "CDF-"],
-                                 "source": "../audit.toml", "hidden": every}
+    assert conf["selection"] == {
+        "select": [],
+        "ignore": ["DEL-", "FR-", "MC-", "CDF-"],
+        "source": "../audit.toml",
+        "hidden": every,
+    }
     assert report["findings"] == [] and conf["fail_on"] == "error" and conf["statistics"] is False
 
     page = tmp_path / "night.html"
@@ -85,8 +96,8 @@ def test_a_parent_audit_toml_that_ignores_every_rule_says_so_first(tmp_path, uns
     html = page.read_text(encoding="utf-8")
     banner = html.index('id="hidden-findings"')
     assert banner < html.index('id="verdict"') + 4000  # on the first screen, beside the verdict
-    assert f"{every} findings</strong> hidden by ignore" in html[banner:banner + 2000]
-    assert "../audit.toml" in html[banner:banner + 2000]
+    assert f"{every} findings</strong> hidden by ignore" in html[banner : banner + 2000]
+    assert "../audit.toml" in html[banner : banner + 2000]
 
 
 def test_without_configuration_the_report_says_so_and_hides_nothing(tmp_path):
@@ -103,62 +114,115 @@ def test_without_configuration_the_report_says_so_and_hides_nothing(tmp_path):
 def test_a_named_configuration_and_the_command_line(tmp_path, unselected):
     config = tmp_path / "pyproject.toml"
     config.write_text('[tool.audit]\nfail-on = "warning"\nselect = ["wrong-payout"]\n')
-    conf = check_json("--config", str(config), "--ignore", "FR-PAY-MAIN", str(MIXED), cwd=tmp_path)["configuration"]
+    conf = check_json("--config", str(config), "--ignore", "FR-PAY-MAIN", str(MIXED), cwd=tmp_path)[
+        "configuration"
+    ]
     assert conf["files"] == [{"path": "pyproject.toml", "sha256": sha256(config)}]
     assert conf["fail_on"] == "warning"
     # select from the file, ignore from the command line
-    assert conf["selection"]["select"] == ["wrong-payout"] and conf["selection"]["ignore"] == ["FR-PAY-MAIN"]
+    assert conf["selection"]["select"] == ["wrong-payout"] and conf["selection"]["ignore"] == [
+        "FR-PAY-MAIN"
+    ]
     assert conf["selection"]["source"] == "pyproject.toml and command line"
-    kept = [f for f in unselected["findings"] if f["category"] == "wrong-payout" and f["rule"] != "FR-PAY-MAIN"]
+    kept = [
+        f
+        for f in unselected["findings"]
+        if f["category"] == "wrong-payout" and f["rule"] != "FR-PAY-MAIN"
+    ]
     assert conf["selection"]["hidden"] == len(unselected["findings"]) - len(kept)
 
 
 @pytest.mark.parametrize("threshold", [None, 3])
-def test_the_hidden_count_whether_the_findings_spilled_or_not(threshold, tmp_path, monkeypatch, temporary_folder,
-                                                               unselected):
+def test_the_hidden_count_whether_the_findings_spilled_or_not(
+    threshold, tmp_path, monkeypatch, temporary_folder, unselected
+):
     merges = []
     real = findings_store.merged
     monkeypatch.setattr(findings_store, "merged", lambda stores: merges.append(1) or real(stores))
     if threshold is not None:
         monkeypatch.setattr(findings_store, "THRESHOLD", threshold)
     base = tmp_path / "baseline.json"
-    assert CliRunner().invoke(app, ["baseline", "create", "-o", str(base), "--select", "wrong-payout,late-bet",
-                                    str(MIXED)]).exit_code == 0
+    assert (
+        CliRunner()
+        .invoke(
+            app,
+            [
+                "baseline",
+                "create",
+                "-o",
+                str(base),
+                "--select",
+                "wrong-payout,late-bet",
+                str(MIXED),
+            ],
+        )
+        .exit_code
+        == 0
+    )
     out = tmp_path / "report.json"
-    in_process("-f", "json", "-o", str(out), "--baseline", str(base), "--ignore", "wrong-payout,MC-DEAL-",
-               str(MIXED))
+    in_process(
+        "-f",
+        "json",
+        "-o",
+        str(out),
+        "--baseline",
+        str(base),
+        "--ignore",
+        "wrong-payout,MC-DEAL-",
+        str(MIXED),
+    )
     assert bool(merges) == (threshold is not None)
     report = json.loads(out.read_text())
     conf = report["configuration"]
-    hidden = [f for f in unselected["findings"] if f["category"] == "wrong-payout" or f["rule"].startswith("MC-DEAL-")]
+    hidden = [
+        f
+        for f in unselected["findings"]
+        if f["category"] == "wrong-payout" or f["rule"].startswith("MC-DEAL-")
+    ]
     suppressed = [f for f in unselected["findings"] if f["category"] == "late-bet"]
     assert hidden and suppressed
     # the findings hidden and the baselined findings the selection left out both count as hidden
     assert conf["selection"]["hidden"] == len(hidden)
-    assert conf["baseline"]["sha256"] == sha256(base) and conf["baseline"]["suppressed"] == len(suppressed)
+    assert conf["baseline"]["sha256"] == sha256(base) and conf["baseline"]["suppressed"] == len(
+        suppressed
+    )
     # nothing is lost: what the rules found is listed, suppressed or hidden
     listed = sum(report["summary"]["findings"].values())
-    assert listed + conf["baseline"]["suppressed"] + conf["selection"]["hidden"] == len(unselected["findings"])
+    assert listed + conf["baseline"]["suppressed"] + conf["selection"]["hidden"] == len(
+        unselected["findings"]
+    )
 
 
 def test_the_baseline_suppressed_count_and_hash(tmp_path, unselected):
     base = tmp_path / "accepted.json"
-    assert audit("baseline", "create", "-o", str(base), "--select", "wrong-payout", str(MIXED)).returncode == 0
+    assert (
+        audit(
+            "baseline", "create", "-o", str(base), "--select", "wrong-payout", str(MIXED)
+        ).returncode
+        == 0
+    )
     report = check_json("--baseline", str(base), str(MIXED), cwd=tmp_path)
     accepted = [f for f in unselected["findings"] if f["category"] == "wrong-payout"]
-    assert report["configuration"]["baseline"] == {"path": "accepted.json", "sha256": sha256(base),
-                                                   "suppressed": len(accepted)}
+    assert report["configuration"]["baseline"] == {
+        "path": "accepted.json",
+        "sha256": sha256(base),
+        "suppressed": len(accepted),
+    }
     assert len(report["suppressed"]) == len(accepted)
     quiet = audit("check", "-q", "--baseline", str(base), str(MIXED), cwd=tmp_path).stdout
     assert f"{len(accepted)} suppressed by the baseline accepted.json" in quiet
-    first = audit("check", "--no-progress", "--baseline", str(base), str(MIXED), cwd=tmp_path).stdout.splitlines()[0]
+    first = audit(
+        "check", "--no-progress", "--baseline", str(base), str(MIXED), cwd=tmp_path
+    ).stdout.splitlines()[0]
     assert first == f"audit: {len(accepted)} suppressed by baseline accepted.json"
 
 
 def test_house_overlays_are_listed_with_their_hash(tmp_path):
     report = check_json("--house", str(HOUSE), str(LOG), cwd=ROOT)
     [overlay] = report["configuration"]["overlays"]
-    assert overlay["path"] == "rulesets/house/casino-exemple-fr.yaml" and overlay["sha256"] == sha256(HOUSE)
+    assert overlay["path"] == "rulesets/house/casino-exemple-fr.yaml" and overlay[
+        "sha256"
+    ] == sha256(HOUSE)
     assert overlay["tables"] == "*" and overlay["ruleset"] == "fr-bataille-2007"
     first = audit("check", "--no-progress", "--house", str(HOUSE), str(LOG)).stdout.splitlines()[0]
     assert first.startswith("audit: house overlay rulesets/house/casino-exemple-fr.yaml")
@@ -172,7 +236,10 @@ def test_the_json_configuration_is_the_same_bytes_whatever_jobs(tmp_path):
     (tmp_path / "audit.toml").write_text('ignore = ["FR-PAY-"]\n')
     one = audit("check", "--no-progress", "-f", "json", str(MIXED), cwd=tmp_path)
     two = audit("check", "--no-progress", "-f", "json", "--jobs", "2", str(MIXED), cwd=tmp_path)
-    assert one.stdout == two.stdout and json.loads(one.stdout)["configuration"]["selection"]["hidden"] > 0
+    assert (
+        one.stdout == two.stdout
+        and json.loads(one.stdout)["configuration"]["selection"]["hidden"] > 0
+    )
 
 
 def test_sarif_junit_and_github_carry_the_configuration(tmp_path, unselected):
@@ -192,30 +259,54 @@ def test_sarif_junit_and_github_carry_the_configuration(tmp_path, unselected):
     assert props["configuration.selection.ignore"] == "wrong-payout"
     assert props["configuration.selection.source"] == "audit.toml"
     assert props["configuration.selection.hidden"] == str(hidden)
-    assert props["configuration.fail_on"] == "error" and props["configuration.statistics"] == "false"
-    assert props["configuration.rulesets.fr-bataille-2007.sha256"] == sha256(ROOT / "rulesets" / "fr-bataille-2007.yaml")
+    assert (
+        props["configuration.fail_on"] == "error" and props["configuration.statistics"] == "false"
+    )
+    assert props["configuration.rulesets.fr-bataille-2007.sha256"] == sha256(
+        ROOT / "rulesets" / "fr-bataille-2007.yaml"
+    )
 
     github = audit("check", "-f", "github", str(MIXED), cwd=tmp_path).stdout.splitlines()
-    assert github[0] == (f"::notice title=what shaped this report::{hidden} finding(s) hidden by ignore "
-                         "wrong-payout (audit.toml)")
+    assert github[0] == (
+        f"::notice title=what shaped this report::{hidden} finding(s) hidden by ignore "
+        "wrong-payout (audit.toml)"
+    )
     assert all(not line.startswith("::notice title=what") for line in github[1:])
     config.unlink()  # nothing shaped the report: no notice
-    assert not audit("check", "-f", "github", str(MIXED), cwd=tmp_path).stdout.startswith("::notice title=what")
+    assert not audit("check", "-f", "github", str(MIXED), cwd=tmp_path).stdout.startswith(
+        "::notice title=what"
+    )
 
 
 def test_the_quiet_line_keeps_what_was_hidden(tmp_path, unselected):
     (tmp_path / "audit.toml").write_text('ignore = ["DEL-TIME-ORDER", "FR-"]\n')
-    hidden = sum(1 for f in unselected["findings"] if f["rule"] == "DEL-TIME-ORDER" or f["rule"].startswith("FR-"))
+    hidden = sum(
+        1
+        for f in unselected["findings"]
+        if f["rule"] == "DEL-TIME-ORDER" or f["rule"].startswith("FR-")
+    )
     done = audit("check", "-q", str(MIXED), cwd=tmp_path)
     assert done.stdout.count("\n") == 1
-    assert done.stdout.rstrip().endswith(f"; {hidden} finding(s) hidden by ignore DEL-TIME-ORDER, FR- (audit.toml)")
+    assert done.stdout.rstrip().endswith(
+        f"; {hidden} finding(s) hidden by ignore DEL-TIME-ORDER, FR- (audit.toml)"
+    )
     # with a report for a program on standard output, the line goes to standard error, the same
     assert audit("check", "-q", "-f", "json", str(MIXED), cwd=tmp_path).stderr == done.stdout
 
 
 def test_the_quiet_line_names_an_anomaly_and_why_the_run_fails(tmp_path):
     log = tmp_path / "night.del"
-    made = audit("simulate", "-r", "fr-bataille-2007", "--rounds", "300", "--anomaly", "stacked-shoe", "-o", str(log))
+    made = audit(
+        "simulate",
+        "-r",
+        "fr-bataille-2007",
+        "--rounds",
+        "300",
+        "--anomaly",
+        "stacked-shoe",
+        "-o",
+        str(log),
+    )
     assert made.returncode == 0, made.stderr
     done = audit("check", "--statistics", "-q", str(log), cwd=tmp_path)
     assert done.returncode == 0
@@ -233,15 +324,21 @@ def test_baseline_create_says_what_the_selection_left_out(tmp_path, unselected):
     hidden = sum(1 for f in unselected["findings"] if f["rule"].startswith("MC-"))
     assert done.returncode == 0 and done.stdout == (
         f"audit: {len(unselected['findings']) - hidden} finding(s) written to b.json; "
-        f"{hidden} finding(s) hidden by ignore MC- (audit.toml), not in the baseline\n")
+        f"{hidden} finding(s) hidden by ignore MC- (audit.toml), not in the baseline\n"
+    )
 
 
-def test_paths_are_shown_from_the_current_folder_when_they_share_more_than_the_root(tmp_path, monkeypatch):
+def test_paths_are_shown_from_the_current_folder_when_they_share_more_than_the_root(
+    tmp_path, monkeypatch
+):
     from audit.configuration import shown_path
+
     (tmp_path / "logs" / "nightly").mkdir(parents=True)
     monkeypatch.chdir(tmp_path / "logs" / "nightly")
     assert shown_path(tmp_path / "audit.toml") == "../../audit.toml"
-    assert shown_path(tmp_path / "logs" / "nightly" / "house" / "casino.yaml") == "house/casino.yaml"
+    assert (
+        shown_path(tmp_path / "logs" / "nightly" / "house" / "casino.yaml") == "house/casino.yaml"
+    )
     assert shown_path("b.json") == "b.json"
     elsewhere = Path("/") / "nowhere-shared" / "audit.toml"  # only the root in common: as given
     assert shown_path(elsewhere) == "/nowhere-shared/audit.toml"
@@ -258,17 +355,23 @@ def test_a_ruleset_that_is_not_the_shipped_one_is_named_in_every_format(tmp_path
     assert used["fr-bataille-2007"]["shipped"] is False
     assert used["fr-bataille-2007"]["path"].endswith("rules/fr-bataille-2007.yaml")
     assert used["fr-bataille-2007"]["sha256"] == sha256(changed)
-    assert all(r["shipped"] and r["path"] is None for i, r in used.items() if i != "fr-bataille-2007")
+    assert all(
+        r["shipped"] and r["path"] is None for i, r in used.items() if i != "fr-bataille-2007"
+    )
     text = audit("check", "--no-progress", "--rulesets", str(folder), str(LOG)).stdout
     assert text.splitlines()[0].startswith("audit: ruleset fr-bataille-2007 is not the one shipped")
     quiet = audit("check", "-q", "--rulesets", str(folder), str(LOG)).stdout
     assert "ruleset(s) not shipped: fr-bataille-2007" in quiet
     page = tmp_path / "night.html"
-    audit("check", "--no-progress", "-f", "html", "-o", str(page), "--rulesets", str(folder), str(LOG))
+    audit(
+        "check", "--no-progress", "-f", "html", "-o", str(page), "--rulesets", str(folder), str(LOG)
+    )
     html = page.read_text(encoding="utf-8")
     assert 'id="hidden-findings"' in html and "is not the one shipped with audit" in html
 
 
 def test_the_shipped_rulesets_are_said_to_be_shipped():
     report = check_json(str(LOG))
-    assert report["configuration"]["rulesets"] and all(r["shipped"] for r in report["configuration"]["rulesets"])
+    assert report["configuration"]["rulesets"] and all(
+        r["shipped"] for r in report["configuration"]["rulesets"]
+    )

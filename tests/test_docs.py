@@ -50,7 +50,11 @@ def _squeeze(text: str) -> str:
 
 
 def _rulesets_text() -> str:
-    return _squeeze("\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "rulesets").rglob("*.yaml"))))
+    return _squeeze(
+        "\n".join(
+            p.read_text(encoding="utf-8") for p in sorted((ROOT / "rulesets").rglob("*.yaml"))
+        )
+    )
 
 
 def test_performance_page_is_short():
@@ -68,8 +72,9 @@ def test_performance_page_is_short():
 )
 def test_page_holds_no_work_log(page: Path):
     hits = _hits(page.read_text(encoding="utf-8"))
-    assert not hits, f"docs/{page.name} reads like a work log (sessions, tracker numbers): " + "; ".join(
-        f"line {n}: {line[:120]}" for n, line in hits
+    assert not hits, (
+        f"docs/{page.name} reads like a work log (sessions, tracker numbers): "
+        + "; ".join(f"line {n}: {line[:120]}" for n, line in hits)
     )
 
 
@@ -83,11 +88,13 @@ def test_generated_page_hits_come_from_the_rulesets(name: str):
         for match in WORK_LOG.finditer(line):
             # the words around the mark, cut at the table's cells and Markdown's emphasis
             before = re.split(r"[|*_`]", line[: match.start()])[-1][-25:]
-            after = re.split(r"[|*_`]", line[match.end():])[0][:25]
+            after = re.split(r"[|*_`]", line[match.end() :])[0][:25]
             around = _squeeze(before + match.group(0) + after)
             if around not in rulesets:
                 stray.append(f"line {number}: {around!r}")
-    assert not stray, f"docs/{name}: {GENERATED[name]}, yet these are not in the rulesets: " + "; ".join(stray)
+    assert not stray, (
+        f"docs/{name}: {GENERATED[name]}, yet these are not in the rulesets: " + "; ".join(stray)
+    )
 
 
 #: an inline link or image ``[text](target "title")``, and a reference definition ``[id]: target``
@@ -99,7 +106,9 @@ def _relative_targets(text: str) -> list[str]:
     text = re.sub(r"^(```|~~~).*?^\1", "", text, flags=re.MULTILINE | re.DOTALL)  # fenced code
     text = re.sub(r"`[^`\n]*`", "", text)  # code spans
     targets = INLINE_LINK.findall(text) + REFERENCE.findall(text)
-    return [t for t in targets if not re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", t) and not t.startswith("#")]
+    return [
+        t for t in targets if not re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", t) and not t.startswith("#")
+    ]
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
@@ -115,10 +124,15 @@ def test_relative_links_lead_to_files(page: Path):
 
 def test_link_finder_sees_links_and_skips_code():
     text = (
-        "[a](report.md) ![i](img/x.svg) [b](ci.md#the-baseline \"t\") [c](https://example.org/x.md) "
+        '[a](report.md) ![i](img/x.svg) [b](ci.md#the-baseline "t") [c](https://example.org/x.md) '
         "[d](#local) `[e](code.md)`\n[ref]: ../CHANGELOG.md\n```\n[f](fenced.md)\n```\n"
     )
-    assert _relative_targets(text) == ["report.md", "img/x.svg", "ci.md#the-baseline", "../CHANGELOG.md"]
+    assert _relative_targets(text) == [
+        "report.md",
+        "img/x.svg",
+        "ci.md#the-baseline",
+        "../CHANGELOG.md",
+    ]
 
 
 def test_work_log_pattern():

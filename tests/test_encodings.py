@@ -16,11 +16,24 @@ THREE = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
 
 
 def audit(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "audit", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
-@pytest.mark.parametrize("codec, name", [("utf-16", "UTF-16 LE"), ("utf-16-be", "UTF-16 BE"), ("utf-16-le", "UTF-16 LE"),
-                                         ("utf-32", "UTF-32 LE")])
+@pytest.mark.parametrize(
+    "codec, name",
+    [
+        ("utf-16", "UTF-16 LE"),
+        ("utf-16-be", "UTF-16 BE"),
+        ("utf-16-le", "UTF-16 LE"),
+        ("utf-32", "UTF-32 LE"),
+    ],
+)
 def test_a_log_in_utf16_is_one_finding_with_its_line_count(codec, name, tmp_path):
     data = THREE.read_text(encoding="utf-8").encode(codec)
     lines = data.count(b"\n") + (not data.endswith(b"\n"))
@@ -34,12 +47,18 @@ def test_a_log_in_utf16_is_one_finding_with_its_line_count(codec, name, tmp_path
         assert done.returncode == 1 and "Traceback" not in done.stderr
         (finding,) = report["findings"]
         assert (finding["rule"], finding["line"], finding["actual"]) == ("DEL-SYNTAX", 1, None)
-        assert finding["message"] == f"the file is not UTF-8 text (it looks like {name}): none of its {lines} lines is audited"
+        assert (
+            finding["message"]
+            == f"the file is not UTF-8 text (it looks like {name}): none of its {lines} lines is audited"
+        )
         (summary,) = report["inputs"]
         assert summary["lines"] == lines and summary["accounting"]["syntax"] == 1
         assert summary["accounting"]["not_audited"] == lines - 1
         assert summary["size"] == path.stat().st_size
-    assert audit("check", "-f", "json", "--jobs", "2", str(log)).stdout == audit("check", "-f", "json", str(log)).stdout
+    assert (
+        audit("check", "-f", "json", "--jobs", "2", str(log)).stdout
+        == audit("check", "-f", "json", str(log)).stdout
+    )
 
 
 def test_a_utf8_log_with_a_few_bad_lines_is_still_read_line_by_line(tmp_path):
@@ -52,16 +71,25 @@ def test_a_utf8_log_with_a_few_bad_lines_is_still_read_line_by_line(tmp_path):
     assert {"FR-LATE-BET", "FR-PAY-MAIN"} <= {f["rule"] for f in report["findings"]}
 
 
-@pytest.mark.parametrize("content, lines", [(b"", 0), (b"#DEL 1\n#casino X\n\n# nothing tonight\n", 4)])
+@pytest.mark.parametrize(
+    "content, lines", [(b"", 0), (b"#DEL 1\n#casino X\n\n# nothing tonight\n", 4)]
+)
 def test_a_log_with_no_event_is_a_warning(content, lines, tmp_path):
     log = tmp_path / "quiet.del"
     log.write_bytes(content)
     done = audit("check", "-f", "json", str(log))
     assert done.returncode == 0, done.stderr  # a warning: the default --fail-on error passes it
     (finding,) = json.loads(done.stdout)["findings"]
-    assert (finding["rule"], finding["severity"], finding["line"]) == ("DEL-EMPTY", "warning", max(lines, 1))
-    assert finding["message"] == ("the file is empty: it holds no event" if not lines else
-                                  f"the file holds no event: its {lines} lines are blank lines, comments and headers")
+    assert (finding["rule"], finding["severity"], finding["line"]) == (
+        "DEL-EMPTY",
+        "warning",
+        max(lines, 1),
+    )
+    assert finding["message"] == (
+        "the file is empty: it holds no event"
+        if not lines
+        else f"the file holds no event: its {lines} lines are blank lines, comments and headers"
+    )
     assert audit("check", "--fail-on", "warning", str(log)).returncode == 1
 
 
@@ -72,11 +100,16 @@ def test_a_log_with_events_or_problems_is_not_empty_whatever_the_jobs(tmp_path):
     garbage = tmp_path / "garbage.del"
     garbage.write_bytes(b"not a line of a log\n")
     for jobs in ("1", "2"):
-        report = json.loads(audit("check", "-f", "json", "--jobs", jobs, str(log), str(garbage)).stdout)
+        report = json.loads(
+            audit("check", "-f", "json", "--jobs", jobs, str(log), str(garbage)).stdout
+        )
         assert "DEL-EMPTY" not in {f["rule"] for f in report["findings"]}, jobs
     from audit import run as run_module
     from audit.rulesets import Library
+
     library = Library.load()
     tasks = run_module._tasks([str(log)], 2)
-    parts = run_module._merge(library, tasks, [run_module._audit_part(library, *task) for task in tasks])
+    parts = run_module._merge(
+        library, tasks, [run_module._audit_part(library, *task) for task in tasks]
+    )
     assert "DEL-EMPTY" not in {f.rule for f in parts.findings}

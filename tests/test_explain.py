@@ -35,7 +35,7 @@ def _section(text: str, heading: str) -> list[str]:
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(heading))
     out = []
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         if not line.strip():
             break
         out.append(line)
@@ -68,9 +68,10 @@ def test_explain_shows_the_rule_and_its_examples(library, rule_id):
     number, shown = int(marked[0].group(1)), marked[0].group(2)
     assert raw[number - 1].rstrip() == shown, "the >> line is not that line of the fixture"
     assert "FAIL" in shown.split()[1]
-    above = [line for line in raw[:number - 1] if line.strip()]
-    assert re.match(rf"^\s*#\s*expect:\s*{re.escape(rule.id)}\s*$", above[-1]), \
+    above = [line for line in raw[: number - 1] if line.strip()]
+    assert re.match(rf"^\s*#\s*expect:\s*{re.escape(rule.id)}\s*$", above[-1]), (
         "the >> line is not the one an `# expect:` comment points at"
+    )
     assert _MARKED.match(failing[-1]), "the >> line ends the failing excerpt"
     first = _SHOWN.match(failing[0])
     assert first and first.group(2).split()[2] == "OPEN", "the excerpt starts at the table's OPEN"
@@ -147,7 +148,9 @@ def test_explain_without_the_fixtures_folder(library, tmp_path):
 
 
 def test_explain_finds_the_fixtures_of_the_checkout_by_default(library):
-    assert explain_text(library, "FR-PAY-MAIN") == explain_text(library, "FR-PAY-MAIN", RULE_FIXTURES)
+    assert explain_text(library, "FR-PAY-MAIN") == explain_text(
+        library, "FR-PAY-MAIN", RULE_FIXTURES
+    )
 
 
 def test_parameters_are_shown_exactly(library):
@@ -177,7 +180,9 @@ def test_rules_markdown_is_deterministic_and_complete(library):
         assert f"\n## {loaded.id}\n" in text
         for rule in loaded.model.rules:
             assert f"\n### {rule.id}\n" in text
-            assert f"| [{rule.id}](#{rule.id.lower()}) | {rule.category} | {rule.severity} |" in text
+            assert (
+                f"| [{rule.id}](#{rule.id.lower()}) | {rule.category} | {rule.severity} |" in text
+            )
             assert f"> {' '.join(rule.citation.text.split())}\n" in text
     assert "- Parameters: `{fraction: 0.5, rounding: down}`" in text
 

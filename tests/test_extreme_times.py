@@ -43,8 +43,14 @@ NIGHTS = {
 
 def run(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "audit", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.mark.parametrize("name", list(NIGHTS))
@@ -70,7 +76,9 @@ def test_every_format_and_the_store_take_extreme_times(name, tmp_path):
             shown = cli("history", view, "--store", str(store), *extra)  # in this process: faster
             assert shown.returncode == 0, (view, period, shown.stderr)
             assert "internal error" not in shown.stderr
-    (night,) = json.loads(cli("history", "nights", "--store", str(store), "--format", "json").stdout)
+    (night,) = json.loads(
+        cli("history", "nights", "--store", str(store), "--format", "json").stdout
+    )
     assert night["gaming_day"][:4] in {"0000", "0001", "1969", "1970", "2069", "9999"}
 
 
@@ -78,6 +86,7 @@ def test_the_history_from_the_first_day_there_is():
     from datetime import date
 
     from audit.history import periods
+
     assert periods.before(date(1, 1, 1), "day") is None
     assert periods.before(date(1, 1, 31), "month") is None
     assert periods.before(date(1, 6, 1), "year") is None
@@ -85,5 +94,6 @@ def test_the_history_from_the_first_day_there_is():
     from datetime import time
 
     from audit.history.gaming_day import of_stamp
+
     assert of_stamp("0001-01-01T03:00:00+14:00", time(6, 0)) == date(1, 1, 1)
     assert of_stamp("9999-12-31T23:59:59-12:00", time(6, 0)) == date(9999, 12, 31)

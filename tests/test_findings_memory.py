@@ -21,7 +21,11 @@ BOUND = 1_000
 
 def test_a_finding_keeps_only_its_own_text(tmp_path):
     log = tmp_path / "bad.del"
-    log.write_bytes(b"".join(b"\xff not UTF-8, line %d of a log in the wrong encoding\n" % n for n in range(LINES)))
+    log.write_bytes(
+        b"".join(
+            b"\xff not UTF-8, line %d of a log in the wrong encoding\n" % n for n in range(LINES)
+        )
+    )
     library = Library.load()
     gc.collect()
     tracemalloc.start()

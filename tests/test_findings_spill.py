@@ -20,8 +20,15 @@ from audit.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = sorted(str(p) for p in (ROOT / "tests" / "golden" / "logs").glob("*.del"))
-FORMATS = {"text": "txt", "json": "json", "sarif": "sarif", "junit": "xml", "github": "gh.txt",
-           "gitlab": "gl.json", "html": "html"}
+FORMATS = {
+    "text": "txt",
+    "json": "json",
+    "sarif": "sarif",
+    "junit": "xml",
+    "github": "gh.txt",
+    "gitlab": "gl.json",
+    "html": "html",
+}
 #: the memory bound of docs/report.md, in bytes
 BOUND = 200 * 1024 * 1024
 
@@ -36,13 +43,16 @@ def spill_folder(temporary_folder, monkeypatch):
     def merged(stores):
         merges.append(len(stores))
         return real(stores)
+
     monkeypatch.setattr(findings_store, "merged", merged)
     yield folder, merges
 
 
 def _logs(tmp_path: Path) -> list[str]:
     bad = tmp_path / "malformed.del"
-    bad.write_text("".join(f"not an event {n}\nnot an event\n" for n in range(150)))  # equal contents too
+    bad.write_text(
+        "".join(f"not an event {n}\nnot an event\n" for n in range(150))
+    )  # equal contents too
     return [*LOGS, str(bad)]
 
 
@@ -56,8 +66,12 @@ def _check(tmp_path: Path, name: str, *args: str) -> tuple[int, dict[str, bytes]
     return result.exit_code, {p.name: p.read_bytes() for p in paths}
 
 
-@pytest.mark.parametrize("args", [(), ("--jobs", "2"), ("--select", "syntax,FR-"), ("--ignore", "MC-")])
-def test_every_report_is_the_same_whether_the_findings_spilled_or_not(args, tmp_path, monkeypatch, spill_folder):
+@pytest.mark.parametrize(
+    "args", [(), ("--jobs", "2"), ("--select", "syntax,FR-"), ("--ignore", "MC-")]
+)
+def test_every_report_is_the_same_whether_the_findings_spilled_or_not(
+    args, tmp_path, monkeypatch, spill_folder
+):
     logs = _logs(tmp_path)
     base = tmp_path / "baseline.json"
     CliRunner().invoke(app, ["baseline", "create", "-o", str(base), LOGS[0]])
@@ -85,7 +99,9 @@ def test_the_spill_folder_is_removed_after_an_error(tmp_path, monkeypatch, spill
     monkeypatch.setattr(findings_store, "THRESHOLD", 3)
     bad_baseline = tmp_path / "baseline.json"
     bad_baseline.write_text("{}")  # read after the audit: exit 2 once the findings spilled
-    result = CliRunner().invoke(app, ["check", "--no-progress", "--baseline", str(bad_baseline), *_logs(tmp_path)])
+    result = CliRunner().invoke(
+        app, ["check", "--no-progress", "--baseline", str(bad_baseline), *_logs(tmp_path)]
+    )
     assert result.exit_code == 2 and spill_folder[1]
 
 
@@ -94,8 +110,11 @@ def test_the_spill_folder_is_removed_after_an_interruption(tmp_path, monkeypatch
 
     def stop(self, report):
         raise interrupt.Interrupted(signal.SIGINT)
+
     monkeypatch.setattr(selection.Selection, "apply", stop)
-    with pytest.raises(interrupt.Interrupted):  # (the command line's main turns it into "audit: interrupted")
+    with pytest.raises(
+        interrupt.Interrupted
+    ):  # (the command line's main turns it into "audit: interrupted")
         CliRunner().invoke(app, ["check", "--no-progress", "--jobs", "2", *_logs(tmp_path)])
     assert spill_folder[1]
 
@@ -121,7 +140,9 @@ finally:
 """
 
 
-@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads the peak memory from /proc")
+@pytest.mark.skipif(
+    not os.path.exists("/proc/self/status"), reason="reads the peak memory from /proc"
+)
 def test_many_malformed_lines_stay_under_the_memory_bound(tmp_path):
     log = tmp_path / "malformed.del"
     with log.open("w") as out:
@@ -129,8 +150,23 @@ def test_many_malformed_lines_stay_under_the_memory_bound(tmp_path):
             out.write(f"garbage {n}\n")
     report = tmp_path / "report.json"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-c", CHILD, "check", "--no-progress", "-f", "json", "-o", str(report),
-                           str(log)], env=env, capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            CHILD,
+            "check",
+            "--no-progress",
+            "-f",
+            "json",
+            "-o",
+            str(report),
+            str(log),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 1, done.stderr
     peak = int(done.stderr.rsplit("VmHWM:", 1)[1].split()[0]) * 1024
     assert peak < BOUND, f"peak {peak // 2**20} MB"
@@ -142,12 +178,16 @@ def test_many_inputs_of_few_findings_each_spill_together(tmp_path, monkeypatch, 
     """Each store holds fewer findings than the threshold; together they pass it, and are written out."""
     logs = _logs(tmp_path)
     status, kept = _check(tmp_path, "kept", *logs)
-    monkeypatch.setattr(findings_store, "THRESHOLD", 320)  # above each file's findings (300 at most), below their sum (348)
+    monkeypatch.setattr(
+        findings_store, "THRESHOLD", 320
+    )  # above each file's findings (300 at most), below their sum (348)
     spilled_status, spilled = _check(tmp_path, "spilled", *logs)
     assert spill_folder[1] and spilled_status == status and spilled == kept
 
 
-def test_fingerprints_counted_on_disk_are_those_counted_in_memory(tmp_path, monkeypatch, spill_folder):
+def test_fingerprints_counted_on_disk_are_those_counted_in_memory(
+    tmp_path, monkeypatch, spill_folder
+):
     """The plain count (a digest per distinct content, in memory) against the count on disk that
     spilled findings use (digests sorted in runs, numbered, sorted back): the same fingerprints,
     with contents repeated within a run, across runs and across files."""
@@ -163,6 +203,7 @@ def test_fingerprints_counted_on_disk_are_those_counted_in_memory(tmp_path, monk
         spilled = findings_store.merged([store])
         assert len(spilled.runs) > 10
         assert list(spilled.pairs()) == expected
-        assert list(spilled.where(lambda f, fp: f.rule != "DEL-SYNTAX").pairs()) == \
-            [(f, fp) for f, fp in expected if f.rule != "DEL-SYNTAX"]
+        assert list(spilled.where(lambda f, fp: f.rule != "DEL-SYNTAX").pairs()) == [
+            (f, fp) for f, fp in expected if f.rule != "DEL-SYNTAX"
+        ]
         assert list(spilled.fingerprints) == [fp for _, fp in expected]

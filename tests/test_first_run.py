@@ -30,14 +30,22 @@ PATHS = _command_paths(COMMAND)
 
 def _help(args: list[str], capsys) -> str:
     try:
-        cli._readable(typer.main.get_command(cli.app)).main(args, prog_name="audit", standalone_mode=False)
+        cli._readable(typer.main.get_command(cli.app)).main(
+            args, prog_name="audit", standalone_mode=False
+        )
     except SystemExit:
         pass
     return capsys.readouterr().out
 
 
 def test_every_command_and_group_is_listed():
-    assert {("check",), ("simulate",), ("baseline", "create"), ("history", "nights"), ("history", "compare")} <= set(PATHS)
+    assert {
+        ("check",),
+        ("simulate",),
+        ("baseline", "create"),
+        ("history", "nights"),
+        ("history", "compare"),
+    } <= set(PATHS)
 
 
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: " ".join(p) or "audit")
@@ -49,22 +57,41 @@ def test_h_is_help_and_the_help_is_whole_at_80_columns(path, capsys, monkeypatch
     assert "-h, --help" in long
     for line in long.splitlines():
         assert len(line) <= 80, line
-        assert not line.rstrip().endswith(("...", "…")) or line.startswith("Usage:"), line  # nothing cut short
-    assert "<list[" not in long and "<str>" not in long  # values named for a person, not Python's types
+        assert not line.rstrip().endswith(("...", "…")) or line.startswith("Usage:"), (
+            line
+        )  # nothing cut short
+    assert (
+        "<list[" not in long and "<str>" not in long
+    )  # values named for a person, not Python's types
 
 
-@pytest.mark.parametrize("args, message", [
-    (["check", "--bogus", "x.del"], "audit: No such option: --bogus"),
-    (["check"], "audit: Missing argument 'PATHS'."),
-    (["check", "--format", "xml", "x.del"], "audit: Invalid value for '--format' / '-f': 'xml' is not one of"),
-    (["nosuch"], "audit: No such command 'nosuch'."),
-    (["history", "tables", "--period", "week"], "audit: Invalid value for '--period': 'week' is not one of"),
-    (["simulate", "--rounds", "many"], "audit: Invalid value for '--rounds'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["check", "--bogus", "x.del"], "audit: No such option: --bogus"),
+        (["check"], "audit: Missing argument 'PATHS'."),
+        (
+            ["check", "--format", "xml", "x.del"],
+            "audit: Invalid value for '--format' / '-f': 'xml' is not one of",
+        ),
+        (["nosuch"], "audit: No such command 'nosuch'."),
+        (
+            ["history", "tables", "--period", "week"],
+            "audit: Invalid value for '--period': 'week' is not one of",
+        ),
+        (["simulate", "--rounds", "many"], "audit: Invalid value for '--rounds'"),
+    ],
+)
 def test_a_usage_error_is_one_line_and_exit_2(args, message):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color"}
-    done = subprocess.run([sys.executable, "-m", "audit", *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "audit", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.startswith(message) and done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.endswith(" --help)\n") and "\x1b" not in done.stderr
@@ -73,15 +100,24 @@ def test_a_usage_error_is_one_line_and_exit_2(args, message):
 @pytest.mark.parametrize("group", [[], ["history"], ["baseline"]])
 def test_a_group_without_its_command_shows_its_help(group):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "audit", *group], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "audit", *group],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2 and done.stderr == ""
-    assert done.stdout.startswith(f"Usage: {' '.join(['audit', *group])} [OPTIONS] COMMAND") and "Commands:" in done.stdout
+    assert (
+        done.stdout.startswith(f"Usage: {' '.join(['audit', *group])} [OPTIONS] COMMAND")
+        and "Commands:" in done.stdout
+    )
 
 
 # a module imported first thing makes the command wait, while it loads, on the module named by
 # the environment: it says so on standard output, and the test interrupts it then
-HOOK = '''
+HOOK = """
 import os, sys, time
 class Hook:
     def find_spec(self, name, path=None, target=None):
@@ -91,16 +127,26 @@ class Hook:
             time.sleep(60)
         return None
 sys.meta_path.insert(0, Hook())
-'''
+"""
 
 
 @pytest.mark.parametrize("module", ["audit.cli", "typer", "audit.rulesets"])
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_interrupted_while_loading_says_so_in_one_line_and_exits_130(tmp_path, module, signum):
     (tmp_path / "sitecustomize.py").write_text(HOOK, encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}", "WAIT_WHILE_LOADING": module}
-    proc = subprocess.Popen([sys.executable, "-m", "audit", "check", "x.del"], cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    env = {
+        **os.environ,
+        "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}",
+        "WAIT_WHILE_LOADING": module,
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "audit", "check", "x.del"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert proc.stdout.readline() == "loading\n"
         proc.send_signal(signum)

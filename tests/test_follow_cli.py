@@ -15,19 +15,45 @@ NIGHT = ROOT / "fixtures" / "nights" / "example-night.del"
 
 
 def run(*args: str, timeout: float = 120, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=timeout, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "audit", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        **kw,
+    )
 
 
 def start(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "audit", *args], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "audit", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def faulty(tmp: Path) -> Path:
     log = tmp / "faulty.del"
-    run("simulate", "-r", "fr-bataille-2007", "-r", "be-ostende-cdf", "--tables", "2", "--rounds", "30",
-        "--seed", "3", "--inject", "all", "-o", str(log))
+    run(
+        "simulate",
+        "-r",
+        "fr-bataille-2007",
+        "-r",
+        "be-ostende-cdf",
+        "--tables",
+        "2",
+        "--rounds",
+        "30",
+        "--seed",
+        "3",
+        "--inject",
+        "all",
+        "-o",
+        str(log),
+    )
     return log
 
 
@@ -45,7 +71,8 @@ def test_once_reports_in_json_lines_what_check_reports(tmp_path):
     assert keys(objs) == keys(check)
     # every field of the findings contract, as check writes it
     assert sorted(objs, key=lambda o: (o["line"], o["rule"])) == sorted(
-        ({"type": "finding", **f} for f in check), key=lambda o: (o["line"], o["rule"]))
+        ({"type": "finding", **f} for f in check), key=lambda o: (o["line"], o["rule"])
+    )
 
 
 def test_text_is_one_line_a_finding(tmp_path):
@@ -55,8 +82,10 @@ def test_text_is_one_line_a_finding(tmp_path):
     lines = done.stdout.splitlines()
     assert len(lines) == len(check)
     first = min(check, key=lambda f: f["line"])
-    assert any(line.startswith(f"{log.as_posix()}:{first['line']}: {first['severity']} {first['rule']} ")
-               for line in lines)
+    assert any(
+        line.startswith(f"{log.as_posix()}:{first['line']}: {first['severity']} {first['rule']} ")
+        for line in lines
+    )
 
 
 def test_a_clean_log_exits_0(tmp_path):
@@ -76,20 +105,35 @@ def test_the_alert_command_gets_each_grave_finding_as_json_never_through_a_shell
     sink = tmp_path / "alerts"
     script = "import sys; open(sys.argv[1], 'a').write(sys.argv[2] + ' ' + sys.stdin.read())"
     cmd = f"{sys.executable} -c \"{script}\" {sink} '$HOME;x'"
-    done = run("follow", "--once", "-f", "jsonl", "--alert-command", cmd, "--alert-severity", "warning", str(log))
+    done = run(
+        "follow",
+        "--once",
+        "-f",
+        "jsonl",
+        "--alert-command",
+        cmd,
+        "--alert-severity",
+        "warning",
+        str(log),
+    )
     assert done.returncode == 1, done.stderr
     objs = [json.loads(line) for line in done.stdout.splitlines()]
     grave = [o for o in objs if o["severity"] in ("error", "warning")]
     received = [line for line in sink.read_text().splitlines() if line]
     assert len(received) == len(grave) > 0
-    assert all(line.startswith("$HOME;x {") for line in received)  # the words as given: no shell expanded them
+    assert all(
+        line.startswith("$HOME;x {") for line in received
+    )  # the words as given: no shell expanded them
     assert keys(json.loads(line.split(" ", 1)[1]) for line in received) == keys(grave)
 
 
 def test_errors_are_one_line_exit_2(tmp_path):
     for args, says in [
         (("follow", "--once", str(tmp_path / "none" / "x.del")), "no such file or folder"),
-        (("follow", "--once", "--alert-command", "no-such-command-here", str(NIGHT)), "no such command"),
+        (
+            ("follow", "--once", "--alert-command", "no-such-command-here", str(NIGHT)),
+            "no such command",
+        ),
         (("follow", "--once", str(tmp_path / "x.del.gz")), "compressed"),
         (("follow", "--once", "--state", str(NIGHT), str(NIGHT)), "not a state file"),
         (("follow", "--once", "--until-idle", "1", str(NIGHT)), "cannot be given together"),
@@ -97,7 +141,11 @@ def test_errors_are_one_line_exit_2(tmp_path):
     ]:
         done = run(*args)
         assert done.returncode == 2, (args, done.stderr)
-        assert done.stderr.startswith("audit: ") and says in done.stderr and done.stderr.count("\n") == 1, done.stderr
+        assert (
+            done.stderr.startswith("audit: ")
+            and says in done.stderr
+            and done.stderr.count("\n") == 1
+        ), done.stderr
         assert "Traceback" not in done.stderr
 
 
@@ -127,10 +175,33 @@ def test_a_finding_is_reported_while_the_log_is_still_written_and_sigterm_ends_c
 
 def test_until_idle_follows_a_folder_written_live(tmp_path):
     folder = tmp_path / "night"
-    writer = start("simulate-live", str(folder), "--per-table", "-r", "fr-bataille-2007", "--tables", "2",
-                   "--rounds", "2", "--rate", "40", "--seed", "2")
-    follower = start("follow", "-f", "jsonl", "--interval", "0.05", "--until-idle", "3", "--heartbeat", "0",
-                     str(tmp_path))
+    writer = start(
+        "simulate-live",
+        str(folder),
+        "--per-table",
+        "-r",
+        "fr-bataille-2007",
+        "--tables",
+        "2",
+        "--rounds",
+        "2",
+        "--rate",
+        "40",
+        "--seed",
+        "2",
+    )
+    follower = start(
+        "follow",
+        "-f",
+        "jsonl",
+        "--interval",
+        "0.05",
+        "--until-idle",
+        "3",
+        "--heartbeat",
+        "0",
+        str(tmp_path),
+    )
     assert writer.wait(timeout=60) == 0
     out, err = follower.communicate(timeout=60)
     assert follower.returncode == 0, err
@@ -143,12 +214,37 @@ def test_until_idle_follows_a_folder_written_live(tmp_path):
 def test_simulate_live_keeps_its_pace_and_writes_the_simulated_lines(tmp_path):
     log = tmp_path / "live.del"
     began = time.monotonic()
-    done = run("simulate-live", str(log), "-r", "fr-bataille-2007", "--tables", "2", "--rounds", "1",
-               "--rate", "20", "--seed", "5", "--start", "2026-11-20T21:00:00+01:00")
+    done = run(
+        "simulate-live",
+        str(log),
+        "-r",
+        "fr-bataille-2007",
+        "--tables",
+        "2",
+        "--rounds",
+        "1",
+        "--rate",
+        "20",
+        "--seed",
+        "5",
+        "--start",
+        "2026-11-20T21:00:00+01:00",
+    )
     took = time.monotonic() - began
     assert done.returncode == 0, done.stderr
-    same = run("simulate", "-r", "fr-bataille-2007", "--tables", "2", "--rounds", "1", "--seed", "5",
-               "--start", "2026-11-20T21:00:00+01:00")
+    same = run(
+        "simulate",
+        "-r",
+        "fr-bataille-2007",
+        "--tables",
+        "2",
+        "--rounds",
+        "1",
+        "--seed",
+        "5",
+        "--start",
+        "2026-11-20T21:00:00+01:00",
+    )
     written = log.read_text().splitlines()
     assert written == same.stdout.splitlines()
     assert took >= len(written) / 40 * 0.9  # 20 lines a second at each of the 2 tables
@@ -156,7 +252,7 @@ def test_simulate_live_keeps_its_pace_and_writes_the_simulated_lines(tmp_path):
 
 def test_an_alert_command_that_fails_is_told_and_the_follow_goes_on(tmp_path):
     log = faulty(tmp_path)
-    cmd = f"{sys.executable} -c \"import sys; sys.stdin.read(); sys.exit(3)\""
+    cmd = f'{sys.executable} -c "import sys; sys.stdin.read(); sys.exit(3)"'
     done = run("follow", "--once", "-f", "jsonl", "--alert-command", cmd, str(log))
     objs = [json.loads(line) for line in done.stdout.splitlines()]
     errors = [o for o in objs if o["severity"] == "error"]

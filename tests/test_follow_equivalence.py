@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -22,19 +22,23 @@ from fixtures import read_fixture, rule_fixtures
 FIXTURES = rule_fixtures()
 
 
-@lru_cache(maxsize=None)
+@cache
 def library(house: tuple[Path, ...] = ()) -> Library:
     return Library.load(overlays=list(house)) if house else Library.load()
 
 
-@lru_cache(maxsize=None)
+@cache
 def night(seed: int) -> bytes:
     tables = cli_tables(["fr-bataille-2007", "be-ostende-cdf"], 2, 30)
-    return "".join(line + "\n" for line in simulate(tables=tables, seed=seed, start=EXAMPLE_START)).encode()
+    return "".join(
+        line + "\n" for line in simulate(tables=tables, seed=seed, start=EXAMPLE_START)
+    ).encode()
 
 
 def keys(findings) -> list[tuple]:
-    return sorted((f.rule, f.line, f.table or "", -1 if f.round is None else f.round) for f in findings)
+    return sorted(
+        (f.rule, f.line, f.table or "", -1 if f.round is None else f.round) for f in findings
+    )
 
 
 def checked(lib: Library, path: str) -> list[tuple]:
@@ -50,7 +54,7 @@ def followed(lib: Library, path: str, data: bytes, cuts: list[int]) -> list[tupl
         for size in cuts:
             if at >= len(data):
                 break
-            out.write(data[at:at + size])
+            out.write(data[at : at + size])
             at += size
             follower.poll()
         out.write(data[at:])
@@ -72,7 +76,11 @@ SOURCES = [("fixture", i) for i in range(len(FIXTURES))] + [("night", seed) for 
 
 
 @settings(max_examples=70, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(source=st.sampled_from(SOURCES), cuts=st.lists(st.integers(1, 700), min_size=1, max_size=60), data=st.data())
+@given(
+    source=st.sampled_from(SOURCES),
+    cuts=st.lists(st.integers(1, 700), min_size=1, max_size=60),
+    data=st.data(),
+)
 def test_follow_finds_what_check_finds(source, cuts, data):
     kind, which = source
     if kind == "fixture":
@@ -92,17 +100,33 @@ def test_every_rule_fixture_followed_byte_by_byte_groups(path):
     compare(library(tuple(fx.house)), path.read_bytes(), [37] * (path.stat().st_size // 37 + 1))
 
 
-@pytest.mark.parametrize("content", [
-    b"",  # empty: one finding, as audit check
-    b"\xef\xbb\xbf",  # a byte-order mark alone
-    b"\xef\xbb\xbf#DEL 1\n",
-    "#DEL 1\n2026-11-20T21:00:00.000+01:00 T1 OPEN".encode(),  # a last line without its end
-    "#DEL 1\n".encode("utf-16"),  # another encoding
-    b"#DEL 1\n" + b"x" * ((1 << 20) + 10) + b"\n2026-11-20T21:00:00Z T1 OPEN game=bataille ruleset=fr-bataille-2007\n",
-    b"#DEL 1\n" + b"x" * ((1 << 20) + 10),  # a line over the limit, at the end
-    b"#DEL 1\n\xff\xfe bad\n",  # not UTF-8
-    b"#DEL 2\n2026-11-20T21:00:00Z T1 OPEN\n",  # another version
-], ids=["empty", "bom-alone", "bom", "unended", "utf-16", "long-line", "long-last-line", "not-utf8", "del-2"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",  # empty: one finding, as audit check
+        b"\xef\xbb\xbf",  # a byte-order mark alone
+        b"\xef\xbb\xbf#DEL 1\n",
+        b"#DEL 1\n2026-11-20T21:00:00.000+01:00 T1 OPEN",  # a last line without its end
+        "#DEL 1\n".encode("utf-16"),  # another encoding
+        b"#DEL 1\n"
+        + b"x" * ((1 << 20) + 10)
+        + b"\n2026-11-20T21:00:00Z T1 OPEN game=bataille ruleset=fr-bataille-2007\n",
+        b"#DEL 1\n" + b"x" * ((1 << 20) + 10),  # a line over the limit, at the end
+        b"#DEL 1\n\xff\xfe bad\n",  # not UTF-8
+        b"#DEL 2\n2026-11-20T21:00:00Z T1 OPEN\n",  # another version
+    ],
+    ids=[
+        "empty",
+        "bom-alone",
+        "bom",
+        "unended",
+        "utf-16",
+        "long-line",
+        "long-last-line",
+        "not-utf8",
+        "del-2",
+    ],
+)
 @pytest.mark.parametrize("piece", [1, 5, 4096, 1 << 21])
 def test_edge_files(content, piece):
     if piece < 4096 and len(content) > 10000:  # (a long line in small pieces: slow, nothing more)
@@ -147,10 +171,10 @@ def test_rotation_reads_the_old_file_to_its_end_then_the_new_from_its_start(tmp_
     path = tmp_path / "t.del"
     found = []
     follower = Follower(lib, [path.as_posix()], lambda p, f: found.append(f))
-    path.write_bytes(data[:half // 2])
+    path.write_bytes(data[: half // 2])
     follower.poll()
     with open(path, "ab") as out:  # the writer goes on before the rotation is seen
-        out.write(data[half // 2:half])
+        out.write(data[half // 2 : half])
     os.rename(path, tmp_path / "t.del.1")
     path.write_bytes(data[half:])  # a new file at the path: another inode
     follower.poll()
@@ -158,7 +182,9 @@ def test_rotation_reads_the_old_file_to_its_end_then_the_new_from_its_start(tmp_
     old, new = tmp_path / "old.del", tmp_path / "new.del"
     old.write_bytes(data[:half])
     new.write_bytes(data[half:])
-    expected = keys(run_audit(lib, [old.as_posix()]).findings) + keys(run_audit(lib, [new.as_posix()]).findings)
+    expected = keys(run_audit(lib, [old.as_posix()]).findings) + keys(
+        run_audit(lib, [new.as_posix()]).findings
+    )
     assert keys(found) == sorted(expected)
     assert all(f.path == path.as_posix() for f in found)
 
@@ -206,11 +232,14 @@ def test_memory_does_not_grow_with_the_length_of_the_log(tmp_path, monkeypatch):
 
     from audit.parse import LineParser
     from audit.stream import replay
+
     monkeypatch.setattr(replay._PARSERS, "parser", LineParser(max_cached=100), raising=False)
 
     def peak(rounds: int, name: str) -> int:
         tables = cli_tables(["fr-bataille-2007", "be-ostende-cdf"], 2, rounds)
-        data = "".join(line + "\n" for line in simulate(tables=tables, seed=1, start=EXAMPLE_START)).encode()
+        data = "".join(
+            line + "\n" for line in simulate(tables=tables, seed=1, start=EXAMPLE_START)
+        ).encode()
         data += b"garbled\n" * 50  # findings too
         path = (tmp_path / name).as_posix()
         found = []
@@ -218,7 +247,7 @@ def test_memory_does_not_grow_with_the_length_of_the_log(tmp_path, monkeypatch):
         tracemalloc.start()
         with open(path, "ab", buffering=0) as out:
             for at in range(0, len(data), 4000):
-                out.write(data[at:at + 4000])
+                out.write(data[at : at + 4000])
                 follower.poll()
         high = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
@@ -241,7 +270,9 @@ def test_a_log_in_a_folder_that_cannot_be_read_is_left_out_and_named(tmp_path):
     good = tmp_path / "good.del"
     good.write_bytes(b"#DEL 1\nnot an event\n")
     told, found = [], []
-    follower = Follower(library(), [tmp_path.as_posix()], lambda p, f: found.append(f), warn=told.append)
+    follower = Follower(
+        library(), [tmp_path.as_posix()], lambda p, f: found.append(f), warn=told.append
+    )
     follower.poll()
     follower.poll()
     assert [f.path for f in found] == [good.as_posix()]

@@ -17,8 +17,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def audit(*args: str, **kw) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "audit", *args], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, **kw)
+    return subprocess.Popen(
+        [sys.executable, "-m", "audit", *args],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        **kw,
+    )
 
 
 def findings(out: Path) -> list[tuple]:
@@ -46,9 +51,31 @@ def read_lines(out: Path) -> int:
 
 def night(tmp: Path, seed: int) -> bytes:
     full = tmp / "full.del"
-    subprocess.run([sys.executable, "-m", "audit", "simulate", "-r", "fr-bataille-2007", "-r", "be-ostende-cdf",
-                    "--tables", "2", "--rounds", "30", "--seed", str(seed), "--inject", "all", "-o", str(full)],
-                   cwd=ROOT, check=False, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "audit",
+            "simulate",
+            "-r",
+            "fr-bataille-2007",
+            "-r",
+            "be-ostende-cdf",
+            "--tables",
+            "2",
+            "--rounds",
+            "30",
+            "--seed",
+            str(seed),
+            "--inject",
+            "all",
+            "-o",
+            str(full),
+        ],
+        cwd=ROOT,
+        check=False,
+        capture_output=True,
+    )
     lines = full.read_bytes().splitlines(keepends=True)
     for at in range(len(lines) - 40, 10, -40):  # and a damaged line now and then: more findings
         lines.insert(at, b"2026-11-20T21:00:00.000+01:00 a line the terminal garbled\n")
@@ -57,9 +84,15 @@ def night(tmp: Path, seed: int) -> bytes:
 
 
 def checked(path: Path) -> Counter:
-    done = subprocess.run([sys.executable, "-m", "audit", "check", "-f", "json", str(path)], cwd=ROOT,
-                          capture_output=True, text=True)
-    return Counter((f["rule"], f["line"], f["table"], f["round"]) for f in json.loads(done.stdout)["findings"])
+    done = subprocess.run(
+        [sys.executable, "-m", "audit", "check", "-f", "json", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    return Counter(
+        (f["rule"], f["line"], f["table"], f["round"]) for f in json.loads(done.stdout)["findings"]
+    )
 
 
 def test_killed_and_restarted_it_reports_every_finding_once(tmp_path):
@@ -68,8 +101,20 @@ def test_killed_and_restarted_it_reports_every_finding_once(tmp_path):
     assert len(expected) > 20
     live, out, state = tmp_path / "live.del", tmp_path / "out.jsonl", tmp_path / "state.json"
     live.write_bytes(b"")
-    args = ("follow", str(live), "--state", str(state), "-f", "jsonl", "-o", str(out), "--interval", "0.01",
-            "--heartbeat", "0.05")
+    args = (
+        "follow",
+        str(live),
+        "--state",
+        str(state),
+        "-f",
+        "jsonl",
+        "-o",
+        str(out),
+        "--interval",
+        "0.01",
+        "--heartbeat",
+        "0.05",
+    )
     rng = random.Random(7)
     targets = [1, 3, 6, 10, 15, 21, 28]  # killed once it has reported this many findings
     proc = audit(*args)
@@ -78,12 +123,15 @@ def test_killed_and_restarted_it_reports_every_finding_once(tmp_path):
     while at < len(data):
         size = rng.randint(1, 3000)
         with live.open("ab") as f:
-            f.write(data[at:at + size])
+            f.write(data[at : at + size])
         at += size
         deadline = time.monotonic() + 30
         lines = data[:at].count(b"\n")
-        while (not targets or len(findings(out)) < targets[0]) and read_lines(out) < lines \
-                and time.monotonic() < deadline:
+        while (
+            (not targets or len(findings(out)) < targets[0])
+            and read_lines(out) < lines
+            and time.monotonic() < deadline
+        ):
             time.sleep(0.01)  # until it has read what was written, or reported enough to be killed
         if targets and len(findings(out)) >= targets[0]:
             proc.send_signal(signal.SIGKILL)
@@ -105,7 +153,18 @@ def test_a_restart_after_a_clean_stop_repeats_nothing(tmp_path):
     live, out, state = tmp_path / "live.del", tmp_path / "out.jsonl", tmp_path / "state.json"
     half = data.index(b"\n", len(data) // 2) + 1
     live.write_bytes(data[:half])
-    args = ("follow", str(live), "--state", str(state), "-f", "jsonl", "-o", str(out), "--heartbeat", "0")
+    args = (
+        "follow",
+        str(live),
+        "--state",
+        str(state),
+        "-f",
+        "jsonl",
+        "-o",
+        str(out),
+        "--heartbeat",
+        "0",
+    )
     proc = audit(*args, "--interval", "0.05")
     deadline = time.monotonic() + 60
     while not findings(out) and time.monotonic() < deadline:
@@ -128,7 +187,18 @@ def test_a_replaced_file_is_not_taken_for_the_one_the_state_speaks_of(tmp_path):
     data = night(tmp_path, 6)
     live, out, state = tmp_path / "live.del", tmp_path / "out.jsonl", tmp_path / "state.json"
     live.write_bytes(data)
-    args = ("follow", str(live), "--state", str(state), "-f", "jsonl", "-o", str(out), "--heartbeat", "0")
+    args = (
+        "follow",
+        str(live),
+        "--state",
+        str(state),
+        "-f",
+        "jsonl",
+        "-o",
+        str(out),
+        "--heartbeat",
+        "0",
+    )
     assert audit(*args, "--once").wait(timeout=120) == 1
     once = findings(out)
     os.unlink(live)

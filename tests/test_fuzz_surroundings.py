@@ -19,10 +19,12 @@ def test_a_short_seeded_run_breaks_no_property(kind, tmp_path):
 
 def test_a_broken_property_is_reported_and_its_case_kept(tmp_path, monkeypatch):
     """The run cannot pass vacuously: a case that breaks a property is a violation, kept."""
+
     def broken(rng, tmp: Path) -> str:
         (tmp / "evidence.del").write_text("kept\n")
         surroundings.expect(False, "a property broken on purpose")
         return "never"
+
     monkeypatch.setitem(surroundings.CASES, "names", broken)
     summary = surroundings.run(cases=1, seed=0, kinds=("names",), keep=tmp_path)
     (violation,) = summary["violations"]

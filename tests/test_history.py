@@ -25,18 +25,18 @@ from pathlib import Path
 import pytest
 import sqlalchemy
 
-from audit import simulate as sim  # noqa: E402
-from audit.history import views  # noqa: E402
-from audit.history.compare import compare  # noqa: E402
-from audit.history.formats import FORMATS, render  # noqa: E402
-from audit.history.migrate import prepare  # noqa: E402
-from audit.history.schema import metadata  # noqa: E402
-from audit.history.recording import Recorder  # noqa: E402
-from audit.history.store import parse  # noqa: E402
-from audit.resources import rulesets_dir  # noqa: E402
-from audit.rulesets import Library  # noqa: E402
-from audit.run import run_audit  # noqa: E402
-from audit.simulate import faults  # noqa: E402
+from audit import simulate as sim
+from audit.history import views
+from audit.history.compare import compare
+from audit.history.formats import FORMATS, render
+from audit.history.migrate import prepare
+from audit.history.recording import Recorder
+from audit.history.schema import metadata
+from audit.history.store import parse
+from audit.resources import rulesets_dir
+from audit.rulesets import Library
+from audit.run import run_audit
+from audit.simulate import faults
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "s3cret-P@ss:w/rd"
@@ -46,8 +46,14 @@ BACKENDS = ["sqlite", "postgresql"]
 
 def audit(*args: str, cwd: Path = ROOT, **kw) -> subprocess.CompletedProcess:
     """The command line in a process of its own, as a nightly job runs it."""
-    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "audit", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        **kw,
+    )
 
 
 @dataclasses.dataclass
@@ -62,13 +68,18 @@ def cli(*args: str, input: str | None = None) -> Done:
     from typer.testing import CliRunner
 
     from audit.cli import app
+
     result = CliRunner().invoke(app, list(args), input=input)
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
+        result.exception
+    )
     return Done(result.exit_code, result.stdout, result.stderr)
 
 
 def _postgres_bin(name: str) -> str | None:
-    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), key=lambda p: int(p.split("/")[4]))
+    found = sorted(
+        glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), key=lambda p: int(p.split("/")[4])
+    )
     return found[-1] if found else shutil.which(name)
 
 
@@ -90,10 +101,13 @@ class Server:
 
     def new_database(self) -> str:
         import psycopg
+
         self.made += 1
         name = f"history_{self.made}"
-        with psycopg.connect(f"host=127.0.0.1 port={self.port} user=auditor password={PASSWORD} dbname=postgres",
-                             autocommit=True) as conn:
+        with psycopg.connect(
+            f"host=127.0.0.1 port={self.port} user=auditor password={PASSWORD} dbname=postgres",
+            autocommit=True,
+        ) as conn:
             conn.execute(f"CREATE DATABASE {name}")
         return name
 
@@ -113,17 +127,52 @@ def server():
     if as_user:
         shutil.chown(folder / "pw", "postgres")
     data, port = folder / "data", _free_port()
-    subprocess.run([*as_user, initdb, "-D", str(data), "-U", "auditor", "--pwfile", str(folder / "pw"),
-                    "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8", "--no-sync"],
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [
+            *as_user,
+            initdb,
+            "-D",
+            str(data),
+            "-U",
+            "auditor",
+            "--pwfile",
+            str(folder / "pw"),
+            "--auth-local=trust",
+            "--auth-host=scram-sha-256",
+            "-E",
+            "UTF8",
+            "--no-sync",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
-    subprocess.run([*as_user, pg_ctl, "-D", str(data), "-l", str(folder / "log"), "-o", options, "-w", "start"],
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [
+            *as_user,
+            pg_ctl,
+            "-D",
+            str(data),
+            "-l",
+            str(folder / "log"),
+            "-o",
+            options,
+            "-w",
+            "start",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     try:
         yield Server(port)
     finally:
-        subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"],
-                       capture_output=True, timeout=120)
+        subprocess.run(
+            [*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"],
+            capture_output=True,
+            timeout=120,
+        )
         shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -138,6 +187,7 @@ def store_url(request, tmp_path) -> str:
 
 # --- nights ---------------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def library() -> Library:
     lib = Library.load(rulesets_dir())
@@ -148,8 +198,13 @@ def library() -> Library:
 def _write_night(path: Path, seed: int, start: datetime, inject: bool) -> Path:
     specs = sim.cli_tables(["fr-bataille-2007", "mc-sun-war-2006", "be-ostende-cdf"], 3, 30)
     if inject:
-        lines, _, _ = faults.faulty_night(tables=specs, seed=seed, start=start, casino="Casino-Simulation",
-                                         categories=["wrong-payout", "missed-burn", "late-bet"])
+        lines, _, _ = faults.faulty_night(
+            tables=specs,
+            seed=seed,
+            start=start,
+            casino="Casino-Simulation",
+            categories=["wrong-payout", "missed-burn", "late-bet"],
+        )
     else:
         lines = sim.simulate(tables=specs, seed=seed, start=start)
     path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
@@ -176,15 +231,26 @@ def night_as(report, name: str, bump: Decimal = Decimal(0)):
 
     def moved(t):
         if t.table == "FR-01" and bump:
-            return dataclasses.replace(t, path=name, collected=t.collected + (t.drop * bump).quantize(Decimal("0.01")))
+            return dataclasses.replace(
+                t, path=name, collected=t.collected + (t.drop * bump).quantize(Decimal("0.01"))
+            )
         return dataclasses.replace(t, path=name)
+
     copy = dataclasses.replace(
-        report, inputs=[dataclasses.replace(inp, path=name, sha256=hashlib.sha256(name.encode()).hexdigest())],
+        report,
+        inputs=[
+            dataclasses.replace(inp, path=name, sha256=hashlib.sha256(name.encode()).hexdigest())
+        ],
         findings=[f.model_copy(update={"path": name}) for f in report.findings],
-        table_stats=[moved(t) for t in report.table_stats])
+        table_stats=[moved(t) for t in report.table_stats],
+    )
     if report.statistics is not None:
-        copy.statistics = dataclasses.replace(report.statistics, groups=[
-            dataclasses.replace(g, path=name) for g in report.statistics.groups if g.path == old])
+        copy.statistics = dataclasses.replace(
+            report.statistics,
+            groups=[
+                dataclasses.replace(g, path=name) for g in report.statistics.groups if g.path == old
+            ],
+        )
     return copy
 
 
@@ -197,7 +263,10 @@ def record_year(url: str, reports) -> None:
     for i, day in enumerate(YEAR):
         name = f"nights/{day.isoformat()}.del"
         bump = Decimal("0.25") if day.year == 2026 and day.month >= 10 else Decimal(0)
-        recorder.record(night_as(reports[i % len(reports)], name, bump), {name: f"{day.isoformat()}T21:00:00.000+01:00"})
+        recorder.record(
+            night_as(reports[i % len(reports)], name, bump),
+            {name: f"{day.isoformat()}T21:00:00.000+01:00"},
+        )
     recorder.store.dispose()
 
 
@@ -207,12 +276,16 @@ def all_views(url: str) -> dict[str, str]:
     out = {}
     with store.engine.begin() as conn:
         prepare(store, conn, create=False)
-        shown = {"nights": views.nights(conn, None, None),
-                 "nights 2026-03": views.nights(conn, date(2026, 3, 1), date(2026, 3, 31)),
-                 "inputs": views.inputs(conn, None, None)}
+        shown = {
+            "nights": views.nights(conn, None, None),
+            "nights 2026-03": views.nights(conn, date(2026, 3, 1), date(2026, 3, 31)),
+            "inputs": views.inputs(conn, None, None),
+        }
         for period in ("day", "month", "year"):
             shown[f"tables {period}"] = views.tables(conn, period, None, None)
-            shown[f"dealers {period}"] = views.dealers(conn, period, date(2025, 6, 1), date(2026, 5, 31))
+            shown[f"dealers {period}"] = views.dealers(
+                conn, period, date(2025, 6, 1), date(2026, 5, 31)
+            )
             shown[f"rules {period}"] = views.rules(conn, period, date(2025, 2, 1), None)
             shown[f"compare {period}"] = compare(conn, period, None)
         shown["compare to 2026-06-30"] = compare(conn, "month", date(2026, 6, 30))
@@ -228,7 +301,9 @@ def all_views(url: str) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def year_views(base_reports, server, tmp_path_factory) -> dict[str, dict[str, str]]:
     """The year recorded in a SQLite store and in a PostgreSQL one, and every view of each."""
-    fast = Path("/dev/shm") if Path("/dev/shm").is_dir() else None  # a memory disk: no wait on each commit
+    fast = (
+        Path("/dev/shm") if Path("/dev/shm").is_dir() else None
+    )  # a memory disk: no wait on each commit
     sqlite_url = str(Path(tempfile.mkdtemp(prefix="audit-year-", dir=fast)) / "year.sqlite")
     pg_url = server.url(server.new_database())
     shown = {}
@@ -251,25 +326,39 @@ def test_the_year_views_hold_what_was_recorded(year_views, base_reports):
     nights = json.loads(shown["nights json"])
     assert len(nights) == 365 and {n["inputs"] for n in nights} == {1}
     assert {"gaming_day", "inputs", "tables", "rounds", "findings"} <= set(nights[0])
-    assert {"path", "sha256", "gaming_day", "tables", "rounds", "findings"} <= set(json.loads(shown["inputs json"])[0])
+    assert {"path", "sha256", "gaming_day", "tables", "rounds", "findings"} <= set(
+        json.loads(shown["inputs json"])[0]
+    )
     assert nights[0]["gaming_day"] == "2025-01-01" and nights[-1]["gaming_day"] == "2026-12-30"
     assert sum(n["rounds"] for n in nights) == sum(base_reports[i % 4].rounds for i in range(365))
-    assert sum(n["findings"] for n in nights) == sum(len(base_reports[i % 4].findings) for i in range(365))
+    assert sum(n["findings"] for n in nights) == sum(
+        len(base_reports[i % 4].findings) for i in range(365)
+    )
     assert len(json.loads(shown["nights 2026-03 json"])) == 16  # every other day of March 2026
     years = [r for r in json.loads(shown["tables year json"]) if r["table"] is None]
-    assert [(r["period"], r["game"]) for r in years] == [("2025", "bataille"), ("2025", "chemin-de-fer"),
-                                                          ("2026", "bataille"), ("2026", "chemin-de-fer")]
+    assert [(r["period"], r["game"]) for r in years] == [
+        ("2025", "bataille"),
+        ("2025", "chemin-de-fer"),
+        ("2026", "bataille"),
+        ("2026", "chemin-de-fer"),
+    ]
     assert years[1]["hold"] is None  # the house does not bank chemin de fer
     table_rows = [r for r in json.loads(shown["tables year json"]) if r["table"] is not None]
     assert sum(Decimal(r["drop"]) for r in table_rows) == sum(
-        t.drop for i in range(365) for t in base_reports[i % 4].table_stats)
-    assert shown["tables month csv"].splitlines()[0] == "period,game,table,nights,rounds,drop,result,hold"
+        t.drop for i in range(365) for t in base_reports[i % 4].table_stats
+    )
+    assert (
+        shown["tables month csv"].splitlines()[0]
+        == "period,game,table,nights,rounds,drop,result,hold"
+    )
     rules = json.loads(shown["rules month json"])
     assert rules and {r["trend"] for r in rules} <= {"new", "up", "down", "same"}
     assert all(r["period"] >= "2025-02" for r in rules)
     dealers = json.loads(shown["dealers month json"])
-    assert {r["period"] for r in dealers} == {f"{y}-{m:02d}" for y, m in
-                                             [(2025, m) for m in range(6, 13)] + [(2026, m) for m in range(1, 6)]}
+    assert {r["period"] for r in dealers} == {
+        f"{y}-{m:02d}"
+        for y, m in [(2025, m) for m in range(6, 13)] + [(2026, m) for m in range(1, 6)]
+    }
     assert any(r["findings"] for r in dealers)
 
 
@@ -287,6 +376,7 @@ def test_compare_flags_the_table_that_holds_more_than_last_year(year_views):
 
 # --- recording, on both backends ------------------------------------------------------------------
 
+
 def _dump(url: str) -> dict[str, list]:
     """Every row of every table of the store, ids and recording times left out."""
     store = parse(url)
@@ -294,7 +384,9 @@ def _dump(url: str) -> dict[str, list]:
     with store.engine.connect() as conn:
         for table in metadata.sorted_tables:
             cols = [c for c in table.c if c.name not in ("id", "input_id", "recorded_at")]
-            out[table.name] = sorted(tuple(map(str, r)) for r in conn.execute(sqlalchemy.select(*cols)))
+            out[table.name] = sorted(
+                tuple(map(str, r)) for r in conn.execute(sqlalchemy.select(*cols))
+            )
     store.dispose()
     return out
 
@@ -309,7 +401,11 @@ def test_recording_a_night_again_changes_nothing(store_url, base_reports):
     renamed.inputs[0] = dataclasses.replace(renamed.inputs[0], path="elsewhere/b.del")
     third = recorder.record(renamed, {"elsewhere/b.del": "2026-11-21T21:00:00.000+01:00"})
     recorder.store.dispose()
-    assert first.recorded == ["a.del"] and again.known == ["a.del"] and third.known == ["elsewhere/b.del"]
+    assert (
+        first.recorded == ["a.del"]
+        and again.known == ["a.del"]
+        and third.known == ["elsewhere/b.del"]
+    )
     assert _dump(store_url) == before
     assert len(before["audit_input"]) == 1 and before["audit_finding"]
 
@@ -328,6 +424,7 @@ def test_a_night_without_statistics_is_recorded_without_them(tmp_path, base_repo
 
 def test_a_recording_that_fails_leaves_nothing(store_url, base_reports, monkeypatch):
     from audit.history import recording
+
     recorder = Recorder.open(store_url, None, [], "06:00")
     both = night_as(base_reports[1], "a.del")
     second = night_as(base_reports[3], "b.del")
@@ -342,10 +439,13 @@ def test_a_recording_that_fails_leaves_nothing(store_url, base_reports, monkeypa
         if len(calls) > 4:  # the second input's tables, its input row already written
             raise KeyboardInterrupt
         return row(input_id, t)
+
     row = recording._table_row
     monkeypatch.setattr(recording, "_table_row", failing)
     with pytest.raises(KeyboardInterrupt):
-        recorder.record(both, {"a.del": "2026-11-20T21:00:00+01:00", "b.del": "2026-11-20T21:00:00+01:00"})
+        recorder.record(
+            both, {"a.del": "2026-11-20T21:00:00+01:00", "b.del": "2026-11-20T21:00:00+01:00"}
+        )
     recorder.store.dispose()
     assert calls and all(rows == [] for rows in _dump(store_url).values())
 
@@ -357,16 +457,27 @@ def test_two_jobs_recording_at_once_both_land(server, tmp_path):
     nights[0].write_text(three, encoding="utf-8")
     nights[1].write_text(three + "# the same night, another file\n", encoding="utf-8")
     stores = [str(tmp_path / "history.sqlite"), server.url(server.new_database())]
-    jobs = [subprocess.Popen([sys.executable, "-m", "audit", "check", "-q", "--store", store, str(n)],
-                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            for store in stores for n in nights]
+    jobs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "audit", "check", "-q", "--store", store, str(n)],
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for store in stores
+        for n in nights
+    ]
     for job in jobs:
         _, err = job.communicate(timeout=300)
         assert job.returncode == 1, err  # the three breaches, recorded
     for store in stores:
         shown = cli("history", "nights", "--inputs", "--store", store, "--format", "json")
         assert shown.returncode == 0, shown.stderr
-        assert sorted(Path(n["path"]).name for n in json.loads(shown.stdout)) == ["one.del", "two.del"]
+        assert sorted(Path(n["path"]).name for n in json.loads(shown.stdout)) == [
+            "one.del",
+            "two.del",
+        ]
 
 
 def test_a_view_read_meanwhile_does_not_hold_up_a_recording(tmp_path, base_reports, monkeypatch):
@@ -383,6 +494,7 @@ def test_a_view_read_meanwhile_does_not_hold_up_a_recording(tmp_path, base_repor
         recorder.record(night_as(base_reports[1], "b.del"), {"b.del": "2026-11-21T21:00:00+01:00"})
         took.append(time.monotonic() - start)
         return shown
+
     monkeypatch.setattr(views, "inputs", nights_while_recording)
     shown = cli("history", "nights", "--inputs", "--store", url, "-f", "json")
     recorder.store.dispose()
@@ -401,14 +513,20 @@ def test_a_store_of_an_unknown_schema_version_is_refused(store_url, tmp_path):
     for args in (["history", "nights"], ["check", "-q", str(night)]):
         done = cli(*args, "--store", store_url)
         assert done.returncode == 2, done.stderr
-        assert "schema version '0099' is unknown to this audit" in done.stderr and "Traceback" not in done.stderr
+        assert (
+            "schema version '0099' is unknown to this audit" in done.stderr
+            and "Traceback" not in done.stderr
+        )
         assert PASSWORD not in done.stderr and QUOTED not in done.stderr
 
 
 def test_the_newest_version_is_the_head_of_the_migrations_shipped():
     from audit.history import migrate
+
     assert migrate._scripts().get_current_head() == migrate.HEAD
-    assert migrate.MIGRATIONS.is_relative_to(Path(migrate.__file__).parent)  # inside the package: in the wheel
+    assert migrate.MIGRATIONS.is_relative_to(
+        Path(migrate.__file__).parent
+    )  # inside the package: in the wheel
 
 
 def test_the_migrations_make_the_schema_the_program_reads(store_url):
@@ -425,12 +543,26 @@ def test_the_migrations_make_the_schema_the_program_reads(store_url):
 
 # --- the command line -----------------------------------------------------------------------------
 
+
 def test_a_night_in_one_file_a_table_is_one_night_and_a_quiet_run_says_what_it_recorded(tmp_path):
     """The nightly job's -q run leaves one line saying what it recorded; the views count nights
     (gaming days), not the files a night came in."""
     folder = tmp_path / "night"
-    made = audit("simulate", "-r", "fr-bataille-2007", "-r", "be-ostende-cdf", "--tables", "3", "--rounds", "4",
-                 "--start", "2026-11-20T21:00:00+01:00", "--per-table", str(folder))
+    made = audit(
+        "simulate",
+        "-r",
+        "fr-bataille-2007",
+        "-r",
+        "be-ostende-cdf",
+        "--tables",
+        "3",
+        "--rounds",
+        "4",
+        "--start",
+        "2026-11-20T21:00:00+01:00",
+        "--per-table",
+        str(folder),
+    )
     assert made.returncode == 0, made.stderr
     store = tmp_path / "h.sqlite"
     done = audit("check", "-q", "--store", str(store), str(folder))
@@ -438,7 +570,14 @@ def test_a_night_in_one_file_a_table_is_one_night_and_a_quiet_run_says_what_it_r
     assert done.stderr == f"audit: recorded 1 night (gaming day 2026-11-20, 3 inputs) in {store}\n"
     (night,) = json.loads(cli("history", "nights", "--store", str(store), "-f", "json").stdout)
     assert (night["gaming_day"], night["inputs"], night["tables"]) == ("2026-11-20", 3, 3)
-    assert len(json.loads(cli("history", "nights", "--inputs", "--store", str(store), "-f", "json").stdout)) == 3
+    assert (
+        len(
+            json.loads(
+                cli("history", "nights", "--inputs", "--store", str(store), "-f", "json").stdout
+            )
+        )
+        == 3
+    )
     for view in ("tables", "dealers"):
         rows = json.loads(cli("history", view, "--store", str(store), "-f", "json").stdout)
         assert rows and {r["nights"] for r in rows} == {1}, view
@@ -450,10 +589,18 @@ def test_check_records_without_changing_its_report(tmp_path):
     stored = cli("check", "-f", "json", "--store", str(tmp_path / "h.sqlite"), str(night))
     assert stored.returncode == plain.returncode == 1
     assert stored.stdout == plain.stdout
-    assert stored.stderr == f"audit: recorded 1 night (gaming day 2026-11-20, 1 input) in {tmp_path / 'h.sqlite'}\n"
+    assert (
+        stored.stderr
+        == f"audit: recorded 1 night (gaming day 2026-11-20, 1 input) in {tmp_path / 'h.sqlite'}\n"
+    )
     again = cli("check", "-f", "json", "--store", str(tmp_path / "h.sqlite"), str(night))
-    assert again.stderr == f"audit: recorded nothing new in {tmp_path / 'h.sqlite'}; 1 input already there\n"
-    shown = cli("history", "nights", "--inputs", "--store", str(tmp_path / "h.sqlite"), "-f", "json")
+    assert (
+        again.stderr
+        == f"audit: recorded nothing new in {tmp_path / 'h.sqlite'}; 1 input already there\n"
+    )
+    shown = cli(
+        "history", "nights", "--inputs", "--store", str(tmp_path / "h.sqlite"), "-f", "json"
+    )
     (one,) = json.loads(shown.stdout)
     assert one["sha256"] == hashlib.sha256(night.read_bytes()).hexdigest()
     assert one["findings"] == 3 and one["gaming_day"] == "2026-11-20"
@@ -472,7 +619,9 @@ def test_the_configuration_names_the_store_and_the_gaming_day(tmp_path, monkeypa
     assert (tmp_path / "history" / "h.sqlite").is_file()
     shown = cli("history", "nights", "-f", "csv")
     assert shown.returncode == 0, shown.stderr
-    assert shown.stdout.splitlines()[1].startswith("2026-11-20,")  # before 23:59: the day before's gaming day
+    assert shown.stdout.splitlines()[1].startswith(
+        "2026-11-20,"
+    )  # before 23:59: the day before's gaming day
     bad = tmp_path / "bad"
     bad.mkdir()
     (bad / "audit.toml").write_text('gaming-day-start = "25:00"\n')
@@ -488,12 +637,22 @@ def test_credentials_never_appear(server, tmp_path):
     assert ok.returncode == 1 and "auditor:***@127.0.0.1" in ok.stderr
     wrong = server.url("postgres", password="not-the-Secret")
     unreachable = server.url("postgres", port=_free_port())
-    for store, secret in ((wrong, "not-the-Secret"), (unreachable, PASSWORD), (url.replace("127.0.0.1:", "[::bad"), PASSWORD)):
+    for store, secret in (
+        (wrong, "not-the-Secret"),
+        (unreachable, PASSWORD),
+        (url.replace("127.0.0.1:", "[::bad"), PASSWORD),
+    ):
         for args in (["check", str(night)], ["history", "tables"]):
             done = cli(*args, "--store", store)
             assert done.returncode == 2, done.stderr
-            assert done.stderr.startswith("audit: store ") and done.stderr.count("\n") == 1, done.stderr
-            assert secret not in done.stderr and QUOTED not in done.stderr and PASSWORD not in done.stderr
+            assert done.stderr.startswith("audit: store ") and done.stderr.count("\n") == 1, (
+                done.stderr
+            )
+            assert (
+                secret not in done.stderr
+                and QUOTED not in done.stderr
+                and PASSWORD not in done.stderr
+            )
             assert "***" in done.stderr
     for fmt in FORMATS:
         shown = cli("history", "nights", "--store", url, "-f", fmt)
@@ -509,10 +668,16 @@ def test_an_unusable_store_stops_with_exit_2(tmp_path, monkeypatch):
         (["check", str(night), "--store", str(not_a_db)], "cannot open"),
         (["check", str(night), "--store", str(tmp_path)], "cannot open"),
         (["check", str(night), "--store", "mysql://u@h/db"], "unknown kind of store"),
-        (["check", "-", "--store", str(tmp_path / "h.sqlite")], "standard input cannot be recorded"),
+        (
+            ["check", "-", "--store", str(tmp_path / "h.sqlite")],
+            "standard input cannot be recorded",
+        ),
         (["history", "nights", "--store", str(tmp_path / "none.sqlite")], "no such file"),
         (["history", "nights", "--store", str(not_a_db)], "cannot read"),
-        (["history", "tables", "--store", str(not_a_db), "--from", "2026-13-01"], "--from '2026-13-01'"),
+        (
+            ["history", "tables", "--store", str(not_a_db), "--from", "2026-13-01"],
+            "--from '2026-13-01'",
+        ),
     ]
     for args, said in cases:
         done = cli(*args, input="")
@@ -530,6 +695,7 @@ def test_the_gaming_day_rule():
     from datetime import time
 
     from audit.history.gaming_day import DayCount, GamingDayError, day_start, of_stamp
+
     six = time(6, 0)
     assert of_stamp("2026-11-20T21:00:00.000+01:00", six) == date(2026, 11, 20)
     assert of_stamp("2026-11-21T05:59:59.999+01:00", six) == date(2026, 11, 20)
@@ -538,8 +704,14 @@ def test_the_gaming_day_rule():
     assert of_stamp("2026-11-21T04:30:00-08:00", time(4, 0)) == date(2026, 11, 21)
     with pytest.raises(GamingDayError):
         day_start("6h")
-    days = DayCount(six)  # a minute's day is remembered: the same minute before and after 06:00 differ
-    for stamp in ("2026-11-21T05:59:10+01:00", "2026-11-21T05:59:50+01:00", "2026-11-21T06:00:10+01:00"):
+    days = DayCount(
+        six
+    )  # a minute's day is remembered: the same minute before and after 06:00 differ
+    for stamp in (
+        "2026-11-21T05:59:10+01:00",
+        "2026-11-21T05:59:50+01:00",
+        "2026-11-21T06:00:10+01:00",
+    ):
         days.add(stamp)
     assert days.counts == {date(2026, 11, 20): 2, date(2026, 11, 21): 1}
     assert days.busiest() == date(2026, 11, 20)

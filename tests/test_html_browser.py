@@ -23,18 +23,20 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.print_page_options import PrintOptions
 from selenium.webdriver.support import expected_conditions as ready
 from selenium.webdriver.support.ui import Select, WebDriverWait
+from test_html_report import FIELDS, WITH_STATISTICS, audit, faulty_night, hostile_report, shown
 
 from audit.configuration import Configuration, RulesetUsed, SelectionUsed
 from audit.reporters import REPORTERS
 from audit.rulesets import Library
 from audit.run import run_audit
-from test_html_report import FIELDS, WITH_STATISTICS, audit, faulty_night, hostile_report, shown
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "tests" / "artifacts"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="no Chromium and chromedriver installed")
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM and DRIVER), reason="no Chromium and chromedriver installed"
+)
 #: the printable width of an A4 page with the page's margins (210 - 2 x 10 mm), in CSS pixels
 A4_WIDTH = round((210 - 20) / 25.4 * 96)
 WAIT = 60  # seconds at most for a condition: a loaded machine is slow, the test is not timed
@@ -43,12 +45,21 @@ WAIT = 60  # seconds at most for a condition: a loaded machine is slow, the test
 def start(scripts: bool = True) -> webdriver.Chrome:
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=1280,900", "--hide-scrollbars", "--lang=en-GB"):
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--window-size=1280,900",
+        "--hide-scrollbars",
+        "--lang=en-GB",
+    ):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     if not scripts:
-        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+        options.add_experimental_option(
+            "prefs", {"profile.managed_default_content_settings.javascript": 2}
+        )
     return webdriver.Chrome(options=options, service=Service(executable_path=DRIVER))
 
 
@@ -64,10 +75,25 @@ def night(tmp_path_factory) -> dict:
     folder = tmp_path_factory.mktemp("browser")
     log = faulty_night(folder)
     page = folder / "night.html"
-    done = audit("check", *WITH_STATISTICS, "-f", "html", "-o", str(page), "-f", "json", "-o", str(folder / "night.json"),
-                 str(log))
+    done = audit(
+        "check",
+        *WITH_STATISTICS,
+        "-f",
+        "html",
+        "-o",
+        str(page),
+        "-f",
+        "json",
+        "-o",
+        str(folder / "night.json"),
+        str(log),
+    )
     assert done.returncode == 1, done.stderr
-    return {"page": page, "url": page.as_uri(), "json": json.loads((folder / "night.json").read_bytes())}
+    return {
+        "page": page,
+        "url": page.as_uri(),
+        "json": json.loads((folder / "night.json").read_bytes()),
+    }
 
 
 def load(driver: webdriver.Chrome, url: str) -> None:
@@ -75,7 +101,9 @@ def load(driver: webdriver.Chrome, url: str) -> None:
     driver.get_log("browser")
     driver.get_log("performance")
     driver.get(url)
-    WebDriverWait(driver, WAIT).until(ready.presence_of_element_located((By.CSS_SELECTOR, "body[data-ready='1']")))
+    WebDriverWait(driver, WAIT).until(
+        ready.presence_of_element_located((By.CSS_SELECTOR, "body[data-ready='1']"))
+    )
 
 
 def requests(driver: webdriver.Chrome) -> list[str]:
@@ -88,7 +116,11 @@ def requests(driver: webdriver.Chrome) -> list[str]:
 
 
 def visible_findings(driver: webdriver.Chrome) -> list:
-    return [tr for tr in driver.find_elements(By.CSS_SELECTOR, "#findings-table tr.finding") if tr.is_displayed()]
+    return [
+        tr
+        for tr in driver.find_elements(By.CSS_SELECTOR, "#findings-table tr.finding")
+        if tr.is_displayed()
+    ]
 
 
 def test_the_page_loads_with_no_console_error_and_no_request_outside_its_file(browser, night):
@@ -110,31 +142,49 @@ def test_the_findings_count_shown_is_the_json_reports(browser, night):
     for severity, n in night["json"]["summary"]["findings"].items():
         assert browser.find_element(By.ID, f"count-{severity}").text == str(n)
     assert len(visible_findings(browser)) == total
-    assert browser.find_element(By.ID, "findings-shown").text == f"{total} of {total} findings shown"
+    assert (
+        browser.find_element(By.ID, "findings-shown").text == f"{total} of {total} findings shown"
+    )
 
 
 def test_a_filter_hides_what_it_should_and_show_all_brings_it_back(browser, night):
     load(browser, night["url"])
     findings = night["json"]["findings"]
-    table = max({f["table"] for f in findings if f["table"]}, key=lambda t: sum(f["table"] == t for f in findings))
+    table = max(
+        {f["table"] for f in findings if f["table"]},
+        key=lambda t: sum(f["table"] == t for f in findings),
+    )
     Select(browser.find_element(By.CSS_SELECTOR, "select[name='table']")).select_by_value(table)
     mine = [f for f in findings if f["table"] == table]
     shown_now = f"{len(mine)} of {len(findings)} findings shown"
-    WebDriverWait(browser, WAIT).until(ready.text_to_be_present_in_element((By.ID, "findings-shown"), shown_now))
+    WebDriverWait(browser, WAIT).until(
+        ready.text_to_be_present_in_element((By.ID, "findings-shown"), shown_now)
+    )
     rows = visible_findings(browser)
-    assert sorted((r.get_attribute("data-rule"), r.get_attribute("data-table")) for r in rows) == \
-        sorted((f["rule"], f["table"]) for f in mine)
-    heads = [h.text for h in browser.find_elements(By.CSS_SELECTOR, "tr.group-head") if h.is_displayed()]
+    assert sorted(
+        (r.get_attribute("data-rule"), r.get_attribute("data-table")) for r in rows
+    ) == sorted((f["rule"], f["table"]) for f in mine)
+    heads = [
+        h.text for h in browser.find_elements(By.CSS_SELECTOR, "tr.group-head") if h.is_displayed()
+    ]
     assert heads and all(f"table {table}" in h for h in heads)
     category = mine[0]["category"]
-    Select(browser.find_element(By.CSS_SELECTOR, "select[name='category']")).select_by_value(category)
+    Select(browser.find_element(By.CSS_SELECTOR, "select[name='category']")).select_by_value(
+        category
+    )
     both = [f for f in mine if f["category"] == category]
-    WebDriverWait(browser, WAIT).until(ready.text_to_be_present_in_element(
-        (By.ID, "findings-shown"), f"{len(both)} of {len(findings)} findings shown"))
+    WebDriverWait(browser, WAIT).until(
+        ready.text_to_be_present_in_element(
+            (By.ID, "findings-shown"), f"{len(both)} of {len(findings)} findings shown"
+        )
+    )
     assert len(visible_findings(browser)) == len(both) < len(findings)
     browser.find_element(By.ID, "filters-reset").click()
-    WebDriverWait(browser, WAIT).until(ready.text_to_be_present_in_element(
-        (By.ID, "findings-shown"), f"{len(findings)} of {len(findings)} findings shown"))
+    WebDriverWait(browser, WAIT).until(
+        ready.text_to_be_present_in_element(
+            (By.ID, "findings-shown"), f"{len(findings)} of {len(findings)} findings shown"
+        )
+    )
     assert len(visible_findings(browser)) == len(findings)
 
 
@@ -145,8 +195,11 @@ def test_a_column_sorts_by_number_then_back(browser, night):
     drop = summaries.find_elements(By.CSS_SELECTOR, "thead th")[column]
 
     def drops() -> list[float]:
-        return [float(r.find_elements(By.TAG_NAME, "td")[column].text.replace(",", ""))
-                for r in summaries.find_elements(By.CSS_SELECTOR, "tbody tr")]
+        return [
+            float(r.find_elements(By.TAG_NAME, "td")[column].text.replace(",", ""))
+            for r in summaries.find_elements(By.CSS_SELECTOR, "tbody tr")
+        ]
+
     drop.click()
     WebDriverWait(browser, WAIT).until(lambda _: drop.get_attribute("aria-sort") == "ascending")
     assert drops() == sorted(drops())
@@ -175,11 +228,17 @@ def test_printed_on_a4_no_table_is_cut(browser, night):
     page; then the PDF itself, kept as an artifact."""
     load(browser, night["url"])
     browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
-    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                            {"width": A4_WIDTH, "height": 1100, "deviceScaleFactor": 1, "mobile": False})
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": A4_WIDTH, "height": 1100, "deviceScaleFactor": 1, "mobile": False},
+    )
     try:
-        WebDriverWait(browser, WAIT).until(lambda d: d.execute_script(
-            "return !document.getElementById('filters').offsetParent && innerWidth === arguments[0]", A4_WIDTH))
+        WebDriverWait(browser, WAIT).until(
+            lambda d: d.execute_script(
+                "return !document.getElementById('filters').offsetParent && innerWidth === arguments[0]",
+                A4_WIDTH,
+            )
+        )
         overflowing = browser.execute_script("""
             const width = document.documentElement.clientWidth;
             const out = [];
@@ -199,14 +258,18 @@ def test_printed_on_a4_no_table_is_cut(browser, night):
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "html-report.pdf").write_bytes(pdf)
     assert pdf.startswith(b"%PDF-")
-    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) >= 2 and re.search(rb"/MediaBox\s*\[0 0 595", pdf)
+    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) >= 2 and re.search(
+        rb"/MediaBox\s*\[0 0 595", pdf
+    )
 
 
 def test_hostile_text_is_shown_as_text_and_runs_nothing(browser, tmp_path):
     page = tmp_path / "hostile.html"
     page.write_text(REPORTERS["html"].render(hostile_report()), encoding="utf-8")
     load(browser, page.as_uri())
-    assert browser.execute_script("return window.pwned === undefined && document.querySelectorAll('b').length === 0")
+    assert browser.execute_script(
+        "return window.pwned === undefined && document.querySelectorAll('b').length === 0"
+    )
     assert browser.get_log("browser") == []
     text = browser.execute_script("return document.body.textContent")
     assert [name for name in FIELDS if shown(name) not in text] == []
@@ -240,49 +303,85 @@ def six_tables(tmp_path_factory) -> str:
     a selection that hid findings: the page's URL."""
     folder = tmp_path_factory.mktemp("six")
     log = folder / "n6.del"
-    done = audit("simulate", "-r", "fr-bataille-2007", "-r", "be-ostende-cdf", "--tables", "6", "--rounds", "200",
-                 "-o", str(log))
+    done = audit(
+        "simulate",
+        "-r",
+        "fr-bataille-2007",
+        "-r",
+        "be-ostende-cdf",
+        "--tables",
+        "6",
+        "--rounds",
+        "200",
+        "-o",
+        str(log),
+    )
     assert done.returncode == 0, done.stderr
     library = Library.load()
     library.statistics = True
     report = run_audit(library, [str(log)])
     report.configuration = Configuration(
         rulesets=[RulesetUsed(id=r.id, sha256=r.sha256) for r in report.rulesets],
-        selection=SelectionUsed(ignore=["DEL-"], source="audit.toml", hidden=12), statistics=True)
+        selection=SelectionUsed(ignore=["DEL-"], source="audit.toml", hidden=12),
+        statistics=True,
+    )
     page = folder / "n6.html"
     page.write_text(REPORTERS["html"].render(report), encoding="utf-8")
     return page.as_uri()
 
 
 def at_screen_size(driver: webdriver.Chrome, width: int, height: int) -> None:
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
-    WebDriverWait(driver, WAIT).until(lambda d: d.execute_script(
-        "return innerWidth === arguments[0] && innerHeight === arguments[1]", width, height))
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+    )
+    WebDriverWait(driver, WAIT).until(
+        lambda d: d.execute_script(
+            "return innerWidth === arguments[0] && innerHeight === arguments[1]", width, height
+        )
+    )
 
 
-def test_the_first_screen_holds_the_night_the_verdict_and_what_shaped_the_report(browser, six_tables):
+def test_the_first_screen_holds_the_night_the_verdict_and_what_shaped_the_report(
+    browser, six_tables
+):
     """At 1280 x 800 the first screen shows the night, the casino, the verdict, the banner of what hid
     findings and the configuration; the details (every statistics group) start within a few screens."""
     load(browser, six_tables)
     at_screen_size(browser, *SCREEN)
     try:
-        boxes = browser.execute_script("""
+        boxes = browser.execute_script(
+            """
             const out = {};
             for (const id of arguments[0]) {
               const e = document.getElementById(id), box = e.getBoundingClientRect();
               out[id] = [box.top + scrollY, box.bottom + scrollY, e.checkVisibility()];
             }
-            return out;""", ["night-dates", "night-casino", "verdict", "hidden-findings", "summary-anomalies",
-                             "configuration", "every-group"])
+            return out;""",
+            [
+                "night-dates",
+                "night-casino",
+                "verdict",
+                "hidden-findings",
+                "summary-anomalies",
+                "configuration",
+                "every-group",
+            ],
+        )
         ARTIFACTS.mkdir(exist_ok=True)
         browser.save_screenshot(str(ARTIFACTS / "html-six-tables-first-screen.png"))
         details = boxes.pop("every-group")
-        assert {ident: top >= 0 and bottom <= SCREEN[1] and seen for ident, (top, bottom, seen) in boxes.items()} == \
-            dict.fromkeys(boxes, True), boxes
+        assert {
+            ident: top >= 0 and bottom <= SCREEN[1] and seen
+            for ident, (top, bottom, seen) in boxes.items()
+        } == dict.fromkeys(boxes, True), boxes
         assert details[0] <= DETAILS_WITHIN, details
         text = browser.find_element(By.ID, "summary").text
-        assert "Casino-Simulation" in text and "PASS" in text and "12 findings hidden by ignore DEL- (audit.toml)" in text
+        assert (
+            "Casino-Simulation" in text
+            and "PASS" in text
+            and "12 findings hidden by ignore DEL- (audit.toml)" in text
+        )
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
@@ -291,14 +390,18 @@ def test_the_folded_groups_open_on_a_click_and_print_unfolded(browser, six_table
     load(browser, six_tables)
     shown_rows = "return Array.from(document.querySelectorAll('details.fold tbody tr')).filter(r => r.checkVisibility()).length"
     folds = browser.find_elements(By.CSS_SELECTOR, "details.fold[data-scope]")
-    assert len(folds) >= 4 and browser.execute_script(shown_rows) == 0  # dealers, players, bankers, pontes, shoes
+    assert (
+        len(folds) >= 4 and browser.execute_script(shown_rows) == 0
+    )  # dealers, players, bankers, pontes, shoes
     folds[0].find_element(By.TAG_NAME, "summary").click()
     WebDriverWait(browser, WAIT).until(lambda d: d.execute_script(shown_rows) > 0)
     first = len(folds[0].find_elements(By.CSS_SELECTOR, "tbody tr"))
     assert browser.execute_script(shown_rows) == first
     browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
     try:
-        total = browser.execute_script("return document.querySelectorAll('details.fold tbody tr').length")
+        total = browser.execute_script(
+            "return document.querySelectorAll('details.fold tbody tr').length"
+        )
         assert browser.execute_script(shown_rows) == total > first
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
@@ -315,7 +418,11 @@ def test_times_and_ids_do_not_wrap_inside(browser, night):
         }
         return [document.querySelectorAll('td .stamp').length, document.querySelectorAll('td.id, td .id').length, out];"""
     stamps, ids, broken = browser.execute_script(check)
-    assert stamps >= len(night["json"]["findings"]) and ids >= len(night["json"]["findings"]) and broken == []
+    assert (
+        stamps >= len(night["json"]["findings"])
+        and ids >= len(night["json"]["findings"])
+        and broken == []
+    )
     at_screen_size(browser, A4_WIDTH, 1100)
     browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
     try:

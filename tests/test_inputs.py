@@ -17,7 +17,9 @@ THREE = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
 
 
 def audit(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "audit", *args], cwd=cwd, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_a_gzip_log_is_read_and_its_archive_hashed(tmp_path):
@@ -25,9 +27,16 @@ def test_a_gzip_log_is_read_and_its_archive_hashed(tmp_path):
     gz.write_bytes(gzip.compress(THREE.read_bytes(), mtime=0))
     done = audit("check", "--format", "json", str(gz))
     report = json.loads(done.stdout)
-    assert done.returncode == 1 and [f["rule"] for f in report["findings"]] == ["FR-LATE-BET", "FR-BURN-START", "FR-PAY-MAIN"]
+    assert done.returncode == 1 and [f["rule"] for f in report["findings"]] == [
+        "FR-LATE-BET",
+        "FR-BURN-START",
+        "FR-PAY-MAIN",
+    ]
     (inp,) = report["inputs"]
-    assert inp["sha256"] == hashlib.sha256(gz.read_bytes()).hexdigest() and inp["size"] == gz.stat().st_size
+    assert (
+        inp["sha256"] == hashlib.sha256(gz.read_bytes()).hexdigest()
+        and inp["size"] == gz.stat().st_size
+    )
     assert report["auditor"]["name"] == "del-audit"
 
 
@@ -47,15 +56,18 @@ def test_a_truncated_archive_is_audited_up_to_the_damage(tmp_path):
 def test_the_order_of_inputs_does_not_change_the_report(tmp_path):
     a, b = tmp_path / "a.del", tmp_path / "b.del"
     a.write_bytes(THREE.read_bytes())
-    b.write_bytes((ROOT / "fixtures" / "rules" / "fr-bataille-2007" / "FR-PAY-MAIN.del").read_bytes())
+    b.write_bytes(
+        (ROOT / "fixtures" / "rules" / "fr-bataille-2007" / "FR-PAY-MAIN.del").read_bytes()
+    )
     one = audit("check", "--format", "json", str(a), str(b))
     two = audit("check", "--format", "json", str(b), str(a), str(a))
     assert one.stdout == two.stdout
 
 
 def test_every_line_is_accounted_for_on_every_fixture():
-    from audit.run import run_audit
     from audit.rulesets import Library
+    from audit.run import run_audit
+
     library = Library.load()
     for path in sorted((ROOT / "fixtures").rglob("*.del")):
         for inp in run_audit(library, [str(path)]).inputs:
@@ -88,6 +100,7 @@ def test_every_path_a_folder_holds_is_read_or_named(tmp_path):
     for a whole one (issue 15, item 5). The logs that can be read do not hide them."""
     import os
     import socket
+
     night = tmp_path / "night"
     (night / "t1").mkdir(parents=True)
     (night / "t1" / "good.del").write_bytes(THREE.read_bytes())
@@ -101,8 +114,11 @@ def test_every_path_a_folder_holds_is_read_or_named(tmp_path):
     assert done.stdout == ""
     (message,) = done.stderr.splitlines()
     assert message.startswith("audit: 3 inputs cannot be read: ")
-    for problem in (f"{night}/gone.del: broken link", f"{night}/t1/pipe.del: a FIFO, not a regular file",
-                    f"{night}/sock.log: a socket, not a regular file"):
+    for problem in (
+        f"{night}/gone.del: broken link",
+        f"{night}/t1/pipe.del: a FIFO, not a regular file",
+        f"{night}/sock.log: a socket, not a regular file",
+    ):
         assert problem in message, message
     assert "good.del" not in message and "notes.txt" not in message
 
@@ -111,8 +127,10 @@ def test_a_broken_link_given_by_name_is_said_so(tmp_path):
     (tmp_path / "gone.del").symlink_to(tmp_path / "nowhere.del")
     done = audit("check", str(tmp_path / "gone.del"), str(tmp_path / "missing.del"))
     assert done.returncode == 2
-    assert done.stderr == (f"audit: 2 inputs cannot be read: {tmp_path}/gone.del: broken link; "
-                           f"{tmp_path}/missing.del: no such file or folder\n")
+    assert done.stderr == (
+        f"audit: 2 inputs cannot be read: {tmp_path}/gone.del: broken link; "
+        f"{tmp_path}/missing.del: no such file or folder\n"
+    )
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads every folder")
@@ -124,10 +142,16 @@ def test_an_unreadable_folder_is_named_not_said_empty(tmp_path):
     try:
         (night / "locked").chmod(0)
         done = audit("check", str(night))
-        assert done.returncode == 2 and done.stderr == f"audit: {night}/locked: cannot read the folder: Permission denied\n"
+        assert (
+            done.returncode == 2
+            and done.stderr == f"audit: {night}/locked: cannot read the folder: Permission denied\n"
+        )
         night.chmod(0)
         done = audit("check", str(night))
-        assert done.returncode == 2 and done.stderr == f"audit: {night}: cannot read the folder: Permission denied\n"
+        assert (
+            done.returncode == 2
+            and done.stderr == f"audit: {night}: cannot read the folder: Permission denied\n"
+        )
     finally:
         night.chmod(0o755)
         (night / "locked").chmod(0o755)
@@ -137,7 +161,9 @@ def test_an_unreadable_folder_is_named_whoever_runs_the_audit(tmp_path, monkeypa
     """The same as the test above, without relying on permissions (root reads every folder): the
     walk's error handler is given the error a folder that cannot be read gives."""
     import errno
+
     from audit.stream import inputs
+
     night = tmp_path / "night"
     (night / "locked").mkdir(parents=True)
     (night / "t2.del").write_bytes(THREE.read_bytes())
@@ -147,6 +173,7 @@ def test_an_unreadable_folder_is_named_whoever_runs_the_audit(tmp_path, monkeypa
         if os.fspath(path).endswith("locked"):
             raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
         return real(path)
+
     monkeypatch.setattr(os, "scandir", scandir)
     with pytest.raises(inputs.InputError) as err:
         inputs.expand([str(night)])

@@ -24,15 +24,24 @@ from audit.run import usable_cores
 
 ROOT = Path(__file__).resolve().parent.parent
 #: --jobs 2 starts two workers only where two cores may be used (``run.usable_cores``)
-TWO_CORES = pytest.mark.skipif(usable_cores() < 2, reason="--jobs 2 runs in one process on one core")
+TWO_CORES = pytest.mark.skipif(
+    usable_cores() < 2, reason="--jobs 2 runs in one process on one core"
+)
 THREE = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
 OLD_REPORT = "the previous report\n"
 
 
 def start(tmp_path: Path, *args: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([sys.executable, "-m", "audit", *args], cwd=tmp_path, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "audit", *args],
+        cwd=tmp_path,
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
 
 
 def fifos(tmp_path: Path, *names: str) -> list[Path]:
@@ -82,7 +91,9 @@ def test_an_interrupted_audit_stops_its_workers(tmp_path, how):
     Ctrl-C every process of the group: either way the workers end, quietly, with the run."""
     (tmp_path / "report.json").write_text(OLD_REPORT, encoding="utf-8")
     logs = fifos(tmp_path, "a.del", "b.del")
-    audit = start(tmp_path, "check", "--jobs", "2", "-f", "json", "-o", "report.json", "a.del", "b.del")
+    audit = start(
+        tmp_path, "check", "--jobs", "2", "-f", "json", "-o", "report.json", "a.del", "b.del"
+    )
     writers = [os.open(log, os.O_WRONLY) for log in logs]  # both workers are reading
     workers = _children(audit.pid)
     assert len(workers) >= 2
@@ -116,8 +127,23 @@ def test_sigterm_while_workers_compute(tmp_path):
     """A real night split between two busy workers, stopped once both are seen. Should the audit
     finish first (a fast machine), the report must then be whole; either way no worker is left."""
     night = tmp_path / "night.del"
-    subprocess.run([sys.executable, "-m", "audit.simulate", "--tables", "4", "--rounds", "800", "-o", str(night)],
-                   cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "audit.simulate",
+            "--tables",
+            "4",
+            "--rounds",
+            "800",
+            "-o",
+            str(night),
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=True,
+        capture_output=True,
+    )
     (tmp_path / "report.json").write_text(OLD_REPORT, encoding="utf-8")
     audit = start(tmp_path, "check", "--jobs", "2", "-f", "json", "-o", "report.json", "night.del")
     seen: set[int] = set()
@@ -131,6 +157,8 @@ def test_sigterm_while_workers_compute(tmp_path):
     if audit.returncode == 130:
         assert err == "audit: interrupted\n" and report == OLD_REPORT
     else:
-        assert (audit.returncode, err) == (0, "") and json.loads(report)["inputs"][0]["path"] == "night.del"
+        assert (audit.returncode, err) == (0, "") and json.loads(report)["inputs"][0][
+            "path"
+        ] == "night.del"
     assert not [pid for pid in seen if _alive(pid)]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["night.del", "report.json"]

@@ -25,6 +25,7 @@ def pools(monkeypatch):
     def pool(self, processes=None, *args, **kwargs):
         started.append(processes)
         return real(self, processes, *args, **kwargs)
+
     monkeypatch.setattr(multiprocessing.context.BaseContext, "Pool", pool)
     return started
 
@@ -39,7 +40,9 @@ def test_jobs_are_capped_at_the_cores_and_the_tasks(cores, pools, monkeypatch):
     # one file, split by tables: in as many parts as cores, not 64
     tasks = []
     real_tasks = run_module._tasks
-    monkeypatch.setattr(run_module, "_tasks", lambda files, jobs: tasks.append(jobs) or real_tasks(files, jobs))
+    monkeypatch.setattr(
+        run_module, "_tasks", lambda files, jobs: tasks.append(jobs) or real_tasks(files, jobs)
+    )
     assert json_report.render(run_module.run_audit(library, NIGHTS[:1], jobs=64)) == one
     assert json_report.render(run_module.run_audit(library, NIGHTS, jobs=64)) == many
     assert tasks == [cores, cores]
@@ -48,6 +51,7 @@ def test_jobs_are_capped_at_the_cores_and_the_tasks(cores, pools, monkeypatch):
 
 def test_the_usable_cores_are_those_this_process_may_run_on():
     import os
+
     cores = run_module.usable_cores()
     assert 1 <= cores <= (os.cpu_count() or 1)
     if hasattr(os, "sched_getaffinity"):

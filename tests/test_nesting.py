@@ -9,17 +9,19 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from fixtures import copy_rulesets
 import yaml
 
 from audit import nesting
+from fixtures import copy_rulesets
 
 ROOT = Path(__file__).resolve().parent.parent
 LOG = ROOT / "fixtures" / "nights" / "example-night.del"
 
 
 def _audit(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "audit", *args], cwd=cwd, capture_output=True, text=True, timeout=120
+    )
 
 
 def _overlay(tmp_path: Path, body: str) -> Path:
@@ -33,12 +35,17 @@ def test_a_deeply_nested_overlay_is_refused_with_its_line(tmp_path, depth):
     overlay = _overlay(tmp_path, "rules:\n  " + "[" * depth + "]" * depth + "\n")
     done = _audit("check", "--house", str(overlay), str(LOG))
     assert done.returncode == 2, done.stderr
-    assert f"{overlay}, line 4: nested more than {nesting.MAX_DEPTH} levels deep; refused" in done.stderr
+    assert (
+        f"{overlay}, line 4: nested more than {nesting.MAX_DEPTH} levels deep; refused"
+        in done.stderr
+    )
     assert "Traceback" not in done.stderr
 
 
 def test_a_duplicate_key_in_an_overlay_is_refused_with_file_line_and_key(tmp_path):
-    overlay = _overlay(tmp_path, "rules:\n  FR-PAY-MAIN: {enabled: true}\n  FR-PAY-MAIN: {enabled: false}\n")
+    overlay = _overlay(
+        tmp_path, "rules:\n  FR-PAY-MAIN: {enabled: true}\n  FR-PAY-MAIN: {enabled: false}\n"
+    )
     done = _audit("check", "--house", str(overlay), str(LOG))
     assert done.returncode == 2
     assert f"{overlay}, line 5: duplicate key 'FR-PAY-MAIN'" in done.stderr
@@ -47,7 +54,10 @@ def test_a_duplicate_key_in_an_overlay_is_refused_with_file_line_and_key(tmp_pat
 def test_a_duplicate_key_in_a_ruleset_is_refused(tmp_path):
     folder = copy_rulesets(tmp_path / "rulesets")
     ruleset = folder / "del-v1.yaml"
-    ruleset.write_text(ruleset.read_text(encoding="utf-8").replace("\nrules:", "\ntitle: again\nrules:", 1), encoding="utf-8")
+    ruleset.write_text(
+        ruleset.read_text(encoding="utf-8").replace("\nrules:", "\ntitle: again\nrules:", 1),
+        encoding="utf-8",
+    )
     line = ruleset.read_text(encoding="utf-8").splitlines().index("title: again") + 1
     done = _audit("check", "--rulesets", str(folder), str(LOG))
     assert done.returncode == 2
@@ -56,11 +66,15 @@ def test_a_duplicate_key_in_a_ruleset_is_refused(tmp_path):
 
 @pytest.mark.parametrize("depth", [nesting.MAX_DEPTH + 1, 1_000, 100_000])
 def test_a_deeply_nested_configuration_is_refused(tmp_path, depth):
-    (tmp_path / "audit.toml").write_text("rulesets = 'x'\nfail-on = " + "[" * depth + "]" * depth + "\n",
-                                         encoding="utf-8")
+    (tmp_path / "audit.toml").write_text(
+        "rulesets = 'x'\nfail-on = " + "[" * depth + "]" * depth + "\n", encoding="utf-8"
+    )
     done = _audit("check", str(LOG), cwd=tmp_path)
     assert done.returncode == 2
-    assert f"audit.toml, line 2: nested more than {nesting.MAX_DEPTH} levels deep; refused" in done.stderr
+    assert (
+        f"audit.toml, line 2: nested more than {nesting.MAX_DEPTH} levels deep; refused"
+        in done.stderr
+    )
 
 
 @pytest.mark.parametrize("depth", [nesting.MAX_DEPTH + 1, 100_000])
@@ -69,7 +83,10 @@ def test_a_deeply_nested_baseline_is_refused(tmp_path, depth):
     baseline.write_text('{"format":\n' + "[" * depth + "]" * depth + "}", encoding="utf-8")
     done = _audit("check", "--baseline", str(baseline), str(LOG))
     assert done.returncode == 2
-    assert f"{baseline}, line 2: nested more than {nesting.MAX_DEPTH} levels deep; refused" in done.stderr
+    assert (
+        f"{baseline}, line 2: nested more than {nesting.MAX_DEPTH} levels deep; refused"
+        in done.stderr
+    )
 
 
 @pytest.mark.parametrize("text", ["tool = 5\n", "[tool]\naudit = 5\n"])
@@ -91,8 +108,11 @@ def test_the_scan_agrees_with_the_parsers_on_depth(depth):
     """The plain check beside the scan: build the value, measure it, and compare with the refusal."""
     text_json = "[" * depth + "]" * depth
     refused = depth > nesting.MAX_DEPTH
-    for syntax, text, parse in (("json", text_json, json.loads), ("toml", "a = " + text_json, tomllib.loads),
-                                ("yaml", text_json, yaml.safe_load)):
+    for syntax, text, parse in (
+        ("json", text_json, json.loads),
+        ("toml", "a = " + text_json, tomllib.loads),
+        ("yaml", text_json, yaml.safe_load),
+    ):
         value = parse(text)
         measured = 0
         while isinstance(value, (list, dict)) and value:
@@ -101,7 +121,9 @@ def test_the_scan_agrees_with_the_parsers_on_depth(depth):
         measured += isinstance(value, (list, dict))  # the innermost, empty collection
         assert measured == depth + (syntax == "toml")  # TOML's document is a table around the value
         try:
-            nesting.check_yaml_depth(text) if syntax == "yaml" else nesting.check_depth(text, syntax)
+            nesting.check_yaml_depth(text) if syntax == "yaml" else nesting.check_depth(
+                text, syntax
+            )
         except nesting.ShapeProblem:
             assert refused
         else:

@@ -18,8 +18,13 @@ NIGHTS = ROOT / "fixtures" / "nights"
 
 
 def _audit_json(path: Path) -> tuple[int, dict]:
-    done = subprocess.run([sys.executable, "-m", "audit", "check", "--format", "json", str(path)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "audit", "check", "--format", "json", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     return done.returncode, json.loads(done.stdout)
 
 
@@ -37,8 +42,20 @@ def test_chemin_de_fer_night_is_clean_and_covers_the_rule():
     assert code == 0 and report["findings"] == []
     assert report["summary"]["rounds"] >= 300
     text = path.read_text(encoding="utf-8")
-    for needle in (" PASS", "how=auction", " AWARD ", "how=taux", "how=taken", "ABAT ponte", "ABAT banker",
-                   "mode=table", "mode=suivi", " ASSOCIATE ", " TABLEAU banker", "ADVICE ponte non"):
+    for needle in (
+        " PASS",
+        "how=auction",
+        " AWARD ",
+        "how=taux",
+        "how=taken",
+        "ABAT ponte",
+        "ABAT banker",
+        "mode=table",
+        "mode=suivi",
+        " ASSOCIATE ",
+        " TABLEAU banker",
+        "ADVICE ponte non",
+    ):
         assert needle in text, needle
     assert len(set(re.findall(r" HAND seat=(\d+)", text))) >= 4  # several bankers
 
@@ -64,7 +81,11 @@ def test_mixed_night_audits_each_table_under_its_own_ruleset():
     path = NIGHTS / "mixed-night.del"
     code, report = _audit_json(path)
     assert code == 0 and report["findings"] == []
-    opened = dict(re.findall(r"^\S+ (\S+) OPEN game=\S+ ruleset=(\S+)", path.read_text(encoding="utf-8"), re.M))
+    opened = dict(
+        re.findall(
+            r"^\S+ (\S+) OPEN game=\S+ ruleset=(\S+)", path.read_text(encoding="utf-8"), re.M
+        )
+    )
     assert {t["table"]: t["ruleset"] for t in report["table_summaries"]} == opened
     assert {"fr-bataille-2007", "mc-sun-war-2006", "be-ostende-cdf"} <= set(opened.values())
 
@@ -79,4 +100,5 @@ def test_a_breach_in_the_mixed_night_is_judged_by_its_tables_ruleset(tmp_path):
     code, report = _audit_json(log)
     assert code == 1
     assert [(f["rule"], f["table"], f["ruleset"]) for f in report["findings"]] == [
-        ("CDF-SETTLE", cdf_pay.group(2), "be-ostende-cdf")]
+        ("CDF-SETTLE", cdf_pay.group(2), "be-ostende-cdf")
+    ]

@@ -29,12 +29,27 @@ CONTRACT = {
     "ruleset": "fr-bataille-2007",
     "decks": 6,
     "bets": [
-        {"bet": "main", "strategy": "bataille",
-         "house_edge": "170016/4965115", "house_edge_pct": 3.4242, "sd": 1.0469},
-        {"bet": "main", "strategy": "surrender",
-         "house_edge": "23/622", "house_edge_pct": 3.6977, "sd": 0.9712},
-        {"bet": "egalite", "strategy": None,
-         "house_edge": "58/311", "house_edge_pct": 18.6495, "sd": 2.8787},
+        {
+            "bet": "main",
+            "strategy": "bataille",
+            "house_edge": "170016/4965115",
+            "house_edge_pct": 3.4242,
+            "sd": 1.0469,
+        },
+        {
+            "bet": "main",
+            "strategy": "surrender",
+            "house_edge": "23/622",
+            "house_edge_pct": 3.6977,
+            "sd": 0.9712,
+        },
+        {
+            "bet": "egalite",
+            "strategy": None,
+            "house_edge": "58/311",
+            "house_edge_pct": 18.6495,
+            "sd": 2.8787,
+        },
     ],
 }
 
@@ -45,7 +60,13 @@ def library() -> Library:
 
 
 def audit(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "audit", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def edges(odds) -> dict[tuple[str, str | None], Fraction]:
@@ -54,8 +75,10 @@ def edges(odds) -> dict[tuple[str, str | None], Fraction]:
 
 # -- the contract ---------------------------------------------------------------------------
 
+
 def test_contract_figures_exactly(library):
     from audit.odds.render import as_json
+
     assert as_json(compute(library.get("fr-bataille-2007"))) == CONTRACT
 
 
@@ -76,25 +99,37 @@ def test_cli_chemin_de_fer_rows_name_every_choice():
     done = audit("odds", "be-ostende-cdf", "-f", "json")
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
-    assert (out["format"], out["version"], out["ruleset"], out["decks"]) == ("del-audit-odds", 1, "be-ostende-cdf", 6)
+    assert (out["format"], out["version"], out["ruleset"], out["decks"]) == (
+        "del-audit-odds",
+        1,
+        "be-ostende-cdf",
+        6,
+    )
     rows = out["bets"]
     assert len(rows) == 8  # the ponte's 5 (draw, stand) x the table's two O cells (draw, stand)
-    assert {tuple(sorted(r)) for r in rows} == {("banker_edge", "banker_edge_pct", "bet", "sd", "strategy")}
+    assert {tuple(sorted(r)) for r in rows} == {
+        ("banker_edge", "banker_edge_pct", "bet", "sd", "strategy")
+    }
     assert len({r["strategy"] for r in rows}) == 8
     for r in rows:
         p, q = map(int, r["banker_edge"].split("/"))
         assert r["banker_edge_pct"] == float(round(Fraction(p, q) * 100, 4))
     first = rows[0]["strategy"]
-    assert "ponte draws on 5" in first and "on 3 against a 9" in first and "on 5 against a 4" in first
+    assert (
+        "ponte draws on 5" in first and "on 3 against a 9" in first and "on 5 against a 4" in first
+    )
     # the printed table with the ponte drawing on 5 and the banker drawing at both O cells is
     # punto banco's rule: its published banker advantage before commission, six decks, is 1.2374 %
     assert rows[0]["banker_edge_pct"] == 1.2374
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    (("odds", "no-such-ruleset"), "no ruleset 'no-such-ruleset'"),
-    (("odds", "del-v1"), "no bet to compute"),
-])
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("odds", "no-such-ruleset"), "no ruleset 'no-such-ruleset'"),
+        (("odds", "del-v1"), "no bet to compute"),
+    ],
+)
 def test_cli_refuses_with_exit_2(args, words):
     done = audit(*args)
     assert done.returncode == 2
@@ -103,8 +138,10 @@ def test_cli_refuses_with_exit_2(args, words):
 
 
 def test_cli_refuses_a_ruleset_whose_bets_are_all_off(tmp_path):
-    folder = own_rulesets(tmp_path / "regs", {"FR-PAY-MAIN": {"enabled": False},
-                                              "FR-EGALITE-OFFERED": {"params": {"offered": False}}})
+    folder = own_rulesets(
+        tmp_path / "regs",
+        {"FR-PAY-MAIN": {"enabled": False}, "FR-EGALITE-OFFERED": {"params": {"offered": False}}},
+    )
     done = audit("odds", "fr-bataille-2007", "--rulesets", str(folder))
     assert done.returncode == 2
     assert "offers no bet" in done.stderr and "Traceback" not in done.stderr
@@ -115,7 +152,9 @@ def test_cli_refuses_a_ruleset_whose_bets_are_all_off(tmp_path):
 SMALL = [ACE] * 3 + [13] * 3 + [5] * 3 + [2] * 3  # 12 cards: every ordered deal of 4 is enumerated
 
 
-def brute_bataille(cards: list[int], war_equal_wins: bool, ace_wins_alone: bool) -> dict[str, Fraction]:
+def brute_bataille(
+    cards: list[int], war_equal_wins: bool, ace_wins_alone: bool
+) -> dict[str, Fraction]:
     """The house's mean result per unit, by enumeration of every ordered deal of four cards.
 
     French text: bataille won pays the initial stake 1 to 1, equal is a push, lost loses both
@@ -158,8 +197,11 @@ def test_french_bataille_matches_brute_force(library):
     rules = bataille.rules_of(library.get("fr-bataille-2007"))
     got = edges_of(bataille.figures(rules, small_counts(SMALL)))
     want = brute_bataille(SMALL, war_equal_wins=False, ace_wins_alone=False)
-    assert got == {("main", "bataille"): want["bataille"], ("main", "surrender"): want["surrender"],
-                   ("egalite", None): want["egalite"]}
+    assert got == {
+        ("main", "bataille"): want["bataille"],
+        ("main", "surrender"): want["surrender"],
+        ("egalite", None): want["egalite"],
+    }
 
 
 def test_monaco_bataille_matches_brute_force(library):
@@ -167,11 +209,16 @@ def test_monaco_bataille_matches_brute_force(library):
     got = edges_of(bataille.figures(rules, small_counts(SMALL)))
     alone = brute_bataille(SMALL, war_equal_wins=True, ace_wins_alone=True)
     others = brute_bataille(SMALL, war_equal_wins=True, ace_wins_alone=False)
-    assert alone["bataille"] == others["bataille"]  # tie at the bataille wins too: the Ace changes nothing
-    assert got == {("main", "bataille"): alone["bataille"], ("main", "surrender"): alone["surrender"],
-                   ("egalite", None): alone["egalite"],
-                   ("egalite-war", "alone at bataille"): alone["egalite-war"],
-                   ("egalite-war", "others at bataille"): others["egalite-war"]}
+    assert (
+        alone["bataille"] == others["bataille"]
+    )  # tie at the bataille wins too: the Ace changes nothing
+    assert got == {
+        ("main", "bataille"): alone["bataille"],
+        ("main", "surrender"): alone["surrender"],
+        ("egalite", None): alone["egalite"],
+        ("egalite-war", "alone at bataille"): alone["egalite-war"],
+        ("egalite-war", "others at bataille"): others["egalite-war"],
+    }
 
 
 def edges_of(figures) -> dict[tuple[str, str | None], Fraction]:
@@ -181,7 +228,9 @@ def edges_of(figures) -> dict[tuple[str, str | None], Fraction]:
 def test_second_moments_match_brute_force(library):
     """The sd: the surrender's outcomes are +1, -1 and +1/2, so its second moment is plain."""
     rules = bataille.rules_of(library.get("fr-bataille-2007"))
-    (surrender,) = [f for f in bataille.figures(rules, small_counts(SMALL)) if f.strategy == "surrender"]
+    (surrender,) = [
+        f for f in bataille.figures(rules, small_counts(SMALL)) if f.strategy == "surrender"
+    ]
     n = len(SMALL)
     tie = Fraction(sum(c * (c - 1) for c in small_counts(SMALL).values()), n * (n - 1))
     assert surrender.second_moment == (1 - tie) + tie / 4
@@ -189,12 +238,15 @@ def test_second_moments_match_brute_force(library):
 
 # -- la bataille: closed forms for full shoes, and parameters changed by an overlay -------
 
+
 def french_closed_form(decks: int) -> tuple[Fraction, Fraction]:
     """(main with bataille, égalité at 10 to 1) for a shoe of ``decks`` 52-card decks."""
     per_rank, cards = 4 * decks, 52 * decks
     tie = Fraction(per_rank - 1, cards - 1)
     rest = cards - 2  # the war cards come from the shoe less the two tied cards
-    war_equal = Fraction((per_rank - 2) * (per_rank - 3) + 12 * per_rank * (per_rank - 1), rest * (rest - 1))
+    war_equal = Fraction(
+        (per_rank - 2) * (per_rank - 3) + 12 * per_rank * (per_rank - 1), rest * (rest - 1)
+    )
     lower = (1 - war_equal) / 2  # the house gains 2 when lower, loses 1 when higher: 2l - h = l
     return tie * lower, 1 - 11 * tie
 
@@ -279,10 +331,16 @@ def test_chemin_de_fer_matches_brute_force(library):
         for o39 in (True, False):
             for o54 in (True, False):
                 choice = {(3, 9): o39, (5, 4): o54}
-                results = [coup([POINTS[i] for i in deal], ponte_5, choice)
-                           for deal in permutations(range(len(POINTS)), 6)]
-                want.append((Fraction(sum(results), len(results)),
-                             Fraction(sum(r * r for r in results), len(results))))
+                results = [
+                    coup([POINTS[i] for i in deal], ponte_5, choice)
+                    for deal in permutations(range(len(POINTS)), 6)
+                ]
+                want.append(
+                    (
+                        Fraction(sum(results), len(results)),
+                        Fraction(sum(r * r for r in results), len(results)),
+                    )
+                )
     assert [(f.edge, f.second_moment) for f in figures] == want
     assert len({e for e, _ in want}) == 8  # in this shoe every choice changes the figure
 
@@ -296,6 +354,8 @@ def test_the_rulesets_decks_change_chemin_de_fer(library, tmp_path):
 
 
 def test_a_drawing_table_that_leaves_a_point_out_is_refused(tmp_path):
-    folder = own_rulesets(tmp_path / "regs", {"CDF-DRAW-PONTE": {"params": {"draw_on": [0, 1, 2, 3]}}})
+    folder = own_rulesets(
+        tmp_path / "regs", {"CDF-DRAW-PONTE": {"params": {"draw_on": [0, 1, 2, 3]}}}
+    )
     with pytest.raises(OddsError, match="missing 4"):
         compute(Library.load(folder).get("be-ostende-cdf"))

@@ -16,10 +16,19 @@ THREE = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
 OLD = {"a.json": "old json report\n", "b.sarif": "old sarif report\n"}
 
 
-def audit(*args: str, cwd: Path, stdout=subprocess.PIPE, timeout: int = 300) -> subprocess.CompletedProcess:
+def audit(
+    *args: str, cwd: Path, stdout=subprocess.PIPE, timeout: int = 300
+) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=cwd, env=env, stdout=stdout,
-                          stderr=subprocess.PIPE, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "audit", *args],
+        cwd=cwd,
+        env=env,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def patched_audit(tmp_path: Path, patch: str, *args: str) -> subprocess.CompletedProcess:
@@ -27,8 +36,14 @@ def patched_audit(tmp_path: Path, patch: str, *args: str) -> subprocess.Complete
     script = tmp_path / "patched_audit.py"
     script.write_text(f"{patch}\nfrom audit.cli import main\nmain()\n", encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, str(script), *args], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, str(script), *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def previous_reports(folder: Path) -> None:
@@ -39,7 +54,9 @@ def previous_reports(folder: Path) -> None:
 def assert_previous_reports_intact(folder: Path, *others: str) -> None:
     for name, text in OLD.items():
         assert (folder / name).read_text(encoding="utf-8") == text
-    assert sorted(p.name for p in folder.iterdir()) == sorted([*OLD, *others])  # no temporary file left
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        [*OLD, *others]
+    )  # no temporary file left
 
 
 TWO_REPORTS = ("check", "-f", "json", "-o", "a.json", "-f", "sarif", "-o", "b.sarif", str(THREE))
@@ -49,11 +66,25 @@ def test_reports_replace_the_previous_ones_whole(tmp_path):
     previous_reports(tmp_path)
     os.chmod(tmp_path / "a.json", 0o640)
     (tmp_path / "link.sarif").symlink_to("b.sarif")
-    done = audit("check", "-f", "json", "-o", "a.json", "-f", "sarif", "-o", "link.sarif", str(THREE), cwd=tmp_path)
+    done = audit(
+        "check",
+        "-f",
+        "json",
+        "-o",
+        "a.json",
+        "-f",
+        "sarif",
+        "-o",
+        "link.sarif",
+        str(THREE),
+        cwd=tmp_path,
+    )
     assert done.returncode == 1, done.stderr
     assert json.loads((tmp_path / "a.json").read_text())["summary"]["findings"]["error"] == 3
     assert json.loads((tmp_path / "b.sarif").read_text())["version"] == "2.1.0"
-    assert stat.S_IMODE((tmp_path / "a.json").stat().st_mode) == 0o640  # an existing report keeps its mode
+    assert (
+        stat.S_IMODE((tmp_path / "a.json").stat().st_mode) == 0o640
+    )  # an existing report keeps its mode
     assert (tmp_path / "link.sarif").is_symlink()  # the link is kept, the file it names replaced
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.sarif", "link.sarif"]
 
@@ -81,7 +112,18 @@ os.fsync = failing_fsync
 def test_a_report_for_standard_output_that_fails_replaces_no_file(tmp_path):
     previous_reports(tmp_path)
     with open("/dev/full", "w") as full:
-        done = audit("check", "-f", "json", "-o", "a.json", "-f", "text", str(THREE), cwd=tmp_path, stdout=full)
+        done = audit(
+            "check",
+            "-f",
+            "json",
+            "-o",
+            "a.json",
+            "-f",
+            "text",
+            str(THREE),
+            cwd=tmp_path,
+            stdout=full,
+        )
     assert done.returncode == 2
     assert done.stderr == "audit: standard output: cannot write: No space left on device\n"
     assert_previous_reports_intact(tmp_path)
@@ -113,7 +155,9 @@ def test_an_output_that_is_an_input_is_refused_before_reading(tmp_path):
     log.write_bytes(THREE.read_bytes())
     (tmp_path / "link.json").symlink_to(log)
     os.link(log, tmp_path / "hard.json")
-    os.mkfifo(tmp_path / "wait.del")  # (given by name: a FIFO in a folder walked is an error of its own)
+    os.mkfifo(
+        tmp_path / "wait.del"
+    )  # (given by name: a FIFO in a folder walked is an error of its own)
     baseline = tmp_path / "baseline.json"
     baseline.write_text("{}", encoding="utf-8")
     cases = [
@@ -130,16 +174,42 @@ def test_an_output_that_is_an_input_is_refused_before_reading(tmp_path):
     for args in cases:
         done = audit(*args, cwd=tmp_path, timeout=60)
         assert done.returncode == 2, (args, done.stderr)
-        assert "is an input of this run" in done.stderr and done.stderr.count("\n") == 1, done.stderr
+        assert "is an input of this run" in done.stderr and done.stderr.count("\n") == 1, (
+            done.stderr
+        )
     assert log.read_bytes() == THREE.read_bytes() and baseline.read_text() == "{}"
 
 
 def test_two_reports_to_one_file_are_refused(tmp_path):
-    done = audit("check", "-f", "json", "-o", "r.out", "-f", "sarif", "-o", "./sub/../r.out", str(THREE), cwd=tmp_path)
+    done = audit(
+        "check",
+        "-f",
+        "json",
+        "-o",
+        "r.out",
+        "-f",
+        "sarif",
+        "-o",
+        "./sub/../r.out",
+        str(THREE),
+        cwd=tmp_path,
+    )
     assert done.returncode == 2 and "two reports would go to the same file" in done.stderr
     assert list(tmp_path.iterdir()) == []
     # /dev/null is no file to protect: it takes any number of reports
-    done = audit("check", "-f", "json", "-o", "/dev/null", "-f", "sarif", "-o", "/dev/null", str(THREE), cwd=tmp_path)
+    done = audit(
+        "check",
+        "-f",
+        "json",
+        "-o",
+        "/dev/null",
+        "-f",
+        "sarif",
+        "-o",
+        "/dev/null",
+        str(THREE),
+        cwd=tmp_path,
+    )
     assert (done.returncode, done.stderr) == (1, "")
 
 
@@ -153,7 +223,7 @@ def test_a_bad_output_fails_before_the_audit(tmp_path):
         "a-file/r.json": "--output a-file/r.json: no such folder",
         "folder.json": "--output folder.json: is a folder",
         "r.pdf": "--output r.pdf: no report format has its extension: give a --format for it "
-                 "(text (.txt), json (.json), sarif (.sarif), junit (.xml), github (.txt), gitlab (.json), html (.html))",
+        "(text (.txt), json (.json), sarif (.sarif), junit (.xml), github (.txt), gitlab (.json), html (.html))",
     }
     for output, message in cases.items():
         done = audit("check", "-o", output, "wait.del", cwd=tmp_path, timeout=60)
@@ -174,11 +244,27 @@ def test_a_folder_that_cannot_be_written_fails_before_the_audit(tmp_path):
 
 
 def test_an_output_without_format_follows_its_extension(tmp_path):
-    done = audit("check", "-o", "r.json", "-o", "r.sarif", "-o", "r.xml", "-o", "r.txt", str(THREE), cwd=tmp_path)
+    done = audit(
+        "check",
+        "-o",
+        "r.json",
+        "-o",
+        "r.sarif",
+        "-o",
+        "r.xml",
+        "-o",
+        "r.txt",
+        str(THREE),
+        cwd=tmp_path,
+    )
     assert done.returncode == 1 and done.stdout == "", done.stderr
     assert json.loads((tmp_path / "r.json").read_text())["format"] == "del-audit-report"
     assert json.loads((tmp_path / "r.sarif").read_text())["version"] == "2.1.0"
-    assert (tmp_path / "r.xml").read_text().startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites')
+    assert (
+        (tmp_path / "r.xml")
+        .read_text()
+        .startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites')
+    )
     assert (tmp_path / "r.txt").read_text().startswith("audit: ")
     # an --output beyond the --formats follows its extension too
     done = audit("check", "-f", "text", "-o", "t.json", "-o", "s.SARIF", str(THREE), cwd=tmp_path)
@@ -192,7 +278,9 @@ def test_standard_output_on_a_full_disk_is_named(tmp_path):
         with open("/dev/full", "w") as full:
             done = audit(*args, cwd=tmp_path, stdout=full)
         assert done.returncode == 2, args
-        assert done.stderr == "audit: standard output: cannot write: No space left on device\n", args
+        assert done.stderr == "audit: standard output: cannot write: No space left on device\n", (
+            args
+        )
 
 
 def test_rules_of_an_empty_rulesets_folder_is_an_error(tmp_path):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from decimal import Decimal
 from pathlib import Path
 
@@ -44,7 +44,9 @@ def standing(ident: str) -> Owner:
 
 def parse_event(rest: str, **kw):
     result = parse_line(PREFIX + rest, **kw)
-    assert not isinstance(result, Problem), f"{rest!r} did not parse: column {result.column}: {result.message}"
+    assert not isinstance(result, Problem), (
+        f"{rest!r} did not parse: column {result.column}: {result.message}"
+    )
     return result
 
 
@@ -53,15 +55,42 @@ def parse_event(rest: str, **kw):
 #: (event text after the table id, model, expected field values)
 VERBS = [
     # §3 events common to every game
-    ("OPEN game=bataille ruleset=fr-bataille-2007 seats=7 min=10 max=500 egalite-min=5 egalite-max=50", ev.Open,
-     dict(game="bataille", ruleset="fr-bataille-2007", seats=7, min=D("10"), max=D("500"),
-          egalite_min=D("5"), egalite_max=D("50"))),
-    ("OPEN game=chemin-de-fer ruleset=be-ostende-cdf seats=10 min=60 max=100000", ev.Open,
-     dict(game="chemin-de-fer", ruleset="be-ostende-cdf", seats=10, min=D("60"), max=D("100000"),
-          egalite_min=None, egalite_max=None)),
-    ("LIMITS min=20 max=1000", ev.Limits, dict(min=D("20"), max=D("1000"), egalite_min=None, egalite_max=None)),
-    ("LIMITS min=20 max=1000 egalite-min=5 egalite-max=100", ev.Limits,
-     dict(min=D("20"), max=D("1000"), egalite_min=D("5"), egalite_max=D("100"))),
+    (
+        "OPEN game=bataille ruleset=fr-bataille-2007 seats=7 min=10 max=500 egalite-min=5 egalite-max=50",
+        ev.Open,
+        dict(
+            game="bataille",
+            ruleset="fr-bataille-2007",
+            seats=7,
+            min=D("10"),
+            max=D("500"),
+            egalite_min=D("5"),
+            egalite_max=D("50"),
+        ),
+    ),
+    (
+        "OPEN game=chemin-de-fer ruleset=be-ostende-cdf seats=10 min=60 max=100000",
+        ev.Open,
+        dict(
+            game="chemin-de-fer",
+            ruleset="be-ostende-cdf",
+            seats=10,
+            min=D("60"),
+            max=D("100000"),
+            egalite_min=None,
+            egalite_max=None,
+        ),
+    ),
+    (
+        "LIMITS min=20 max=1000",
+        ev.Limits,
+        dict(min=D("20"), max=D("1000"), egalite_min=None, egalite_max=None),
+    ),
+    (
+        "LIMITS min=20 max=1000 egalite-min=5 egalite-max=100",
+        ev.Limits,
+        dict(min=D("20"), max=D("1000"), egalite_min=D("5"), egalite_max=D("100")),
+    ),
     ("DEALER id=D0412", ev.Dealer, dict(id="D0412")),
     ("SUPERVISOR present", ev.Supervisor, dict(present=True)),
     ("SUPERVISOR absent", ev.Supervisor, dict(present=False)),
@@ -73,15 +102,27 @@ VERBS = [
     ("MOVE to=03 seat=8", ev.Move, dict(seat=8, to_seat=3)),
     ("ANNOUNCE last-shoe", ev.Announce, dict(what="last-shoe", n=None)),
     ("ANNOUNCE last-rounds n=3", ev.Announce, dict(what="last-rounds", n=3)),
-    ('NOTE "player at seat 3 asks for the director"', ev.Note, dict(text="player at seat 3 asks for the director")),
-    (r'NOTE "he said \"banco\" twice \\ then left"', ev.Note, dict(text='he said "banco" twice \\ then left')),
+    (
+        'NOTE "player at seat 3 asks for the director"',
+        ev.Note,
+        dict(text="player at seat 3 asks for the director"),
+    ),
+    (
+        r'NOTE "he said \"banco\" twice \\ then left"',
+        ev.Note,
+        dict(text='he said "banco" twice \\ then left'),
+    ),
     ('NOTE ""', ev.Note, dict(text="")),
     ('NOTE "pourboire refusé — 5 €"', ev.Note, dict(text="pourboire refusé — 5 €")),
     ("CLOSE", ev.Close, {}),
     # §4 shoe events
     ("SHOE new decks=6 procedure=sabot", ev.Shoe, dict(decks=6, procedure="sabot")),
     ("SHOE new decks=6 procedure=shuffler", ev.Shoe, dict(decks=6, procedure="shuffler")),
-    ("SHOE new decks=8 procedure=shuffler-dealer", ev.Shoe, dict(decks=8, procedure="shuffler-dealer")),
+    (
+        "SHOE new decks=8 procedure=shuffler-dealer",
+        ev.Shoe,
+        dict(decks=8, procedure="shuffler-dealer"),
+    ),
     ("SHUFFLE", ev.Shuffle, {}),
     ("CUT by=dealer", ev.Cut, dict(by="dealer", refused=False)),
     ("CUT by=seat:5", ev.Cut, dict(by=seat(5), refused=False)),
@@ -97,17 +138,37 @@ VERBS = [
     # §5 rounds, la bataille
     ("ROUND 42 begin", ev.Round, dict(n=42, action="begin")),
     ("ROUND 42 end", ev.Round, dict(n=42, action="end")),
-    ("BET seat=2 spot=main amount=50", ev.Bet,
-     dict(seat=2, spot="main", amount=D("50"), by=None, approved=False)),
-    ("BET seat=2 spot=egalite amount=12.50 by=standing:P17", ev.Bet,
-     dict(seat=2, spot="egalite", amount=D("12.50"), by=standing("P17"), approved=False)),
-    ("BET seat=4 spot=main amount=20 by=seat:2 approved", ev.Bet,
-     dict(seat=4, spot="main", amount=D("20"), by=seat(2), approved=True)),
+    (
+        "BET seat=2 spot=main amount=50",
+        ev.Bet,
+        dict(seat=2, spot="main", amount=D("50"), by=None, approved=False),
+    ),
+    (
+        "BET seat=2 spot=egalite amount=12.50 by=standing:P17",
+        ev.Bet,
+        dict(seat=2, spot="egalite", amount=D("12.50"), by=standing("P17"), approved=False),
+    ),
+    (
+        "BET seat=4 spot=main amount=20 by=seat:2 approved",
+        ev.Bet,
+        dict(seat=4, spot="main", amount=D("20"), by=seat(2), approved=True),
+    ),
     ("BET seat=2 spot=war amount=50", ev.Bet, dict(seat=2, spot="war", amount=D("50"))),
-    ("BET seat=2 spot=egalite-war amount=5.5", ev.Bet, dict(seat=2, spot="egalite-war", amount=D("5.5"))),
-    ("WITHDRAW seat=2 spot=main amount=10", ev.Withdraw, dict(seat=2, spot="main", amount=D("10"), by=None)),
-    ("WITHDRAW seat=2 spot=egalite amount=0.50 by=standing:P9", ev.Withdraw,
-     dict(seat=2, spot="egalite", amount=D("0.50"), by=standing("P9"))),
+    (
+        "BET seat=2 spot=egalite-war amount=5.5",
+        ev.Bet,
+        dict(seat=2, spot="egalite-war", amount=D("5.5")),
+    ),
+    (
+        "WITHDRAW seat=2 spot=main amount=10",
+        ev.Withdraw,
+        dict(seat=2, spot="main", amount=D("10"), by=None),
+    ),
+    (
+        "WITHDRAW seat=2 spot=egalite amount=0.50 by=standing:P9",
+        ev.Withdraw,
+        dict(seat=2, spot="egalite", amount=D("0.50"), by=standing("P9")),
+    ),
     ("NOMOREBETS", ev.NoMoreBets, {}),
     ("DEAL seat=2 QH", ev.Deal, dict(to="seat", seat=2, card=card("Q", "H"))),
     ("DEAL seat=5 TH", ev.Deal, dict(to="seat", seat=5, card=card("10", "H"))),
@@ -115,12 +176,24 @@ VERBS = [
     ("DEAL dealer AS", ev.Deal, dict(to="dealer", seat=None, card=card("A", "S"))),
     ("CHOICE seat=2 war", ev.Choice, dict(seat=2, choice="war")),
     ("CHOICE seat=3 surrender", ev.Choice, dict(seat=3, choice="surrender")),
-    ("PAY seat=2 spot=egalite amount=50", ev.Pay, dict(seat=2, spot="egalite", amount=D("50"), by=None)),
-    ("COLLECT seat=5 spot=main amount=12.50", ev.Collect, dict(seat=5, spot="main", amount=D("12.50"), by=None)),
+    (
+        "PAY seat=2 spot=egalite amount=50",
+        ev.Pay,
+        dict(seat=2, spot="egalite", amount=D("50"), by=None),
+    ),
+    (
+        "COLLECT seat=5 spot=main amount=12.50",
+        ev.Collect,
+        dict(seat=5, spot="main", amount=D("12.50"), by=None),
+    ),
     ("PUSH seat=2 spot=war", ev.Push, dict(seat=2, spot="war", by=None)),
     # §5.2 chemin de fer
     ("HAND seat=1 how=first", ev.Hand, dict(seat=1, by=None, how="first")),
-    ("HAND seat=4 by=standing:P3 how=auction", ev.Hand, dict(seat=4, by=standing("P3"), how="auction")),
+    (
+        "HAND seat=4 by=standing:P3 how=auction",
+        ev.Hand,
+        dict(seat=4, by=standing("P3"), how="auction"),
+    ),
     ("HAND seat=4", ev.Hand, dict(seat=4, by=None, how=None)),
     ("HAND seat=2 how=next", ev.Hand, dict(seat=2, by=None, how="next")),
     ("BANK amount=200", ev.Bank, dict(amount=D("200"))),
@@ -146,7 +219,11 @@ VERBS = [
     ("ADVICE ponte non", ev.Advice, dict(draw=False)),
     ("POINT ponte=7 banker=6", ev.Point, dict(ponte=7, banker=6)),
     ("PAY by=seat:2 amount=200", ev.Pay, dict(by=seat(2), amount=D("200"), seat=None, spot=None)),
-    ("COLLECT by=standing:P9 amount=100", ev.Collect, dict(by=standing("P9"), amount=D("100"), seat=None, spot=None)),
+    (
+        "COLLECT by=standing:P9 amount=100",
+        ev.Collect,
+        dict(by=standing("P9"), amount=D("100"), seat=None, spot=None),
+    ),
     ("PUSH by=seat:3", ev.Push, dict(by=seat(3), seat=None, spot=None)),
 ]
 
@@ -181,10 +258,20 @@ def test_amounts_are_exact_decimals():
     assert type(e.min) is Decimal and type(e.max) is Decimal
 
 
-@pytest.mark.parametrize("text, rank, suit", [
-    ("TH", "10", "H"), ("10H", "10", "H"), ("TC", "10", "C"), ("AS", "A", "S"), ("KD", "K", "D"),
-    ("QC", "Q", "C"), ("JH", "J", "H"), ("9S", "9", "S"), ("2D", "2", "D"),
-])
+@pytest.mark.parametrize(
+    "text, rank, suit",
+    [
+        ("TH", "10", "H"),
+        ("10H", "10", "H"),
+        ("TC", "10", "C"),
+        ("AS", "A", "S"),
+        ("KD", "K", "D"),
+        ("QC", "Q", "C"),
+        ("JH", "J", "H"),
+        ("9S", "9", "S"),
+        ("2D", "2", "D"),
+    ],
+)
 def test_cards_and_ten_written_t(text, rank, suit):
     e = parse_event(f"DEAL seat=3 {text}")
     assert e.card == Card(rank=rank, suit=suit)
@@ -195,12 +282,15 @@ def test_t_and_10_are_the_same_card():
     assert parse_event("BURN TD").card == parse_event("BURN 10D").card
 
 
-@pytest.mark.parametrize("text, owner, seat_no", [
-    ("by=seat:3", Owner(kind="seat", id="3"), 3),
-    ("by=seat:99", Owner(kind="seat", id="99"), 99),
-    ("by=standing:P17", Owner(kind="standing", id="P17"), None),
-    ("by=standing:guest-4.b_2", Owner(kind="standing", id="guest-4.b_2"), None),
-])
+@pytest.mark.parametrize(
+    "text, owner, seat_no",
+    [
+        ("by=seat:3", Owner(kind="seat", id="3"), 3),
+        ("by=seat:99", Owner(kind="seat", id="99"), 99),
+        ("by=standing:P17", Owner(kind="standing", id="P17"), None),
+        ("by=standing:guest-4.b_2", Owner(kind="standing", id="guest-4.b_2"), None),
+    ],
+)
 def test_owners(text, owner, seat_no):
     e = parse_event(f"BET seat=3 spot=main amount=10 {text}")
     assert e.by == owner
@@ -213,40 +303,59 @@ def test_an_owner_seat_means_the_seat_number():
     assert isinstance(result, Problem) or result.by == Owner.seated(7)
 
 
-@pytest.mark.parametrize("rest", [
-    "OPEN game=bataille ruleset=fr-bataille-2007 seats=7 min=10 max=500",
-    "OPEN max=500 min=10 seats=7 ruleset=fr-bataille-2007 game=bataille",
-    "OPEN seats=7 egalite-max=50 game=bataille max=500 egalite-min=5 ruleset=fr-bataille-2007 min=10",
-])
+@pytest.mark.parametrize(
+    "rest",
+    [
+        "OPEN game=bataille ruleset=fr-bataille-2007 seats=7 min=10 max=500",
+        "OPEN max=500 min=10 seats=7 ruleset=fr-bataille-2007 game=bataille",
+        "OPEN seats=7 egalite-max=50 game=bataille max=500 egalite-min=5 ruleset=fr-bataille-2007 min=10",
+    ],
+)
 def test_open_arguments_in_any_order(rest):
     e = parse_event(rest)
-    assert (e.game, e.ruleset, e.seats, e.min, e.max) == ("bataille", "fr-bataille-2007", 7, D("10"), D("500"))
+    assert (e.game, e.ruleset, e.seats, e.min, e.max) == (
+        "bataille",
+        "fr-bataille-2007",
+        7,
+        D("10"),
+        D("500"),
+    )
 
 
-@pytest.mark.parametrize("rest", [
-    "BET seat=4 spot=main amount=20 by=seat:2 approved",
-    "BET approved by=seat:2 amount=20 spot=main seat=4",
-    "BET amount=20 seat=4 approved spot=main by=seat:2",
-])
+@pytest.mark.parametrize(
+    "rest",
+    [
+        "BET seat=4 spot=main amount=20 by=seat:2 approved",
+        "BET approved by=seat:2 amount=20 spot=main seat=4",
+        "BET amount=20 seat=4 approved spot=main by=seat:2",
+    ],
+)
 def test_bet_arguments_in_any_order(rest):
     e = parse_event(rest)
     assert (e.seat, e.spot, e.amount, e.by, e.approved) == (4, "main", D("20"), seat(2), True)
 
 
-@pytest.mark.parametrize("rest, fields", [
-    ("SHOE new procedure=sabot decks=6", dict(decks=6, procedure="sabot")),
-    ("WITHDRAW amount=10 by=standing:P9 spot=egalite seat=2",
-     dict(seat=2, spot="egalite", amount=D("10"), by=standing("P9"))),
-    ("PAY amount=50 spot=main seat=2", dict(seat=2, spot="main", amount=D("50"))),
-    ("COLLECT spot=war amount=50 seat=2", dict(seat=2, spot="war", amount=D("50"))),
-    ("PUSH spot=main seat=6", dict(seat=6, spot="main")),
-    ("HAND how=taux by=seat:8 seat=8", dict(seat=8, by=seat(8), how="taux")),
-    ("BANCO mode=suivi by=seat:1", dict(by=seat(1), mode="suivi")),
-    ("ASSOCIATE amount=100 by=seat:3", dict(by=seat(3), amount=D("100"))),
-    ("POINT banker=6 ponte=7", dict(ponte=7, banker=6)),
-    ("LIMITS egalite-max=100 max=1000 egalite-min=5 min=20",
-     dict(min=D("20"), max=D("1000"), egalite_min=D("5"), egalite_max=D("100"))),
-])
+@pytest.mark.parametrize(
+    "rest, fields",
+    [
+        ("SHOE new procedure=sabot decks=6", dict(decks=6, procedure="sabot")),
+        (
+            "WITHDRAW amount=10 by=standing:P9 spot=egalite seat=2",
+            dict(seat=2, spot="egalite", amount=D("10"), by=standing("P9")),
+        ),
+        ("PAY amount=50 spot=main seat=2", dict(seat=2, spot="main", amount=D("50"))),
+        ("COLLECT spot=war amount=50 seat=2", dict(seat=2, spot="war", amount=D("50"))),
+        ("PUSH spot=main seat=6", dict(seat=6, spot="main")),
+        ("HAND how=taux by=seat:8 seat=8", dict(seat=8, by=seat(8), how="taux")),
+        ("BANCO mode=suivi by=seat:1", dict(by=seat(1), mode="suivi")),
+        ("ASSOCIATE amount=100 by=seat:3", dict(by=seat(3), amount=D("100"))),
+        ("POINT banker=6 ponte=7", dict(ponte=7, banker=6)),
+        (
+            "LIMITS egalite-max=100 max=1000 egalite-min=5 min=20",
+            dict(min=D("20"), max=D("1000"), egalite_min=D("5"), egalite_max=D("100")),
+        ),
+    ],
+)
 def test_key_value_arguments_in_any_order(rest, fields):
     e = parse_event(rest)
     for name, want in fields.items():
@@ -255,16 +364,30 @@ def test_key_value_arguments_in_any_order(rest, fields):
 
 # -- lines: separators, line ends, timestamps ----------------------------------------
 
-@pytest.mark.parametrize("line", [
-    f"{TS}\tBAT-01\tBET\tseat=2\tspot=main\tamount=50",
-    f"{TS} \t BAT-01  BET \t\t seat=2   spot=main\t amount=50",
-    f"{TS} BAT-01 BET seat=2 spot=main amount=50\r",
-    f"{TS} BAT-01 BET seat=2 spot=main amount=50\r\n",
-    f"{TS} BAT-01 BET seat=2 spot=main amount=50\n",
-    f"{TS} BAT-01 BET seat=2 spot=main amount=50   \t",
-    f"   {TS} BAT-01 BET seat=2 spot=main amount=50",
-    f"\t{TS} BAT-01 BET seat=2 spot=main amount=50\r\n",
-], ids=["tabs", "mixed-blanks", "CR", "CRLF", "LF", "trailing-blanks", "leading-spaces", "leading-tab-CRLF"])
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"{TS}\tBAT-01\tBET\tseat=2\tspot=main\tamount=50",
+        f"{TS} \t BAT-01  BET \t\t seat=2   spot=main\t amount=50",
+        f"{TS} BAT-01 BET seat=2 spot=main amount=50\r",
+        f"{TS} BAT-01 BET seat=2 spot=main amount=50\r\n",
+        f"{TS} BAT-01 BET seat=2 spot=main amount=50\n",
+        f"{TS} BAT-01 BET seat=2 spot=main amount=50   \t",
+        f"   {TS} BAT-01 BET seat=2 spot=main amount=50",
+        f"\t{TS} BAT-01 BET seat=2 spot=main amount=50\r\n",
+    ],
+    ids=[
+        "tabs",
+        "mixed-blanks",
+        "CR",
+        "CRLF",
+        "LF",
+        "trailing-blanks",
+        "leading-spaces",
+        "leading-tab-CRLF",
+    ],
+)
 def test_separators_and_line_ends(line):
     e = parse_line(line)
     assert isinstance(e, ev.Bet), e
@@ -276,13 +399,16 @@ def test_note_keeps_tabs_and_runs_of_blanks_inside_its_text():
     assert e.text == "two  blanks\tand a tab"
 
 
-@pytest.mark.parametrize("stamp, when", [
-    ("2026-11-20T21:03:12.345+01:00", WHEN),
-    ("2026-11-20T20:03:12.345Z", WHEN),
-    ("2026-11-20T20:03:12Z", datetime(2026, 11, 20, 20, 3, 12, tzinfo=timezone.utc)),
-    ("2026-11-20T15:33:12-04:30", datetime(2026, 11, 20, 20, 3, 12, tzinfo=timezone.utc)),
-    ("2026-11-20T20:03:12.123456+00:00", datetime(2026, 11, 20, 20, 3, 12, 123456, tzinfo=timezone.utc)),
-])
+@pytest.mark.parametrize(
+    "stamp, when",
+    [
+        ("2026-11-20T21:03:12.345+01:00", WHEN),
+        ("2026-11-20T20:03:12.345Z", WHEN),
+        ("2026-11-20T20:03:12Z", datetime(2026, 11, 20, 20, 3, 12, tzinfo=UTC)),
+        ("2026-11-20T15:33:12-04:30", datetime(2026, 11, 20, 20, 3, 12, tzinfo=UTC)),
+        ("2026-11-20T20:03:12.123456+00:00", datetime(2026, 11, 20, 20, 3, 12, 123456, tzinfo=UTC)),
+    ],
+)
 def test_timestamps_with_an_offset(stamp, when):
     e = parse_line(f"{stamp} BAT-01 CLOSE")
     assert isinstance(e, ev.Close), e
@@ -302,36 +428,43 @@ def test_the_line_number_is_recorded():
 
 # -- blank lines, comments, headers ---------------------------------------------------
 
+
 @pytest.mark.parametrize("line", ["", "   ", "\t", "\r", "\r\n", " \t \r\n"])
 def test_blank_lines(line):
     assert parse_line(line) is None
 
 
-@pytest.mark.parametrize("line", [
-    "# a comment",
-    "#no blank after the hash",
-    "   # indented comment",
-    "\t# tab-indented comment\r\n",
-    "#",
-    "# expect: DEL-SYNTAX",
-    "#DELTA is not a header",
-    "#casinos are not a header either",
-    "# 2026-11-20T21:00:00Z BAT-01 OPEN a commented-out event",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "# a comment",
+        "#no blank after the hash",
+        "   # indented comment",
+        "\t# tab-indented comment\r\n",
+        "#",
+        "# expect: DEL-SYNTAX",
+        "#DELTA is not a header",
+        "#casinos are not a header either",
+        "# 2026-11-20T21:00:00Z BAT-01 OPEN a commented-out event",
+    ],
+)
 def test_comments(line):
     assert isinstance(parse_line(line), Comment)
 
 
-@pytest.mark.parametrize("line, key, value", [
-    ("#DEL 1", "DEL", "1"),
-    ("#DEL 1\r\n", "DEL", "1"),
-    ("#DEL 2", "DEL", "2"),
-    ("#DEL\t1", "DEL", "1"),
-    ("#casino Casino-Exemple", "casino", "Casino-Exemple"),
-    ("#casino Grand Casino de Paris", "casino", "Grand Casino de Paris"),
-    ("#source Y", "source", "Y"),
-    ("#source TMS-Vendor 4.2 (build 17)", "source", "TMS-Vendor 4.2 (build 17)"),
-])
+@pytest.mark.parametrize(
+    "line, key, value",
+    [
+        ("#DEL 1", "DEL", "1"),
+        ("#DEL 1\r\n", "DEL", "1"),
+        ("#DEL 2", "DEL", "2"),
+        ("#DEL\t1", "DEL", "1"),
+        ("#casino Casino-Exemple", "casino", "Casino-Exemple"),
+        ("#casino Grand Casino de Paris", "casino", "Grand Casino de Paris"),
+        ("#source Y", "source", "Y"),
+        ("#source TMS-Vendor 4.2 (build 17)", "source", "TMS-Vendor 4.2 (build 17)"),
+    ],
+)
 def test_headers(line, key, value):
     assert parse_line(line) == Header(key, value)
 
@@ -346,12 +479,31 @@ REPEATED = "<repeated>"
 #: (id, line, the word the column must point at (or a column number, MISSING, REPEATED),
 #: fragments the message must contain; a tuple means "one of these"; compared without case)
 MALFORMED = [
-    ("amount-3-decimals", PREFIX + "BET seat=2 spot=main amount=12.505", "amount=12.505", ["12.505", "amount"]),
-    ("amount-3-decimals-pay", PREFIX + "PAY seat=2 spot=main amount=50.125", "amount=50.125", ["50.125", "amount"]),
-    ("amount-3-decimals-open", PREFIX + "OPEN game=bataille ruleset=fr-bataille-2007 seats=7 min=10.001 max=500",
-     "min=10.001", ["10.001", "min"]),
+    (
+        "amount-3-decimals",
+        PREFIX + "BET seat=2 spot=main amount=12.505",
+        "amount=12.505",
+        ["12.505", "amount"],
+    ),
+    (
+        "amount-3-decimals-pay",
+        PREFIX + "PAY seat=2 spot=main amount=50.125",
+        "amount=50.125",
+        ["50.125", "amount"],
+    ),
+    (
+        "amount-3-decimals-open",
+        PREFIX + "OPEN game=bataille ruleset=fr-bataille-2007 seats=7 min=10.001 max=500",
+        "min=10.001",
+        ["10.001", "min"],
+    ),
     ("amount-negative", PREFIX + "BET seat=2 spot=main amount=-5", "amount=-5", ["-5", "amount"]),
-    ("amount-negative-withdraw", PREFIX + "WITHDRAW seat=2 spot=main amount=-10", "amount=-10", ["-10", "amount"]),
+    (
+        "amount-negative-withdraw",
+        PREFIX + "WITHDRAW seat=2 spot=main amount=-10",
+        "amount=-10",
+        ["-10", "amount"],
+    ),
     ("amount-plus-sign", PREFIX + "BANK amount=+200", "amount=+200", ["+200", "amount"]),
     ("unknown-verb", PREFIX + "SHUFFEL", "SHUFFEL", ["SHUFFEL", "verb"]),
     ("unknown-verb-with-args", PREFIX + "TIP seat=3 amount=5", "TIP", ["TIP", "verb"]),
@@ -369,7 +521,12 @@ MALFORMED = [
     ("seat-0", PREFIX + "SEAT 0 in", "0", ["0", "seat"]),
     ("seat-0-bet", PREFIX + "BET seat=0 spot=main amount=50", "seat=0", ["0", "seat"]),
     ("seat-0-deal", PREFIX + "DEAL seat=0 QH", "seat=0", ["0", "seat"]),
-    ("seat-0-owner", PREFIX + "BET seat=2 spot=main amount=50 by=seat:0", "by=seat:0", ["0", "seat"]),
+    (
+        "seat-0-owner",
+        PREFIX + "BET seat=2 spot=main amount=50 by=seat:0",
+        "by=seat:0",
+        ["0", "seat"],
+    ),
     ("seat-0-cut", PREFIX + "CUT by=seat:0", "by=seat:0", ["0", "seat"]),
     ("seat-100", PREFIX + "SEAT 100 in", "100", ["100", "seat"]),
     ("move-to-0", PREFIX + "MOVE seat=2 to=0", "to=0", ["0", "seat"]),
@@ -381,27 +538,66 @@ MALFORMED = [
     ("missing-id", PREFIX + "DEALER", MISSING, ["id"]),
     ("missing-choice", PREFIX + "CHOICE seat=2", MISSING, ["war"]),
     ("missing-card", PREFIX + "DEAL seat=2", MISSING, ["card"]),
-    ("repeated-seat", PREFIX + "BET seat=2 seat=3 spot=main amount=50", REPEATED,
-     ["seat", ("twice", "repeat", "more than once", "again", "duplicate")]),
-    ("repeated-amount", PREFIX + "PAY seat=2 spot=main amount=50 amount=50", REPEATED,
-     ["amount", ("twice", "repeat", "more than once", "again", "duplicate")]),
-    ("repeated-approved", PREFIX + "BET seat=4 spot=main amount=20 by=seat:2 approved approved", REPEATED,
-     ["approved", ("twice", "repeat", "more than once", "again", "duplicate")]),
-    ("unknown-argument", PREFIX + "BET seat=2 spot=main amount=50 color=red", "color=red", ["color"]),
-    ("unknown-argument-open", PREFIX + "OPEN game=bataille ruleset=fr-bataille-2007 seats=7 min=10 max=500 currency=EUR",
-     "currency=EUR", ["currency"]),
+    (
+        "repeated-seat",
+        PREFIX + "BET seat=2 seat=3 spot=main amount=50",
+        REPEATED,
+        ["seat", ("twice", "repeat", "more than once", "again", "duplicate")],
+    ),
+    (
+        "repeated-amount",
+        PREFIX + "PAY seat=2 spot=main amount=50 amount=50",
+        REPEATED,
+        ["amount", ("twice", "repeat", "more than once", "again", "duplicate")],
+    ),
+    (
+        "repeated-approved",
+        PREFIX + "BET seat=4 spot=main amount=20 by=seat:2 approved approved",
+        REPEATED,
+        ["approved", ("twice", "repeat", "more than once", "again", "duplicate")],
+    ),
+    (
+        "unknown-argument",
+        PREFIX + "BET seat=2 spot=main amount=50 color=red",
+        "color=red",
+        ["color"],
+    ),
+    (
+        "unknown-argument-open",
+        PREFIX + "OPEN game=bataille ruleset=fr-bataille-2007 seats=7 min=10 max=500 currency=EUR",
+        "currency=EUR",
+        ["currency"],
+    ),
     ("argument-of-another-verb", PREFIX + "DEALER id=D1 seat=2", "seat=2", ["seat"]),
     ("trailing-garbage", PREFIX + "CLOSE now", "now", ["now"]),
     ("trailing-garbage-deal", PREFIX + "DEAL seat=2 QH extra", "extra", ["extra"]),
     ("trailing-garbage-round", PREFIX + "ROUND 1 end ok", "ok", ["ok"]),
     ("trailing-garbage-note", PREFIX + 'NOTE "done" !', "!", ["!"]),
-    ("unterminated-string", PREFIX + 'NOTE "seat 6 asks for the director', '"seat',
-     [("quot", "unterminated", "string", '"')]),
-    ("unterminated-escaped-quote", PREFIX + r'NOTE "he said \"banco\"\"', '"he',
-     [("quot", "unterminated", "string", '"')]),
+    (
+        "unterminated-string",
+        PREFIX + 'NOTE "seat 6 asks for the director',
+        '"seat',
+        [("quot", "unterminated", "string", '"')],
+    ),
+    (
+        "unterminated-escaped-quote",
+        PREFIX + r'NOTE "he said \"banco\"\"',
+        '"he',
+        [("quot", "unterminated", "string", '"')],
+    ),
     ("bad-spot", PREFIX + "BET seat=2 spot=hand amount=50", "spot=hand", ["hand", "spot"]),
-    ("bad-owner-kind", PREFIX + "BET seat=2 spot=main amount=50 by=player:P1", "by=player:P1", ["player:P1"]),
-    ("empty-standing-id", PREFIX + "BET seat=2 spot=main amount=50 by=standing:", "by=standing:", ["standing:"]),
+    (
+        "bad-owner-kind",
+        PREFIX + "BET seat=2 spot=main amount=50 by=player:P1",
+        "by=player:P1",
+        ["player:P1"],
+    ),
+    (
+        "empty-standing-id",
+        PREFIX + "BET seat=2 spot=main amount=50 by=standing:",
+        "by=standing:",
+        ["standing:"],
+    ),
     ("round-0", PREFIX + "ROUND 0 begin", "0", ["0", ("round", "number")]),
     ("table-id-too-long", f"{TS} {'T' * 33} CLOSE", "T" * 33, ["table"]),
     ("table-id-bad-start", f"{TS} -BAT-01 CLOSE", "-BAT-01", ["-BAT-01", "table"]),
@@ -410,8 +606,10 @@ MALFORMED = [
     ("stray-text", "-------- shift change --------", 1, ["timestamp"]),
 ]
 
-_LARK_WORDING = re.compile(r"unexpected (token|character|eof)|expected one of|Token\(|\$END|<END-OF-FILE>|__ANON",
-                           re.IGNORECASE)
+_LARK_WORDING = re.compile(
+    r"unexpected (token|character|eof)|expected one of|Token\(|\$END|<END-OF-FILE>|__ANON",
+    re.IGNORECASE,
+)
 
 
 def _column(line: str, word: str) -> int:
@@ -420,7 +618,9 @@ def _column(line: str, word: str) -> int:
     return hits[0]
 
 
-@pytest.mark.parametrize("line, where, fragments", [m[1:] for m in MALFORMED], ids=[m[0] for m in MALFORMED])
+@pytest.mark.parametrize(
+    "line, where, fragments", [m[1:] for m in MALFORMED], ids=[m[0] for m in MALFORMED]
+)
 def test_malformed_lines_give_a_readable_problem(line, where, fragments):
     result = parse_line(line)
     assert isinstance(result, Problem), f"{line!r} parsed as {result!r}"
@@ -431,21 +631,27 @@ def test_malformed_lines_give_a_readable_problem(line, where, fragments):
     assert not _LARK_WORDING.search(message), f"Lark's wording leaks into the message: {message!r}"
     for frag in fragments:
         options = frag if isinstance(frag, tuple) else (frag,)
-        assert any(o.lower() in message.lower() for o in options), f"{message!r} does not mention {options}"
+        assert any(o.lower() in message.lower() for o in options), (
+            f"{message!r} does not mention {options}"
+        )
     words = list(re.finditer(r"\S+", body))
     if where == REPEATED:
         # a repeated argument: the column is the second occurrence of the key
         key = fragments[0]
         starts = [m.start() + 1 for m in words if m.group().split("=")[0] == key]
         assert len(starts) == 2, "test bug"
-        assert result.column == starts[1], f"column {result.column}, expected {starts[1]}: {message}"
+        assert result.column == starts[1], (
+            f"column {result.column}, expected {starts[1]}: {message}"
+        )
     elif where == MISSING:
         # a missing argument: the column of the verb that lacks it, or the end of the line
         verb_column = words[2].start() + 1
         assert result.column in (verb_column, len(body) + 1), f"column {result.column}: {message}"
     else:
         want = where if isinstance(where, int) else _column(body, where)
-        assert result.column == want, f"column {result.column}, expected {want} ({where!r}): {message}"
+        assert result.column == want, (
+            f"column {result.column}, expected {want} ({where!r}): {message}"
+        )
 
 
 def test_a_malformed_line_with_tabs_points_at_the_offending_word():
@@ -455,10 +661,13 @@ def test_a_malformed_line_with_tabs_points_at_the_offending_word():
     assert result.column == line.index("amount=") + 1
 
 
-@pytest.mark.parametrize("line", [
-    "#DEL one",
-    "#DEL 1.0",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "#DEL one",
+        "#DEL 1.0",
+    ],
+)
 def test_a_malformed_version_header_is_a_problem(line):
     result = parse_line(line)
     assert isinstance(result, Problem)
@@ -467,6 +676,7 @@ def test_a_malformed_version_header_is_a_problem(line):
 
 
 # -- the spec's own examples ------------------------------------------------------------
+
 
 def _spec_blocks() -> list[tuple[int, str]]:
     """The ``` blocks of del-format.md, with the line number where each starts."""
@@ -486,8 +696,11 @@ def test_the_spec_has_example_blocks():
     assert len(_BLOCKS) >= 2
 
 
-@pytest.mark.parametrize("index", range(max(len(_BLOCKS), 1)),
-                         ids=[f"del-format.md:{start}" for start, _ in _BLOCKS] or ["no-spec"])
+@pytest.mark.parametrize(
+    "index",
+    range(max(len(_BLOCKS), 1)),
+    ids=[f"del-format.md:{start}" for start, _ in _BLOCKS] or ["no-spec"],
+)
 def test_every_example_of_the_spec_parses(index):
     if not _BLOCKS:
         pytest.skip(f"the shared spec is not here ({SPEC}); the example checks need ../shared")
@@ -496,7 +709,9 @@ def test_every_example_of_the_spec_parses(index):
     for offset, line in enumerate(block.splitlines()):
         result = parse_line(line, start + offset)
         if isinstance(result, Problem):
-            problems.append(f"del-format.md:{start + offset}: column {result.column}: {result.message}\n    {line}")
+            problems.append(
+                f"del-format.md:{start + offset}: column {result.column}: {result.message}\n    {line}"
+            )
         elif result is not None and not isinstance(result, (Comment, Header)):
             events += 1
     assert not problems, "spec examples that do not parse:\n" + "\n".join(problems)
@@ -507,6 +722,7 @@ def test_the_grammar_cache_appears_whole_under_its_name_never_half_written(tmp_p
     """Runs started together (the tests in parallel, several audits from cron) share the cache:
     the one that compiles writes it under a name of its own, then renames it in one step."""
     import importlib
+
     module = importlib.import_module("audit.parse.grammar")
 
     monkeypatch.setenv("AUDIT_CACHE_DIR", str(tmp_path))
@@ -515,17 +731,23 @@ def test_the_grammar_cache_appears_whole_under_its_name_never_half_written(tmp_p
 
     def compile_and_look(text, cache):
         parser = real(text, cache)
-        seen.append((Path(cache).name if cache else None, sorted(p.name for p in tmp_path.iterdir())))
+        seen.append(
+            (Path(cache).name if cache else None, sorted(p.name for p in tmp_path.iterdir()))
+        )
         return parser
 
     monkeypatch.setattr(module, "_compile", compile_and_look)
     module.grammar.cache_clear()
     try:
         module.grammar()
-        (written, present), = seen
+        ((written, present),) = seen
         assert written.startswith(".del-grammar-") and written.endswith(f".{os.getpid()}.tmp")
-        assert [p for p in present if "grammar" in p] == [written]  # nothing yet under the shared name
-        assert [p.name for p in tmp_path.iterdir() if "grammar" in p.name] == [written[1:].rsplit(".", 2)[0]]
+        assert [p for p in present if "grammar" in p] == [
+            written
+        ]  # nothing yet under the shared name
+        assert [p.name for p in tmp_path.iterdir() if "grammar" in p.name] == [
+            written[1:].rsplit(".", 2)[0]
+        ]
         module.grammar.cache_clear()
         module.grammar()  # read back under its name
         assert seen[1][0] == written[1:].rsplit(".", 2)[0]

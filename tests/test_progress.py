@@ -35,7 +35,9 @@ class SlowResults:
 def test_the_bar_moves_while_the_main_process_waits_for_a_part():
     read = multiprocessing.Value("q", 0)
     told: list[int] = []
-    out = run._collect(SlowResults(["part 0", "part 1"], read, waits=3, per_wait=100), 2, read, told.append, poll=0)
+    out = run._collect(
+        SlowResults(["part 0", "part 1"], read, waits=3, per_wait=100), 2, read, told.append, poll=0
+    )
     assert out == ["part 0", "part 1"]
     assert told == [100, 100, 100]  # three advances before the first part came back
 
@@ -46,7 +48,9 @@ def test_a_worker_counts_its_share_of_a_split_file():
     try:
         assert run._worker_tick(("night.del", None)) is not None
         run._worker_tick(("night.del", None))(1000)
-        run._worker_tick(("night.del", (1, 4)))(1000)  # each of 4 parts reads the whole file: a quarter
+        run._worker_tick(("night.del", (1, 4)))(
+            1000
+        )  # each of 4 parts reads the whole file: a quarter
         assert read.value == 1250
         run._WORKER_READ = None
         assert run._worker_tick(("night.del", (0, 2))) is None  # no bar: nothing counted
@@ -54,11 +58,28 @@ def test_a_worker_counts_its_share_of_a_split_file():
         run._WORKER_READ = None
 
 
-@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="the pool forks here")
+@pytest.mark.skipif(
+    "fork" not in multiprocessing.get_all_start_methods(), reason="the pool forks here"
+)
 def test_two_jobs_on_one_file_tell_every_byte_once(tmp_path):
     log = tmp_path / "night.del"
-    subprocess.run([sys.executable, "-m", "audit.simulate", "--tables", "4", "--rounds", "700", "--seed", "3",
-                    "-o", str(log)], check=True, cwd=ROOT)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "audit.simulate",
+            "--tables",
+            "4",
+            "--rounds",
+            "700",
+            "--seed",
+            "3",
+            "-o",
+            str(log),
+        ],
+        check=True,
+        cwd=ROOT,
+    )
     assert log.stat().st_size > 2 * CHUNK_BYTES  # several chunks: several ticks from each worker
     told: list[int] = []
     run.run_audit(Library.load(), [str(log)], jobs=2, progress=told.append)

@@ -32,15 +32,22 @@ def test_ci_runs_both_readme_setup_commands_as_written_in_a_fresh_virtual_enviro
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     function = re.search(r"^setup_commands\(\) \{\n.*?^\}\n", ci, re.S | re.M)
     assert function, "no setup_commands function in .ci/run"
-    done = subprocess.run(["bash", "-c", function.group(0) + "setup_commands"], cwd=ROOT,
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        ["bash", "-c", function.group(0) + "setup_commands"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert done.stdout.splitlines() == readme_setup_commands()
     made = ci.index("python3 -m venv ")
-    activated = ci.index("source \"$venv_dir/bin/activate\"")
+    activated = ci.index('source "$venv_dir/bin/activate"')
     ran = ci.index('bash -euo pipefail -c "$command"')
     assert made < activated < ran
     assert "mapfile -t commands < <(setup_commands)" in ci
-    assert "pip install" not in ci[made:ran]  # nothing installed into it but by the README's commands
+    assert (
+        "pip install" not in ci[made:ran]
+    )  # nothing installed into it but by the README's commands
 
 
 #: the lines of the README's Use block that need what a test machine has not: each with the reason
@@ -54,7 +61,9 @@ def readme_use_lines() -> list[str]:
     """The command lines of the README's Use block (its first), in their order."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     use = text.split("\n## Use\n", 1)[1].split("\n## ", 1)[0]
-    block = re.findall(r"```sh\n(.+?)\n```", use, re.S)[0]  # the first; then a crontab line, the benchmark
+    block = re.findall(r"```sh\n(.+?)\n```", use, re.S)[
+        0
+    ]  # the first; then a crontab line, the benchmark
     return [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
 
 
@@ -80,14 +89,20 @@ def test_the_use_lines_run_as_written_in_the_order_a_newcomer_meets_them(tmp_pat
     shim = bindir / "audit"
     shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m audit "$@"\n', encoding="utf-8")
     shim.chmod(0o755)
-    env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ['PATH']}", "PYTHONPATH": str(ROOT),
-           "AUDIT_CACHE_DIR": str(tmp_path / "cache")}
+    env = {
+        **os.environ,
+        "PATH": f"{bindir}{os.pathsep}{os.environ['PATH']}",
+        "PYTHONPATH": str(ROOT),
+        "AUDIT_CACHE_DIR": str(tmp_path / "cache"),
+    }
     env.pop("NO_COLOR", None)
     ran = []
     for line in readme_use_lines():
         if _skipped(line):
             continue
-        done = subprocess.run(["bash", "-c", line], cwd=work, env=env, capture_output=True, text=True, timeout=600)
+        done = subprocess.run(
+            ["bash", "-c", line], cwd=work, env=env, capture_output=True, text=True, timeout=600
+        )
         assert done.returncode == 0, f"{line}\n{done.stdout[-1500:]}\n{done.stderr[-1500:]}"
         assert "Traceback" not in done.stdout + done.stderr, line
         ran.append(line)

@@ -18,22 +18,30 @@ ROOT = Path(__file__).resolve().parent.parent
 THREE = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
 
 #: a program that registers a toy format, then runs the command line as it is (cli.py and config.py untouched)
-TOY_AUDIT = '''
+TOY_AUDIT = """
 import sys
 from audit.reporters import Reporter, register
 register(Reporter("toy", "toy", "one rule id per finding",
                   lambda report: "".join(f"{f.rule}\\n" for f in report.findings)))
 from audit.cli import main
 main()
-'''
+"""
 
 
 def toy_audit(tmp_path: Path, *args: str, register_toy: bool = True) -> subprocess.CompletedProcess:
     script = tmp_path / "toy_audit.py"
-    script.write_text(TOY_AUDIT if register_toy else "from audit.cli import main\nmain()\n", encoding="utf-8")
+    script.write_text(
+        TOY_AUDIT if register_toy else "from audit.cli import main\nmain()\n", encoding="utf-8"
+    )
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"}
-    return subprocess.run([sys.executable, str(script), *args], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, str(script), *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_a_registered_format_is_a_choice_of_the_command_line_and_its_help(tmp_path):
@@ -45,30 +53,49 @@ def test_a_registered_format_is_a_choice_of_the_command_line_and_its_help(tmp_pa
     assert shown.stdout == out.read_text(encoding="utf-8")
     helped = toy_audit(tmp_path, "check", "--help")
     words = " ".join(helped.stdout.split())  # the help is wrapped to the terminal
-    assert "text, json, sarif, junit, github, gitlab, html or toy" in words and "one rule id per finding (.toy)" in words
+    assert (
+        "text, json, sarif, junit, github, gitlab, html or toy" in words
+        and "one rule id per finding (.toy)" in words
+    )
 
 
 def test_a_registered_format_is_a_name_the_configuration_accepts(tmp_path):
-    (tmp_path / "audit.toml").write_text('reports = [{format = "toy", output = "night.toy"}]\n', encoding="utf-8")
+    (tmp_path / "audit.toml").write_text(
+        'reports = [{format = "toy", output = "night.toy"}]\n', encoding="utf-8"
+    )
     done = toy_audit(tmp_path, "check", str(THREE))
     assert done.returncode == 1, done.stderr
-    assert (tmp_path / "night.toy").read_text(encoding="utf-8") == "FR-LATE-BET\nFR-BURN-START\nFR-PAY-MAIN\n"
+    assert (tmp_path / "night.toy").read_text(
+        encoding="utf-8"
+    ) == "FR-LATE-BET\nFR-BURN-START\nFR-PAY-MAIN\n"
 
 
 def test_a_format_nobody_registered_is_refused_by_the_command_line_and_the_configuration(tmp_path):
     done = toy_audit(tmp_path, "check", "--format", "toy", str(THREE), register_toy=False)
-    assert done.returncode == 2 and "'toy' is not one of 'text', 'json', 'sarif', 'junit', 'github', 'gitlab', 'html'" in done.stderr
+    assert (
+        done.returncode == 2
+        and "'toy' is not one of 'text', 'json', 'sarif', 'junit', 'github', 'gitlab', 'html'"
+        in done.stderr
+    )
     (tmp_path / "audit.toml").write_text('reports = [{format = "toy"}]\n', encoding="utf-8")
     done = toy_audit(tmp_path, "check", str(THREE), register_toy=False)
     assert done.returncode == 2
-    assert done.stderr == (f"audit: {tmp_path / 'audit.toml'}: reports.0.format: "
-                           "Input should be 'text', 'json', 'sarif', 'junit', 'github', 'gitlab' or 'html'\n")
+    assert done.stderr == (
+        f"audit: {tmp_path / 'audit.toml'}: reports.0.format: "
+        "Input should be 'text', 'json', 'sarif', 'junit', 'github', 'gitlab' or 'html'\n"
+    )
 
 
 def test_the_shipped_formats_in_the_order_the_help_gives_them():
     assert [(r.name, r.extension) for r in REPORTERS.values()] == [
-        ("text", "txt"), ("json", "json"), ("sarif", "sarif"), ("junit", "xml"),
-        ("github", "txt"), ("gitlab", "json"), ("html", "html")]
+        ("text", "txt"),
+        ("json", "json"),
+        ("sarif", "sarif"),
+        ("junit", "xml"),
+        ("github", "txt"),
+        ("gitlab", "json"),
+        ("html", "html"),
+    ]
     assert [name for name, r in REPORTERS.items() if r.show is not None] == ["text"]
 
 

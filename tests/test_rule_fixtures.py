@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from audit.run import run_audit
 from audit.rulesets import Library
+from audit.run import run_audit
 from fixtures import RULE_FIXTURES, read_fixture, rule_fixtures
 
 FIXTURES = rule_fixtures()
@@ -22,7 +22,9 @@ def _audit(fx):
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.relative_to(RULE_FIXTURES).as_posix())
 def test_fixture_gives_exactly_its_expected_findings(path):
     fx = read_fixture(path)
-    assert fx.expected, f"{path.name} expects no finding: a rule fixture must break its rule at least once"
+    assert fx.expected, (
+        f"{path.name} expects no finding: a rule fixture must break its rule at least once"
+    )
     got, report = _audit(fx)
     opened = set(re.findall(r"^\S+\s+(\S+)\s+OPEN\b", path.read_text(encoding="utf-8"), re.M))
     passing = {t for t in opened if "PASS" in t}

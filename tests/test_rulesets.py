@@ -33,20 +33,35 @@ def _line_of(folder: Path, needle: str) -> int:
 
 def test_shipped_rulesets_load_and_cite_every_rule():
     library = Library.load()
-    assert {"del-v1", "fr-bataille-2007", "mc-sun-war-2006", "be-ostende-cdf"} <= set(library.rulesets)
+    assert {"del-v1", "fr-bataille-2007", "mc-sun-war-2006", "be-ostende-cdf"} <= set(
+        library.rulesets
+    )
     for ruleset in library.rulesets.values():
         for rule in ruleset.model.rules:
             assert rule.category in CATEGORIES and rule.check in DECLARED
             assert rule.citation.text.strip() and rule.citation.article.strip()
 
 
-@pytest.mark.parametrize("old, new, needle, key", [
-    ("    params: {decks: 6}\n", "    params: {decks: 6}\n    colour: red\n", "colour: red", "rules[0].colour: unknown key"),
-    ("    category: shoe\n", "    category: shoes\n", "category: shoes", "rules[0].category"),
-    ("    params: {decks: 6}", "    params: {decks: six}", "decks: six", "params.decks"),
-    ("    params: {odds: 1}", "    params: {odds: -1}", "odds: -1", "params.odds"),
-    ("    check: shoe-decks", "    check: shoe-deck", "check: shoe-deck", "unknown check 'shoe-deck'"),
-])
+@pytest.mark.parametrize(
+    "old, new, needle, key",
+    [
+        (
+            "    params: {decks: 6}\n",
+            "    params: {decks: 6}\n    colour: red\n",
+            "colour: red",
+            "rules[0].colour: unknown key",
+        ),
+        ("    category: shoe\n", "    category: shoes\n", "category: shoes", "rules[0].category"),
+        ("    params: {decks: 6}", "    params: {decks: six}", "decks: six", "params.decks"),
+        ("    params: {odds: 1}", "    params: {odds: -1}", "odds: -1", "params.odds"),
+        (
+            "    check: shoe-decks",
+            "    check: shoe-deck",
+            "check: shoe-deck",
+            "unknown check 'shoe-deck'",
+        ),
+    ],
+)
 def test_a_broken_rule_names_file_line_and_key(tmp_path, old, new, needle, key):
     folder = _broken(tmp_path, old, new)
     with pytest.raises(RulesetError) as err:
@@ -59,11 +74,15 @@ def test_a_broken_rule_names_file_line_and_key(tmp_path, old, new, needle, key):
 
 
 def test_a_missing_citation_is_refused(tmp_path):
-    folder = _broken(tmp_path, '''    citation:
+    folder = _broken(
+        tmp_path,
+        """    citation:
       article: "art. 55-19"
-      text: "« Le jeu de la bataille se joue avec six jeux''', '''    citation_missing:
+      text: "« Le jeu de la bataille se joue avec six jeux""",
+        """    citation_missing:
       article: "art. 55-19"
-      text: "« Le jeu de la bataille se joue avec six jeux''')
+      text: "« Le jeu de la bataille se joue avec six jeux""",
+    )
     with pytest.raises(RulesetError, match=r"rules\[0\]\.citation"):
         Library.load(folder)
 
@@ -92,27 +111,37 @@ def test_a_huge_file_is_refused(tmp_path):
 
 def test_overlay_changes_params_and_must_name_real_rules(tmp_path):
     ok = tmp_path / "ok.yaml"
-    ok.write_text("overlay: t\nruleset: fr-bataille-2007\ntitle: t\nrules:\n  FR-HOUSE-BOXES:\n"
-                  "    enabled: true\n    params: {max_boxes: 4}\n", encoding="utf-8")
+    ok.write_text(
+        "overlay: t\nruleset: fr-bataille-2007\ntitle: t\nrules:\n  FR-HOUSE-BOXES:\n"
+        "    enabled: true\n    params: {max_boxes: 4}\n",
+        encoding="utf-8",
+    )
     fr = Library.load(overlays=[ok]).get("fr-bataille-2007")
     assert fr.settings(BOXES_PER_PLAYER).max_boxes == 4 and fr.overlay is not None
     bad = tmp_path / "bad.yaml"
-    bad.write_text("overlay: t\nruleset: fr-bataille-2007\ntitle: t\nrules:\n  FR-NOPE: {enabled: false}\n",
-                   encoding="utf-8")
+    bad.write_text(
+        "overlay: t\nruleset: fr-bataille-2007\ntitle: t\nrules:\n  FR-NOPE: {enabled: false}\n",
+        encoding="utf-8",
+    )
     with pytest.raises(RulesetError, match=r"bad.yaml, line 5: rules.FR-NOPE: no such rule"):
         Library.load(overlays=[bad])
     worse = tmp_path / "worse.yaml"
-    worse.write_text("overlay: t\nruleset: fr-bataille-2007\ntitle: t\nrules:\n  FR-PAY-MAIN:\n"
-                     "    params: {odds: 0}\n", encoding="utf-8")
+    worse.write_text(
+        "overlay: t\nruleset: fr-bataille-2007\ntitle: t\nrules:\n  FR-PAY-MAIN:\n"
+        "    params: {odds: 0}\n",
+        encoding="utf-8",
+    )
     with pytest.raises(RulesetError, match=r"worse.yaml, line 5: rules.FR-PAY-MAIN: .*params.odds"):
         Library.load(overlays=[worse])
 
 
 # -- the YAML data kept between runs (audit/ruleset_cache.py) -------------------------------------
 
+
 def _yaml_reads(monkeypatch) -> list[Path]:
     """The ruleset files whose YAML is read from now on."""
     import audit.rulesets as rulesets
+
     read: list[Path] = []
     real = rulesets._parse
     monkeypatch.setattr(rulesets, "_parse", lambda raw, path: read.append(path) or real(raw, path))
@@ -120,16 +149,22 @@ def _yaml_reads(monkeypatch) -> list[Path]:
 
 
 def _rules(library: Library) -> dict:
-    return {k: (v.sha256, v.model.model_dump(), {c: r.settings for c, r in v.by_check.items()})
-            for k, v in library.rulesets.items()}
+    return {
+        k: (v.sha256, v.model.model_dump(), {c: r.settings for c, r in v.by_check.items()})
+        for k, v in library.rulesets.items()
+    }
 
 
-def test_the_rulesets_data_is_kept_between_runs_and_read_again_when_a_byte_changes(tmp_path, monkeypatch):
+def test_the_rulesets_data_is_kept_between_runs_and_read_again_when_a_byte_changes(
+    tmp_path, monkeypatch
+):
     monkeypatch.setenv("AUDIT_CACHE_DIR", str(tmp_path / "cache"))
     folder = _broken(tmp_path, "title:", "title:")  # a copy of the shipped rulesets
     read = _yaml_reads(monkeypatch)
     first = Library.load(folder)
-    assert len(read) == len(first.rulesets) == len(list((tmp_path / "cache").glob("ruleset-*.pickle")))
+    assert (
+        len(read) == len(first.rulesets) == len(list((tmp_path / "cache").glob("ruleset-*.pickle")))
+    )
     read.clear()
     again = Library.load(folder)
     assert read == [] and _rules(again) == _rules(first)
@@ -137,12 +172,21 @@ def test_the_rulesets_data_is_kept_between_runs_and_read_again_when_a_byte_chang
     assert _rules(Library.load(folder)) == _rules(first)
     monkeypatch.setenv("AUDIT_CACHE_DIR", str(tmp_path / "cache"))
     path = folder / "fr-bataille-2007.yaml"
-    path.write_text(path.read_text(encoding="utf-8").replace("    params: {decks: 6}", "    params: {decks: 8}", 1),
-                    encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace(
+            "    params: {decks: 6}", "    params: {decks: 8}", 1
+        ),
+        encoding="utf-8",
+    )
     read.clear()
     changed = Library.load(folder)
-    assert read == [path] and changed.rulesets["fr-bataille-2007"].model.rules != first.rulesets["fr-bataille-2007"].model.rules
+    assert (
+        read == [path]
+        and changed.rulesets["fr-bataille-2007"].model.rules
+        != first.rulesets["fr-bataille-2007"].model.rules
+    )
     import audit.rulesets as rulesets
+
     monkeypatch.setattr(rulesets, "__version__", "0.0.0-another")  # another version of the package
     read.clear()
     Library.load(folder)
@@ -153,6 +197,7 @@ def test_a_broken_ruleset_is_refused_as_without_the_cache(tmp_path, monkeypatch)
     """Its bytes were never kept; and kept data that this version's checks refuse is refused with
     the message and line it gets without the cache."""
     import audit.rulesets as rulesets
+
     monkeypatch.setenv("AUDIT_CACHE_DIR", str(tmp_path / "cache"))
     folder = _broken(tmp_path, "    params: {decks: 6}", "    params: {decks: six}")
     said = []
@@ -178,6 +223,7 @@ def test_a_damaged_or_foreign_cache_file_is_read_as_no_cache(tmp_path, monkeypat
     """A file cut short, or one that would make anything but YAML data when unpickled (code to
     run), is a miss: the YAML is read again and the file written anew."""
     import pickle
+
     cache = tmp_path / "cache"
     monkeypatch.setenv("AUDIT_CACHE_DIR", str(cache))
     first = _rules(Library.load())

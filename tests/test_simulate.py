@@ -17,8 +17,21 @@ from fixtures import read_fixture
 
 ROOT = Path(__file__).resolve().parent.parent
 FR, MC, CDF = "fr-bataille-2007", "mc-sun-war-2006", "be-ostende-cdf"
-CATEGORIES = ["syntax", "log-integrity", "late-bet", "bet-limit", "missed-burn", "extra-burn", "deal-order",
-              "wrong-payout", "pay-order", "shoe", "table", "drawing", "procedure"]
+CATEGORIES = [
+    "syntax",
+    "log-integrity",
+    "late-bet",
+    "bet-limit",
+    "missed-burn",
+    "extra-burn",
+    "deal-order",
+    "wrong-payout",
+    "pay-order",
+    "shoe",
+    "table",
+    "drawing",
+    "procedure",
+]
 #: the categories of the findings contract that each ruleset's tables can break
 APPLY = {
     FR: set(CATEGORIES) - {"drawing"},
@@ -36,8 +49,13 @@ class Done:
 
 def audit(*args: str) -> Done:
     """The installed command line, in a process of its own."""
-    done = subprocess.run([sys.executable, "-m", "audit", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "audit", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     return Done(done.returncode, done.stdout, done.stderr)
 
 
@@ -51,9 +69,20 @@ def run(*args: str) -> Done:
     return Done(result.exit_code, result.stdout, result.stderr)
 
 
-def simulate(*rulesets: str, rounds: int = 40, seed: int = 1, extra: tuple[str, ...] = ()) -> list[str]:
-    return ["simulate", *(a for r in rulesets for a in ("--ruleset", r)), "--tables", str(2 * len(rulesets)),
-            "--rounds", str(rounds), "--seed", str(seed), *extra]
+def simulate(
+    *rulesets: str, rounds: int = 40, seed: int = 1, extra: tuple[str, ...] = ()
+) -> list[str]:
+    return [
+        "simulate",
+        *(a for r in rulesets for a in ("--ruleset", r)),
+        "--tables",
+        str(2 * len(rulesets)),
+        "--rounds",
+        str(rounds),
+        "--seed",
+        str(seed),
+        *extra,
+    ]
 
 
 def check_json(path: Path) -> tuple[int, dict]:
@@ -61,7 +90,9 @@ def check_json(path: Path) -> tuple[int, dict]:
     return done.returncode, json.loads(done.stdout)
 
 
-@pytest.mark.parametrize("rulesets", [(FR,), (MC,), (CDF,), (FR, MC, CDF)], ids=["fr", "mc", "cdf", "mixed"])
+@pytest.mark.parametrize(
+    "rulesets", [(FR,), (MC,), (CDF,), (FR, MC, CDF)], ids=["fr", "mc", "cdf", "mixed"]
+)
 def test_a_simulated_night_audits_clean(tmp_path, rulesets):
     log = tmp_path / "night.del"
     done = run(*simulate(*rulesets, seed=11, extra=("--output", str(log))))
@@ -87,16 +118,26 @@ def test_same_seed_same_bytes_other_seed_other_log(inject):
     first = run(*simulate(FR, CDF, rounds=30, seed=7, extra=inject))
     again = run(*simulate(FR, CDF, rounds=30, seed=7, extra=inject))
     other = run(*simulate(FR, CDF, rounds=30, seed=8, extra=inject))
-    assert first.returncode == again.returncode == other.returncode == 0, first.stderr + other.stderr
+    assert first.returncode == again.returncode == other.returncode == 0, (
+        first.stderr + other.stderr
+    )
     assert first.stdout == again.stdout
     assert first.stdout != other.stdout
 
 
-@pytest.mark.parametrize("rulesets", [(FR,), (MC,), (CDF,), (FR, MC, CDF)], ids=["fr", "mc", "cdf", "mixed"])
+@pytest.mark.parametrize(
+    "rulesets", [(FR,), (MC,), (CDF,), (FR, MC, CDF)], ids=["fr", "mc", "cdf", "mixed"]
+)
 def test_injected_faults_give_exactly_the_expected_findings(tmp_path, rulesets):
     log, expected = tmp_path / "faulty.del", tmp_path / "expected.json"
-    done = run(*simulate(*rulesets, rounds=60, seed=3,
-                           extra=("--inject", "all", "--output", str(log), "--expected", str(expected))))
+    done = run(
+        *simulate(
+            *rulesets,
+            rounds=60,
+            seed=3,
+            extra=("--inject", "all", "--output", str(log), "--expected", str(expected)),
+        )
+    )
     assert done.returncode == 0, done.stderr
     want = json.loads(expected.read_text(encoding="utf-8"))
     assert [e["line"] for e in want] == sorted(e["line"] for e in want)
@@ -104,8 +145,9 @@ def test_injected_faults_give_exactly_the_expected_findings(tmp_path, rulesets):
     assert code == 1
     got = sorted((f["rule"], f["line"]) for f in report["findings"])
     assert got == sorted((e["rule"], e["line"]) for e in want)
-    assert sorted((f["rule"], f["line"], f["category"], f["table"]) for f in report["findings"]) == \
-        sorted((e["rule"], e["line"], e["category"], e["table"]) for e in want)
+    assert sorted(
+        (f["rule"], f["line"], f["category"], f["table"]) for f in report["findings"]
+    ) == sorted((e["rule"], e["line"], e["category"], e["table"]) for e in want)
     # one fault of every category the tables' rulesets have, and the log is a fixture
     assert {e["category"] for e in want} == set().union(*(APPLY[r] for r in rulesets))
     assert read_fixture(log).expected == got
@@ -113,8 +155,12 @@ def test_injected_faults_give_exactly_the_expected_findings(tmp_path, rulesets):
 
 def test_inject_some_categories_only(tmp_path):
     expected = tmp_path / "expected.json"
-    done = run(*simulate(MC, extra=("--inject", "late-bet", "--inject", "missed-burn",
-                                      "--expected", str(expected))))
+    done = run(
+        *simulate(
+            MC,
+            extra=("--inject", "late-bet", "--inject", "missed-burn", "--expected", str(expected)),
+        )
+    )
     assert done.returncode == 0, done.stderr
     want = json.loads(expected.read_text(encoding="utf-8"))
     assert sorted(e["category"] for e in want) == ["late-bet", "missed-burn"]
@@ -130,17 +176,25 @@ def test_writes_to_a_file_or_to_standard_output(tmp_path):
     text = log.read_text(encoding="utf-8")
     assert text == to_stdout.stdout and text.startswith("#DEL 1\n") and text.endswith(" CLOSE\n")
     assert f"{len(text.splitlines())} lines" in to_file.stderr
-    assert json.loads(expected.read_text(encoding="utf-8")) == []  # no fault asked: nothing expected
+    assert (
+        json.loads(expected.read_text(encoding="utf-8")) == []
+    )  # no fault asked: nothing expected
 
 
-@pytest.mark.parametrize("args, message", [
-    (("--night", "example", "--seed", "2"), "--night writes a shipped night as it is: not with --seed"),
-    (("--ruleset", "xx-unknown"), "unknown ruleset"),
-    (("--ruleset", FR, "--inject", "nonsense"), "not a category"),
-    (("--ruleset", FR, "--inject", "drawing"), "no rule of that category"),
-    (("--ruleset", FR, "--ruleset", MC, "--tables", "1"), "every ruleset needs a table"),
-    (("--ruleset", FR, "--start", "yesterday"), "not an ISO 8601"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ("--night", "example", "--seed", "2"),
+            "--night writes a shipped night as it is: not with --seed",
+        ),
+        (("--ruleset", "xx-unknown"), "unknown ruleset"),
+        (("--ruleset", FR, "--inject", "nonsense"), "not a category"),
+        (("--ruleset", FR, "--inject", "drawing"), "no rule of that category"),
+        (("--ruleset", FR, "--ruleset", MC, "--tables", "1"), "every ruleset needs a table"),
+        (("--ruleset", FR, "--start", "yesterday"), "not an ISO 8601"),
+    ],
+)
 def test_usage_errors_exit_2(args, message):
     done = run("simulate", *args)
     assert done.returncode == 2 and message in done.stderr and done.stdout == ""
@@ -158,14 +212,22 @@ def test_the_realistic_style_audits_clean_and_varies_the_stakes(tmp_path):
     over the whole range (not the plain style's multiples of 5)."""
     plain, realistic = tmp_path / "plain.del", tmp_path / "realistic.del"
     for path, style in ((plain, "plain"), (realistic, "realistic")):
-        done = run(*simulate(FR, CDF, rounds=60, seed=3, extra=("--style", style, "--output", str(path))))
+        done = run(
+            *simulate(FR, CDF, rounds=60, seed=3, extra=("--style", style, "--output", str(path)))
+        )
         assert done.returncode == 0, done.stderr
     code, report = check_json(realistic)
     assert (code, report["findings"]) == (0, [])
 
     def stakes(path: Path) -> set[str]:
-        return {w.split("=", 1)[1] for line in path.read_text().splitlines() if " BET " in line
-                for w in line.split() if w.startswith("amount=")}
+        return {
+            w.split("=", 1)[1]
+            for line in path.read_text().splitlines()
+            if " BET " in line
+            for w in line.split()
+            if w.startswith("amount=")
+        }
+
     assert not any(Decimal(s) % 5 for s in stakes(plain))
     assert any(Decimal(s) % 5 for s in stakes(realistic))
     assert len(stakes(realistic)) > 2 * len(stakes(plain))
@@ -184,23 +246,37 @@ def test_per_table_writes_each_tables_lines_to_its_own_file(tmp_path):
     events = [line for line in night.read_text().splitlines() if not line.startswith("#")]
     for name in names:
         table = name.removesuffix(".del")
-        own = [line for line in (folder / name).read_text().splitlines() if not line.startswith("#")]
+        own = [
+            line for line in (folder / name).read_text().splitlines() if not line.startswith("#")
+        ]
         assert own == [line for line in events if line.split()[1] == table]
     code, report = check_json(folder)
     assert (code, report["findings"]) == (0, [])
-    refused = run(*simulate(FR, rounds=5, extra=("--per-table", str(folder), "--output", str(night))))
+    refused = run(
+        *simulate(FR, rounds=5, extra=("--per-table", str(folder), "--output", str(night)))
+    )
     assert refused.returncode == 2 and "--per-table" in refused.stderr
 
 
 def test_python_m_audit_simulate_is_audit_simulate_with_its_defaults():
     """One command, one set of options and defaults, whichever way it is started."""
-    module = subprocess.run([sys.executable, "-m", "audit.simulate", "-r", FR, "--rounds", "3"], cwd=ROOT,
-                            capture_output=True, text=True, timeout=300)
+    module = subprocess.run(
+        [sys.executable, "-m", "audit.simulate", "-r", FR, "--rounds", "3"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     command = audit("simulate", "-r", FR, "--rounds", "3")
     assert module.returncode == command.returncode == 0, module.stderr
     assert module.stdout == command.stdout and module.stderr == command.stderr
-    helped = subprocess.run([sys.executable, "-m", "audit.simulate", "-h"], cwd=ROOT, capture_output=True,
-                            text=True, timeout=300)
+    helped = subprocess.run(
+        [sys.executable, "-m", "audit.simulate", "-h"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert helped.stdout == audit("simulate", "--help").stdout and "--night" in helped.stdout
 
 
@@ -211,11 +287,29 @@ def _first_stamp(text: str) -> str:
 def test_nights_of_different_seeds_fall_on_different_days_unless_a_start_is_given():
     """The default start is seed - 1 days after 2026-11-20 21:00 (+01:00): seed 1 keeps the
     fixtures' evening, and nights made with seeds 1 to N are N gaming days of a history store."""
-    days = {seed: _first_stamp(audit("simulate", "-r", FR, "--rounds", "1", "--seed", str(seed)).stdout)[:10]
-            for seed in (1, 2, 40)}
+    days = {
+        seed: _first_stamp(
+            audit("simulate", "-r", FR, "--rounds", "1", "--seed", str(seed)).stdout
+        )[:10]
+        for seed in (1, 2, 40)
+    }
     assert days == {1: "2026-11-20", 2: "2026-11-21", 40: "2026-12-29"}
-    pinned = {_first_stamp(audit("simulate", "-r", FR, "--rounds", "1", "--seed", str(seed),
-                                 "--start", "2027-01-05T20:00").stdout)[:16] for seed in (1, 2)}
+    pinned = {
+        _first_stamp(
+            audit(
+                "simulate",
+                "-r",
+                FR,
+                "--rounds",
+                "1",
+                "--seed",
+                str(seed),
+                "--start",
+                "2027-01-05T20:00",
+            ).stdout
+        )[:16]
+        for seed in (1, 2)
+    }
     assert pinned == {"2027-01-05T20:00"}
 
 

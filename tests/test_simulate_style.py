@@ -21,34 +21,65 @@ AMOUNT = re.compile(r" amount=([0-9.]+)")
 
 
 def _sim(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "audit.simulate", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "audit.simulate", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.fixture(scope="module")
 def night(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("realistic") / "night.del"
-    done = _sim("--style", "realistic", "--tables", "6", "--rounds", "150", "--seed", "3", "-o", str(path))
+    done = _sim(
+        "--style", "realistic", "--tables", "6", "--rounds", "150", "--seed", "3", "-o", str(path)
+    )
     assert done.returncode == 0, done.stderr
     return path
 
 
 def test_a_realistic_night_audits_clean(night):
-    done = subprocess.run([sys.executable, "-m", "audit", "check", "--format", "json", str(night)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "audit", "check", "--format", "json", str(night)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     report = json.loads(done.stdout)
     assert done.returncode == 0 and report["findings"] == []
-    events = sum(1 for line in night.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#"))
+    events = sum(
+        1
+        for line in night.read_text(encoding="utf-8").splitlines()
+        if line and not line.startswith("#")
+    )
     assert report["summary"]["events"] == events and report["summary"]["tables"] == 6
 
 
 def test_a_realistic_night_has_what_a_casino_has(night):
     text = night.read_text(encoding="utf-8")
     tables = Counter(re.findall(r" OPEN game=(\S+) ruleset=(\S+)", text))
-    assert tables == {("bataille", "fr-bataille-2007"): 2, ("bataille", "mc-sun-war-2006"): 2,
-                      ("chemin-de-fer", "be-ostende-cdf"): 2}
-    for needle in ("by=standing:", "spot=egalite", "spot=war", " surrender", " SEAT ", " out\n", " DEALER id=",
-                   " LIMITS ", " PASS\n", " AWARD ", "how=auction", " BANCO "):
+    assert tables == {
+        ("bataille", "fr-bataille-2007"): 2,
+        ("bataille", "mc-sun-war-2006"): 2,
+        ("chemin-de-fer", "be-ostende-cdf"): 2,
+    }
+    for needle in (
+        "by=standing:",
+        "spot=egalite",
+        "spot=war",
+        " surrender",
+        " SEAT ",
+        " out\n",
+        " DEALER id=",
+        " LIMITS ",
+        " PASS\n",
+        " AWARD ",
+        "how=auction",
+        " BANCO ",
+    ):
         assert needle in text, needle
     assert len(re.findall(r" LIMITS ", text)) > 6  # several changes a table, not one
     amounts = [Decimal(a) for a in AMOUNT.findall(text)]
@@ -62,7 +93,11 @@ def test_a_realistic_night_has_what_a_casino_has(night):
 
 def test_stakes_are_heavy_tailed_over_the_whole_range():
     rng = random.Random(5)
-    for low, high in ((Decimal(10), Decimal(500)), (Decimal("12.50"), Decimal(1250)), (Decimal(20), Decimal(21))):
+    for low, high in (
+        (Decimal(10), Decimal(500)),
+        (Decimal("12.50"), Decimal(1250)),
+        (Decimal(20), Decimal(21)),
+    ):
         values = [heavy(rng, low, high) for _ in range(5000)]
         assert all(low <= v <= high for v in values)
         assert low in values and high in values
@@ -95,11 +130,14 @@ def test_one_file_per_table_holds_the_tables_lines_of_the_night(tmp_path):
     assert count == lines
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--night", "example", "--style", "realistic"], "not with --style"),
-    (["--tables", "3", "--style", "realistic", "--cdf", "1"], "No such option: --cdf"),
-    (["--tables", "3", "--per-table", "x", "-o", "y"], "not with --output"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--night", "example", "--style", "realistic"], "not with --style"),
+        (["--tables", "3", "--style", "realistic", "--cdf", "1"], "No such option: --cdf"),
+        (["--tables", "3", "--per-table", "x", "-o", "y"], "not with --output"),
+    ],
+)
 def test_usage_errors(args, message):
     done = _sim(*args)
     assert done.returncode == 2 and message in done.stderr

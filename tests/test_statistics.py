@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def audit(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=ROOT, capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "audit", *args], cwd=ROOT, capture_output=True, text=True
+    )
 
 
 def test_repeats_null_moments_match_shuffles():
@@ -42,44 +44,90 @@ def test_chi_square_tail_is_exact_for_even_degrees():
 
 
 def test_holm_steps_down_and_stops():
-    groups = [Group("player", f"P{i}", "x.del", "result", "T", "r", 50, p_exact=p)
-              for i, p in enumerate([1e-6, 4e-4, 0.0004, 0.5])]
+    groups = [
+        Group("player", f"P{i}", "x.del", "result", "T", "r", 50, p_exact=p)
+        for i, p in enumerate([1e-6, 4e-4, 0.0004, 0.5])
+    ]
     found = Statistics(alpha=0.001, groups=groups).anomalies()
     # 4 × 1e-6, then 3 × 4e-4 = 1.2e-3 is not below alpha: the step-down stops there
     assert [a.group.id for a in found] == ["P0"] and found[0].p_adjusted == 4e-6
 
 
-def _night(tmp_path: Path, kind: str, rulesets: list[str], rounds: int, seed: int) -> tuple[dict, dict]:
+def _night(
+    tmp_path: Path, kind: str, rulesets: list[str], rounds: int, seed: int
+) -> tuple[dict, dict]:
     log, expected = tmp_path / "night.del", tmp_path / "expected.json"
     chosen = [arg for r in rulesets for arg in ("-r", r)]
-    done = audit("simulate", *chosen, "--tables", str(len(rulesets)), "--rounds", str(rounds),
-                 "--seed", str(seed), "--anomaly", kind, "-o", str(log), "--expected", str(expected))
+    done = audit(
+        "simulate",
+        *chosen,
+        "--tables",
+        str(len(rulesets)),
+        "--rounds",
+        str(rounds),
+        "--seed",
+        str(seed),
+        "--anomaly",
+        kind,
+        "-o",
+        str(log),
+        "--expected",
+        str(expected),
+    )
     assert done.returncode == 0, done.stderr
     report = tmp_path / "report.json"
     done = audit("check", "--statistics", "-f", "json", "-o", str(report), str(log))
-    assert done.returncode == 0, done.stderr  # an anomaly is not a finding, and every round is legal
+    assert done.returncode == 0, (
+        done.stderr
+    )  # an anomaly is not a finding, and every round is legal
     return json.loads(expected.read_text()), json.loads(report.read_text())
 
 
 def test_collusion_names_the_player(tmp_path):
-    expected, report = _night(tmp_path, "collusion", ["fr-bataille-2007", "fr-bataille-2007"], 400, 3)
+    expected, report = _night(
+        tmp_path, "collusion", ["fr-bataille-2007", "fr-bataille-2007"], 400, 3
+    )
     assert report["summary"]["findings"] == {"error": 0, "warning": 0, "info": 0}
     named = [(a["scope"], a["id"]) for a in report["statistics"]["anomalies"]]
     assert ("player", expected["id"]) in named
     anomaly = next(a for a in report["statistics"]["anomalies"] if a["id"] == expected["id"])
-    assert anomaly["table"] == expected["table"] and anomaly["z"] < 0 and "more than expected" in anomaly["message"]
+    assert (
+        anomaly["table"] == expected["table"]
+        and anomaly["z"] < 0
+        and "more than expected" in anomaly["message"]
+    )
     log = tmp_path / "night.del"
     failing = audit("check", "--statistics", "-q", "--fail-on-anomaly", str(log))
     assert failing.returncode == 1
-    assert audit("check", "--statistics", "-q", "--alpha", "1e-300", "--fail-on-anomaly", str(log)).returncode == 0
+    assert (
+        audit(
+            "check", "--statistics", "-q", "--alpha", "1e-300", "--fail-on-anomaly", str(log)
+        ).returncode
+        == 0
+    )
 
 
 def test_stacked_shoe_names_the_shoe_the_same_whatever_jobs(tmp_path):
-    expected, report = _night(tmp_path, "stacked-shoe", ["mc-sun-war-2006", "be-ostende-cdf"], 200, 4)
+    expected, report = _night(
+        tmp_path, "stacked-shoe", ["mc-sun-war-2006", "be-ostende-cdf"], 200, 4
+    )
     named = {(a["scope"], a["id"]) for a in report["statistics"]["anomalies"]}
     assert ("shoe", expected["id"]) in named and ("table", expected["table"]) in named
     two = tmp_path / "two.json"
-    assert audit("check", "--statistics", "-j", "2", "-f", "json", "-o", str(two), str(tmp_path / "night.del")).returncode == 0
+    assert (
+        audit(
+            "check",
+            "--statistics",
+            "-j",
+            "2",
+            "-f",
+            "json",
+            "-o",
+            str(two),
+            str(tmp_path / "night.del"),
+        ).returncode
+        == 0
+    )
     assert json.loads(two.read_text())["statistics"] == report["statistics"]
 
 
@@ -90,14 +138,26 @@ def test_the_statistics_are_asked_for_on_the_command_line_or_in_the_configuratio
     report = tmp_path / "r.json"
     assert audit("check", "-f", "json", "-o", str(report), str(night)).returncode == 0
     assert "statistics" not in json.loads(report.read_text())
-    assert audit("check", "--statistics", "-f", "json", "-o", str(report), str(night)).returncode == 0
+    assert (
+        audit("check", "--statistics", "-f", "json", "-o", str(report), str(night)).returncode == 0
+    )
     assert json.loads(report.read_text())["statistics"]["groups"]
     config = tmp_path / "audit.toml"
     config.write_text("statistics = true\n")
     done = audit("check", "--config", str(config), "-f", "json", "-o", str(report), str(night))
     assert done.returncode == 0, done.stderr
     assert json.loads(report.read_text())["statistics"]["groups"]
-    done = audit("check", "--config", str(config), "--no-statistics", "-f", "json", "-o", str(report), str(night))
+    done = audit(
+        "check",
+        "--config",
+        str(config),
+        "--no-statistics",
+        "-f",
+        "json",
+        "-o",
+        str(report),
+        str(night),
+    )
     assert done.returncode == 0, done.stderr
     assert "statistics" not in json.loads(report.read_text())  # the command line wins
 
@@ -108,13 +168,25 @@ def test_cents_and_the_expectation_in_integers_equal_the_fractions():
     from fractions import Fraction
 
     from audit.statistics.money import MoneyGroup, cents
+
     rng = random.Random(8)
     for _ in range(5000):
         d = rng.choice([1, 2, 4, 200, 311, 622, 4965115, rng.randrange(1, 10**9)])
-        n = rng.randrange(-10**12, 10**12) if rng.random() < 0.5 else rng.choice([-3, -1, 0, 1, 3]) * d // 200
+        n = (
+            rng.randrange(-(10**12), 10**12)
+            if rng.random() < 0.5
+            else rng.choice([-3, -1, 0, 1, 3]) * d // 200
+        )
         assert cents(n, d) == Decimal(round(Fraction(n, d) * 100)).scaleb(-2)
         m = MoneyGroup()
-        m.parts = {rng.randrange(1, 10**6): rng.randrange(-10**9, 10**9) for _ in range(rng.randrange(0, 4))}
+        m.parts = {
+            rng.randrange(1, 10**6): rng.randrange(-(10**9), 10**9)
+            for _ in range(rng.randrange(0, 4))
+        }
         numerator, denominator = m.ratio()
         assert Fraction(numerator, denominator) == m.expected
-    assert cents(1, 200) == Decimal("0.00") and cents(3, 200) == Decimal("0.02") and cents(-1, 200) == Decimal("-0.00")
+    assert (
+        cents(1, 200) == Decimal("0.00")
+        and cents(3, 200) == Decimal("0.02")
+        and cents(-1, 200) == Decimal("-0.00")
+    )

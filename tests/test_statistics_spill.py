@@ -9,9 +9,9 @@ from __future__ import annotations
 import errno
 import pickle
 import random
-import tempfile
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -33,8 +33,26 @@ def night(tmp_path_factory) -> Path:
     log = tmp_path_factory.mktemp("night") / "night.del"
     rulesets = ["fr-bataille-2007", "mc-sun-war-2006", "be-ostende-cdf"] * 2
     chosen = [arg for r in rulesets for arg in ("-r", r)]
-    done = subprocess.run([sys.executable, "-m", "audit", "simulate", *chosen, "--tables", "6", "--rounds", "150",
-                           "--seed", "11", "-o", str(log)], cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "audit",
+            "simulate",
+            *chosen,
+            "--tables",
+            "6",
+            "--rounds",
+            "150",
+            "--seed",
+            "11",
+            "-o",
+            str(log),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     return log
 
@@ -48,6 +66,7 @@ def spill_folder(temporary_folder, monkeypatch):
     def write_rows(rows, *args):
         runs.append(1)
         return real(rows, *args)
+
     monkeypatch.setattr(findings_store, "write_rows", write_rows)
     return runs
 
@@ -72,7 +91,9 @@ def _tiny(monkeypatch) -> None:
     monkeypatch.setattr(store, "CHUNK", 5)
 
 
-def test_every_report_is_the_same_whether_the_statistics_spilled_or_not(tmp_path, night, spill_folder, monkeypatch):
+def test_every_report_is_the_same_whether_the_statistics_spilled_or_not(
+    tmp_path, night, spill_folder, monkeypatch
+):
     held = _check(tmp_path, "held", str(night))
     assert not spill_folder  # a small night: nothing written
     groups = held["report.json"].count(b'"scope"')
@@ -110,8 +131,19 @@ def _groups(rng: random.Random, n: int) -> list[Group]:
         p = rng.choice([None, rng.random(), rng.random() ** 8, rng.random() * 1e-5, 1e-6, 0.5])
         scope = rng.choice(["table", "player", "shoe"])
         test = rng.choice(["result", "ranks"])
-        out.append(Group(scope, f"G{rng.randrange(40)}", "x.del", test, "T", "r", 50, p_exact=p,
-                         p=None if p is None else _round_p(p)))
+        out.append(
+            Group(
+                scope,
+                f"G{rng.randrange(40)}",
+                "x.del",
+                test,
+                "T",
+                "r",
+                50,
+                p_exact=p,
+                p=None if p is None else _round_p(p),
+            )
+        )
     return out
 
 
@@ -121,8 +153,9 @@ def test_one_pass_anomalies_equal_the_plain_step_down():
         groups = _groups(rng, rng.randrange(1, 60))
         for alpha in (0.001, 0.05, 0.5):
             stats = Statistics(alpha=alpha, groups=groups)
-            assert [(a.group.key, a.p_adjusted) for a in stats.anomalies()] == \
-                   [(a.group.key, a.p_adjusted) for a in _plain_anomalies(stats)]
+            assert [(a.group.key, a.p_adjusted) for a in stats.anomalies()] == [
+                (a.group.key, a.p_adjusted) for a in _plain_anomalies(stats)
+            ]
 
 
 def test_the_text_reports_smallest_p_equal_the_plain_sort():
@@ -135,7 +168,9 @@ def test_the_text_reports_smallest_p_equal_the_plain_sort():
         for (scope, test), (count, kept) in shown.items():
             mine = [g for g in rows if (g.scope, g.test) == (scope, test)]
             assert count == len(mine)
-            assert kept == sorted(mine, key=lambda g: (g.p, g.id))[:text_statistics.SHOWN]  # same objects, same order
+            assert (
+                kept == sorted(mine, key=lambda g: (g.p, g.id))[: text_statistics.SHOWN]
+            )  # same objects, same order
 
 
 def test_a_table_sent_away_is_never_written_out_again(monkeypatch, tmp_path):
@@ -166,7 +201,9 @@ def test_the_same_reports_on_a_cluster_when_the_statistics_spill(tmp_path, night
     assert _check(tmp_path, "cluster", "--cluster", "local:1", str(night), str(other)) == held
 
 
-def test_a_full_disk_while_spilling_stops_with_what_and_where(tmp_path, night, temporary_folder, monkeypatch):
+def test_a_full_disk_while_spilling_stops_with_what_and_where(
+    tmp_path, night, temporary_folder, monkeypatch
+):
     """No room for a spill file: exit 2 and one line saying so (not a read error of the log, not a bug),
     no report written, the spill folder removed."""
     _tiny(monkeypatch)
@@ -176,10 +213,12 @@ def test_a_full_disk_while_spilling_stops_with_what_and_where(tmp_path, night, t
         if kwargs.get("suffix") == ".run":
             raise OSError(errno.ENOSPC, "No space left on device")
         return real(*args, **kwargs)
+
     monkeypatch.setattr(tempfile, "mkstemp", full)
     report = tmp_path / "r.json"
-    result = CliRunner().invoke(app, ["check", "--statistics", "--no-progress", "-f", "json", "-o", str(report),
-                                      str(night)])
+    result = CliRunner().invoke(
+        app, ["check", "--statistics", "--no-progress", "-f", "json", "-o", str(report), str(night)]
+    )
     assert result.exit_code == 2
     assert result.output.startswith("audit: cannot write temporary files in ")
     assert "No space left on device" in result.output and "Traceback" not in result.output

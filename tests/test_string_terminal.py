@@ -14,7 +14,9 @@ from audit.parse.grammar import terminal_regex as _terminal_regex
 #: the plain pattern the grammar's unrolled one replaces
 PLAIN = re.compile(r'"([^"\\]|\\["\\])*"')
 
-_pieces = st.lists(st.sampled_from(['a', ' ', '"', '\\', '\\"', '\\\\', 'é', '\t', 'x"y', '\\n']), max_size=12)
+_pieces = st.lists(
+    st.sampled_from(["a", " ", '"', "\\", '\\"', "\\\\", "é", "\t", 'x"y', "\\n"]), max_size=12
+)
 
 
 @settings(max_examples=600, deadline=None)
@@ -26,7 +28,9 @@ def test_the_unrolled_string_matches_what_the_plain_pattern_matches(pieces):
         assert bool(unrolled.fullmatch(candidate)) == bool(PLAIN.fullmatch(candidate)), candidate
         plain_prefix = PLAIN.match(candidate)
         unrolled_prefix = unrolled.match(candidate)
-        assert (plain_prefix and plain_prefix.group()) == (unrolled_prefix and unrolled_prefix.group())
+        assert (plain_prefix and plain_prefix.group()) == (
+            unrolled_prefix and unrolled_prefix.group()
+        )
 
 
 def test_a_long_note_costs_memory_of_its_own_size_only():

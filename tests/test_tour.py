@@ -25,12 +25,37 @@ TOUR = yaml.safe_load((FIXTURES / "tour.yaml").read_text(encoding="utf-8"))
 
 #: the sentences issue 14 names, its open readings included: the tour visits each
 ISSUE_14 = {
-    "CDF-art30.s1", "CDF-art30.s4", "CDF-art30.s10", "CDF-art31.s1", "CDF-art32.s2", "CDF-art1.s1",
-    "CDF-art3.s1", "CDF-art4.s1", "CDF-art7.s4", "CDF-art8.s1", "CDF-art9.s3", "CDF-art8.s4", "CDF-art8.s7",
-    "CDF-art10.s1", "CDF-art12.s3", "CDF-art21.s2", "CDF-art6.s1", "CDF-art2.s2", "CDF-art9.s2",
-    "CDF-art23.s2", "CDF-art25.s1",
-    "FR-55-19.s6", "FR-55-19.s7", "FR-55-19.s8", "FR-55-19.s35",
-    "MC-1.s8", "MC-1.s21", "MC-1.s23", "MC-1.s27", "MC-1.s31", "MC-1.s34",
+    "CDF-art30.s1",
+    "CDF-art30.s4",
+    "CDF-art30.s10",
+    "CDF-art31.s1",
+    "CDF-art32.s2",
+    "CDF-art1.s1",
+    "CDF-art3.s1",
+    "CDF-art4.s1",
+    "CDF-art7.s4",
+    "CDF-art8.s1",
+    "CDF-art9.s3",
+    "CDF-art8.s4",
+    "CDF-art8.s7",
+    "CDF-art10.s1",
+    "CDF-art12.s3",
+    "CDF-art21.s2",
+    "CDF-art6.s1",
+    "CDF-art2.s2",
+    "CDF-art9.s2",
+    "CDF-art23.s2",
+    "CDF-art25.s1",
+    "FR-55-19.s6",
+    "FR-55-19.s7",
+    "FR-55-19.s8",
+    "FR-55-19.s35",
+    "MC-1.s8",
+    "MC-1.s21",
+    "MC-1.s23",
+    "MC-1.s27",
+    "MC-1.s31",
+    "MC-1.s34",
 }
 
 
@@ -47,8 +72,12 @@ class Case:
 
 
 def _cases() -> list[Case]:
-    return [Case(item["item"], kind, ref, tuple(item["rules"]))
-            for item in TOUR["items"] for kind in ("ruleid", "ok") for ref in item[kind]]
+    return [
+        Case(item["item"], kind, ref, tuple(item["rules"]))
+        for item in TOUR["items"]
+        for kind in ("ruleid", "ok")
+        for ref in item[kind]
+    ]
 
 
 def _fixture_path(name: str) -> Path:
@@ -58,7 +87,9 @@ def _fixture_path(name: str) -> Path:
     raise AssertionError(f"tour case names no fixture {name}")
 
 
-def _audit_table_alone(ref: str, tmp_path: Path) -> tuple[list[tuple[str, int]], list[tuple[str, int]], str]:
+def _audit_table_alone(
+    ref: str, tmp_path: Path
+) -> tuple[list[tuple[str, int]], list[tuple[str, int]], str]:
     """(findings, expectations, detail) of one table audited alone, lines as numbered in its fixture."""
     name, _, table = ref.partition("#")
     path = _fixture_path(name)
@@ -67,8 +98,9 @@ def _audit_table_alone(ref: str, tmp_path: Path) -> tuple[list[tuple[str, int]],
     original: dict[int, int] = {}  # line of the table alone -> line of the fixture
     for lineno, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         words = text.split()
-        if text.startswith(("#DEL", "#casino", "#source")) or (len(words) > 2 and not text.startswith("#")
-                                                                and words[1] == table):
+        if text.startswith(("#DEL", "#casino", "#source")) or (
+            len(words) > 2 and not text.startswith("#") and words[1] == table
+        ):
             kept.append(text)
             original[len(kept)] = lineno
     assert any(t.split()[1:2] == [table] for t in kept), f"{name} has no table {table}"
@@ -88,7 +120,9 @@ def test_the_auditor_reports_exactly_the_breach_and_nothing_else(case, tmp_path)
     assert got == want, f"{case.item}: findings differ from the table's expectations:\n{detail}"
     breaches = [rule for rule, _ in got if rule in case.rules]
     if case.kind == "ruleid":
-        assert breaches, f"{case.item}: the log breaks the sentence, yet none of {case.rules} is reported"
+        assert breaches, (
+            f"{case.item}: the log breaks the sentence, yet none of {case.rules} is reported"
+        )
     else:
         assert not breaches, f"{case.item}: the log keeps the sentence, yet {breaches} is reported"
 
@@ -101,8 +135,14 @@ def test_every_item_has_a_log_that_breaks_it_and_one_that_keeps_it():
 def test_the_tour_visits_every_sentence_issue_14_names():
     index = {s.id: s for ix in load_index(ROOT / "rulesets" / "sentences") for s in ix.sentences}
     visited = {s for item in TOUR["items"] for s in item["sentences"]}
-    assert ISSUE_14 - visited - set(TOUR["not_checkable"]) == set(), "sentences of issue 14 the tour does not visit"
+    assert ISSUE_14 - visited - set(TOUR["not_checkable"]) == set(), (
+        "sentences of issue 14 the tour does not visit"
+    )
     unknown = sorted((visited | set(TOUR["not_checkable"])) - set(index))
     assert not unknown, f"the tour names sentences the index does not have: {unknown}"
-    assert all(index[s].checkable for s in visited), "the tour tries a sentence the index calls not checkable"
-    assert not any(index[s].checkable for s in TOUR["not_checkable"]), "a sentence the tour skips is checkable"
+    assert all(index[s].checkable for s in visited), (
+        "the tour tries a sentence the index calls not checkable"
+    )
+    assert not any(index[s].checkable for s in TOUR["not_checkable"]), (
+        "a sentence the tour skips is checkable"
+    )

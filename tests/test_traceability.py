@@ -42,7 +42,9 @@ def matrix() -> Matrix:
 def test_the_uncovered_checkable_sentences_are_the_known_gaps(matrix):
     got = set(matrix.uncovered())
     new, closed = sorted(got - UNCOVERED), sorted(UNCOVERED - got)
-    assert not new, f"checkable sentences with no rule (write the rule, or mark the sentence): {new}"
+    assert not new, (
+        f"checkable sentences with no rule (write the rule, or mark the sentence): {new}"
+    )
     assert not closed, f"now covered: take them off UNCOVERED: {closed}"
 
 
@@ -63,7 +65,9 @@ def test_every_rule_has_a_failing_and_a_passing_fixture(matrix):
     assert no_failing == [], "rules with no fixture table that breaks them"
     assert no_passing == NO_PASSING_FIXTURE, "rules with no fixture table that keeps them"
     for rule in NO_PASSING_FIXTURE:
-        assert matrix.fixtures[rule].no_pass, f"{rule}: its fixture must say why it has no passing table"
+        assert matrix.fixtures[rule].no_pass, (
+            f"{rule}: its fixture must say why it has no passing table"
+        )
 
 
 def test_sentence_ids_are_unique_across_the_regulations(matrix):
@@ -72,7 +76,9 @@ def test_sentence_ids_are_unique_across_the_regulations(matrix):
 
 
 def test_every_ruleset_has_its_sentence_index(matrix):
-    assert [ix.ruleset for ix in matrix.indexes] == sorted({rid for rid, _ in matrix.rules.values()})
+    assert [ix.ruleset for ix in matrix.indexes] == sorted(
+        {rid for rid, _ in matrix.rules.values()}
+    )
 
 
 def _words(text: str) -> str:
@@ -100,7 +106,9 @@ def test_each_rule_is_listed_on_a_sentence_its_citation_quotes(matrix):
                     problems.append(f"{rule_id}: the text has no « {part.strip()[:60]} »")
                 continue
             hits.append((at, at + len(words)))
-        if hits and not any(listed and a < end and b > start for a, b in hits for start, end, listed in spans):
+        if hits and not any(
+            listed and a < end and b > start for a, b in hits for start, end, listed in spans
+        ):
             problems.append(f"{rule_id}: no sentence its citation quotes lists it")
     assert not problems, "\n".join(problems)
 
@@ -118,7 +126,9 @@ def test_every_sentence_is_quoted_word_for_word_from_its_source(matrix):
         pytest.skip("the regulations' texts are not beside this checkout")
     missing = []
     for ix in matrix.indexes:
-        sources = " ".join(" ".join((shared / src).read_text(encoding="utf-8").split()) for src in ix.sources)
+        sources = " ".join(
+            " ".join((shared / src).read_text(encoding="utf-8").split()) for src in ix.sources
+        )
         for s in ix.sentences:
             quoted = " ".join((s.source_text or s.text).split())
             if quoted not in sources:
@@ -127,8 +137,9 @@ def test_every_sentence_is_quoted_word_for_word_from_its_source(matrix):
 
 
 def test_the_committed_matrix_is_up_to_date(matrix):
-    assert MATRIX.read_text(encoding="utf-8") == render(matrix), \
+    assert MATRIX.read_text(encoding="utf-8") == render(matrix), (
         "docs/traceability.md is out of date: run audit trace --output docs/traceability.md"
+    )
 
 
 def test_the_matrix_is_deterministic(matrix):
@@ -137,24 +148,38 @@ def test_the_matrix_is_deterministic(matrix):
 
 # -- the index refuses what it cannot trace -----------------------------------------------
 
+
 def _index(tmp_path: Path, sentences: str, name: str = "fr-bataille-2007") -> Path:
     folder = tmp_path / "sentences"
     folder.mkdir(exist_ok=True)
     (folder / f"{name}.yaml").write_text(
-        f"ruleset: {name}\ntitle: t\nsources: [x.txt]\nsentences:\n{sentences}", encoding="utf-8")
+        f"ruleset: {name}\ntitle: t\nsources: [x.txt]\nsentences:\n{sentences}", encoding="utf-8"
+    )
     return folder
 
 
-@pytest.mark.parametrize("sentences, message", [
-    ("  - {id: FR-1.s1, article: a, text: t, rules: [FR-PAY-MAIN]}\n"
-     "  - {id: FR-1.s1, article: a, text: u, rules: [FR-PAY-MAIN]}\n", "appears twice"),
-    ("  - {id: FR-1.s1, article: a, text: t, checkable: false, rules: [FR-PAY-MAIN], reason: r}\n", "no rules"),
-    ("  - {id: FR-1.s1, article: a, text: t, checkable: false}\n", "reason"),
-    ("  - {id: FR-1.s1, article: a, text: t}\n", "gap"),
-    ("  - {id: FR-1.s1, article: a, text: t, rules: [FR-PAY-MAIN], reason: r}\n", "use note"),
-    ("  - {id: FR-1.s1, article: a, text: t, rules: [FR-PAY-MAIN], colour: red}\n", "unknown key"),
-    ("  - {id: fr-1, article: a, text: t, rules: [FR-PAY-MAIN]}\n", "pattern"),
-])
+@pytest.mark.parametrize(
+    "sentences, message",
+    [
+        (
+            "  - {id: FR-1.s1, article: a, text: t, rules: [FR-PAY-MAIN]}\n"
+            "  - {id: FR-1.s1, article: a, text: u, rules: [FR-PAY-MAIN]}\n",
+            "appears twice",
+        ),
+        (
+            "  - {id: FR-1.s1, article: a, text: t, checkable: false, rules: [FR-PAY-MAIN], reason: r}\n",
+            "no rules",
+        ),
+        ("  - {id: FR-1.s1, article: a, text: t, checkable: false}\n", "reason"),
+        ("  - {id: FR-1.s1, article: a, text: t}\n", "gap"),
+        ("  - {id: FR-1.s1, article: a, text: t, rules: [FR-PAY-MAIN], reason: r}\n", "use note"),
+        (
+            "  - {id: FR-1.s1, article: a, text: t, rules: [FR-PAY-MAIN], colour: red}\n",
+            "unknown key",
+        ),
+        ("  - {id: fr-1, article: a, text: t, rules: [FR-PAY-MAIN]}\n", "pattern"),
+    ],
+)
 def test_a_malformed_index_is_refused_with_file_and_line(tmp_path, sentences, message):
     with pytest.raises(TraceError, match=message) as err:
         load_index(_index(tmp_path, sentences))
@@ -162,21 +187,34 @@ def test_a_malformed_index_is_refused_with_file_and_line(tmp_path, sentences, me
 
 
 def test_an_index_naming_an_unknown_rule_is_refused(tmp_path):
-    folder = _index(tmp_path, "  - {id: FR-1.s1, article: a, text: t, rules: [FR-PAY-MAIN, FR-NO-SUCH-RULE]}\n")
+    folder = _index(
+        tmp_path, "  - {id: FR-1.s1, article: a, text: t, rules: [FR-PAY-MAIN, FR-NO-SUCH-RULE]}\n"
+    )
     with pytest.raises(TraceError, match="FR-1.s1: no rule FR-NO-SUCH-RULE"):
         build(folder)
 
 
 def test_an_index_named_after_no_ruleset_is_refused(tmp_path):
-    folder = _index(tmp_path, "  - {id: XX-1.s1, article: a, text: t, checkable: false, reason: r}\n", name="xx-none")
+    folder = _index(
+        tmp_path,
+        "  - {id: XX-1.s1, article: a, text: t, checkable: false, reason: r}\n",
+        name="xx-none",
+    )
     with pytest.raises(TraceError, match="names no shipped ruleset"):
         build(folder)
 
 
 # -- the command ------------------------------------------------------------------------------
 
+
 def _audit(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "audit", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_audit_trace_writes_the_matrix_and_check_compares(tmp_path, matrix):
@@ -186,7 +224,9 @@ def test_audit_trace_writes_the_matrix_and_check_compares(tmp_path, matrix):
     done = _audit("trace", "--output", str(out))
     assert done.returncode == 0, done.stderr
     assert out.read_text(encoding="utf-8") == render(matrix)
-    assert [p.name for p in tmp_path.iterdir()] == ["traceability.md"], "the temporary file is left behind"
+    assert [p.name for p in tmp_path.iterdir()] == ["traceability.md"], (
+        "the temporary file is left behind"
+    )
     assert _audit("trace", "--check", "--output", str(out)).returncode == 0
     out.write_text(render(matrix) + "edited by hand\n", encoding="utf-8")
     done = _audit("trace", "--check", "--output", str(out))
@@ -198,7 +238,11 @@ def test_audit_trace_prints_without_output_and_refuses_check_without_a_file(matr
     done = _audit("trace")
     assert done.returncode == 0 and done.stdout == render(matrix)
     done = _audit("trace", "--check")
-    assert done.returncode == 2 and done.stderr.startswith("audit: --check") and "Traceback" not in done.stderr
+    assert (
+        done.returncode == 2
+        and done.stderr.startswith("audit: --check")
+        and "Traceback" not in done.stderr
+    )
 
 
 def test_audit_trace_says_when_it_cannot_write(tmp_path):

@@ -21,7 +21,11 @@ from pathlib import Path
 
 
 def _site_folders() -> list[str]:
-    folders = [sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], *site.getsitepackages()]
+    folders = [
+        sysconfig.get_paths()["purelib"],
+        sysconfig.get_paths()["platlib"],
+        *site.getsitepackages(),
+    ]
     if site.ENABLE_USER_SITE:
         folders.append(site.getusersitepackages())
     return [f for f in dict.fromkeys(folders) if os.path.isdir(f)]
@@ -33,10 +37,15 @@ def create(where: Path, with_pip: bool = True) -> Path:
     venv.EnvBuilder(with_pip=with_pip).create(where)
     bindir = where / ("Scripts" if os.name == "nt" else "bin")
     python = bindir / ("python.exe" if os.name == "nt" else "python")
-    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-    Path(purelib, "_outer_site_packages.pth").write_text("".join(f + "\n" for f in _site_folders()),
-                                                          encoding="utf-8")
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    Path(purelib, "_outer_site_packages.pth").write_text(
+        "".join(f + "\n" for f in _site_folders()), encoding="utf-8"
+    )
     return bindir
 
 

@@ -65,5 +65,9 @@ def repeats_null(decks: int, seen: int) -> tuple[float, float]:
     pairs = seen - 1
     mean = pairs * pair
     apart = (seen - 2) * (seen - 3)  # ordered count of neighbour pairs sharing no card, twice
-    var = pairs * pair * (1 - pair) + 2 * (seen - 2) * (triple - pair * pair) + apart * (quad - pair * pair)
+    var = (
+        pairs * pair * (1 - pair)
+        + 2 * (seen - 2) * (triple - pair * pair)
+        + apart * (quad - pair * pair)
+    )
     return mean, var

@@ -9,10 +9,11 @@ check with no rule in the ruleset is simply not part of that regulation.
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING
 
 from ..findings import Finding
 from ..findings_store import FindingStore
@@ -33,7 +34,9 @@ _citation = sys.intern
 
 
 @lru_cache(maxsize=256)
-def _binding(format_rules: LoadedRuleset, ruleset: LoadedRuleset | None) -> Mapping[str, tuple[Rule, LoadedRuleset]]:
+def _binding(
+    format_rules: LoadedRuleset, ruleset: LoadedRuleset | None
+) -> Mapping[str, tuple[Rule, LoadedRuleset]]:
     """Check name -> (rule, ruleset) of a pair of rulesets (loaded rulesets compare as objects): one
     for every table the pair governs, so that a table open costs no copy of its rules."""
     rules = {c: (r, format_rules) for c, r in format_rules.by_check.items()}
@@ -47,7 +50,9 @@ class Sink:
     """Where the findings of one audit go, with the position being read."""
 
     path: str
-    findings: list[Finding] = field(default_factory=FindingStore)  # written to disk past a threshold
+    findings: list[Finding] = field(
+        default_factory=FindingStore
+    )  # written to disk past a threshold
     line: int = 0
     text: str = ""  # the current event, from its verb on
     stamp: str | None = None  # the current line's timestamp as written (None: it has none)
@@ -56,7 +61,13 @@ class Sink:
 class Flagger:
     """Finds the rule for a check in a table's ruleset, then in the format's rules."""
 
-    def __init__(self, sink: Sink, format_rules: LoadedRuleset, ruleset: LoadedRuleset | None, table: str | None):
+    def __init__(
+        self,
+        sink: Sink,
+        format_rules: LoadedRuleset,
+        ruleset: LoadedRuleset | None,
+        table: str | None,
+    ):
         self.sink = sink
         self.format_rules = format_rules
         self.ruleset = ruleset
@@ -84,8 +95,16 @@ class Flagger:
         found = self._rules.get(check.name)
         return found[0].settings if found is not None else None
 
-    def flag(self, check: Check, message: str, *, line: int | None = None, round: int | None = None,
-             expected: str | None = None, actual: str | None | object = CURRENT) -> None:
+    def flag(
+        self,
+        check: Check,
+        message: str,
+        *,
+        line: int | None = None,
+        round: int | None = None,
+        expected: str | None = None,
+        actual: str | object | None = CURRENT,
+    ) -> None:
         """``actual`` defaults to the event on the finding's line (the one being replayed, or one
         kept); pass None for a finding about something missing."""
         found = self._rules.get(check.name)
@@ -102,10 +121,23 @@ class Flagger:
             actual = text or None
         # built without validation (every value is the engine's own or a validated rule's), with the
         # strings findings have in common shared: a finding costs its message and actual only
-        self.sink.findings.append(_construct(
-            _EVERY_FIELD, rule=rule.id, category=rule.category, severity=rule.severity,
-            path=self.sink.path, line=at, table=self.table, round=round,
-            message=message, expected=expected, actual=actual,
-            ruleset=ruleset.id, citation=_citation(rule.citation_text),
-            time=stamp, dealer=self.dealer if self.table is not None else None, shoe=self.shoe,
-        ))
+        self.sink.findings.append(
+            _construct(
+                _EVERY_FIELD,
+                rule=rule.id,
+                category=rule.category,
+                severity=rule.severity,
+                path=self.sink.path,
+                line=at,
+                table=self.table,
+                round=round,
+                message=message,
+                expected=expected,
+                actual=actual,
+                ruleset=ruleset.id,
+                citation=_citation(rule.citation_text),
+                time=stamp,
+                dealer=self.dealer if self.table is not None else None,
+                shoe=self.shoe,
+            )
+        )

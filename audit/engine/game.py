@@ -10,8 +10,8 @@ those methods, and the checks it answers for off the declarations.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from .. import events as ev
 from .checks import EVERY_GAME, FORMAT, Check, NoParams, checks_in, declare
@@ -102,8 +102,15 @@ class Game:
 
     def verbs(self) -> frozenset[str]:
         """The verbs its round or extension verifies, apart from those the table handles."""
-        return frozenset(verb for verb in ev.MODELS if verb not in TABLE_VERBS and (
-            hasattr(self.round, "verify_" + verb.lower()) or hasattr(self.extension, "verify_" + verb.lower())))
+        return frozenset(
+            verb
+            for verb in ev.MODELS
+            if verb not in TABLE_VERBS
+            and (
+                hasattr(self.round, "verify_" + verb.lower())
+                or hasattr(self.extension, "verify_" + verb.lower())
+            )
+        )
 
     def checks(self) -> dict[str, Check]:
         """The checks a ruleset of this game may bind, by name: the format's, every game's, its own."""

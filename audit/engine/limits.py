@@ -7,9 +7,9 @@ the games judge the stakes against them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Callable
 
 from pydantic import Field
 
@@ -59,15 +59,27 @@ def verify_limits(lim: Limits, flagger: Flagger, flag: Callable[..., None]) -> N
         ratio = lim.max / lim.min
         if ratio not in [Decimal(m) for m in mult.multiples]:
             allowed = ", ".join(str(m) for m in mult.multiples)
-            flag(LIMITS_MULTIPLE, f"maximum {fmt_amount(lim.max)} is {fmt_amount(ratio.normalize())} times "
-                 f"the minimum {fmt_amount(lim.min)}; the rules allow {allowed} times",
-                 expected="max = " + " | ".join(fmt_amount(lim.min * m) for m in mult.multiples))
+            flag(
+                LIMITS_MULTIPLE,
+                f"maximum {fmt_amount(lim.max)} is {fmt_amount(ratio.normalize())} times "
+                f"the minimum {fmt_amount(lim.min)}; the rules allow {allowed} times",
+                expected="max = " + " | ".join(fmt_amount(lim.min * m) for m in mult.multiples),
+            )
     house = flagger.settings(HOUSE_LIMITS)
     if house is not None:
         if house.min_at_least is not None and lim.min < house.min_at_least:
-            flag(HOUSE_LIMITS, f"minimum {fmt_amount(lim.min)} below the house's {fmt_amount(house.min_at_least)}")
+            flag(
+                HOUSE_LIMITS,
+                f"minimum {fmt_amount(lim.min)} below the house's {fmt_amount(house.min_at_least)}",
+            )
         if house.max_at_most is not None and lim.max > house.max_at_most:
-            flag(HOUSE_LIMITS, f"maximum {fmt_amount(lim.max)} above the house's {fmt_amount(house.max_at_most)}")
+            flag(
+                HOUSE_LIMITS,
+                f"maximum {fmt_amount(lim.max)} above the house's {fmt_amount(house.max_at_most)}",
+            )
         if house.egalite_max_at_most is not None and lim.eg_max > house.egalite_max_at_most:
-            flag(HOUSE_LIMITS, f"égalité maximum {fmt_amount(lim.eg_max)} above the house's "
-                 f"{fmt_amount(house.egalite_max_at_most)}")
+            flag(
+                HOUSE_LIMITS,
+                f"égalité maximum {fmt_amount(lim.eg_max)} above the house's "
+                f"{fmt_amount(house.egalite_max_at_most)}",
+            )

@@ -104,17 +104,25 @@ class ShoeState:
     def _check_decks(self, event: ev.Shoe) -> None:
         want = self.flagger.settings(SHOE_DECKS)
         if want is not None and event.decks != want.decks:
-            self.flagger.flag(SHOE_DECKS, f"shoe of {event.decks} decks; the rules require {want.decks}",
-                        expected=f"SHOE new decks={want.decks} procedure={event.procedure}")
+            self.flagger.flag(
+                SHOE_DECKS,
+                f"shoe of {event.decks} decks; the rules require {want.decks}",
+                expected=f"SHOE new decks={want.decks} procedure={event.procedure}",
+            )
 
     def _check_procedure(self, event: ev.Shoe) -> None:
         allowed = self.flagger.settings(SHOE_PROCEDURE)
         if allowed is not None and event.procedure not in allowed.allowed:
-            self.flagger.flag(SHOE_PROCEDURE, f"procedure {event.procedure} is not allowed here; allowed: "
-                        + ", ".join(allowed.allowed))
+            self.flagger.flag(
+                SHOE_PROCEDURE,
+                f"procedure {event.procedure} is not allowed here; allowed: "
+                + ", ".join(allowed.allowed),
+            )
 
     def verify_cut(self, event: ev.Cut) -> None:
-        if not self.shuffled:  # the shuffle comes before the cut: a cut of unshuffled cards shows it missing
+        if (
+            not self.shuffled
+        ):  # the shuffle comes before the cut: a cut of unshuffled cards shows it missing
             self.shuffle_due(None, "its cut")
         if self.machine:
             self.flagger.flag(MACHINE_NO_CUT, "a shuffling-dealing machine is not cut")
@@ -137,30 +145,45 @@ class ShoeState:
             if not self.shuffled:
                 self.shuffle_due(round_n, "its stop card")
             if event.talon is not None and event.talon >= self.size:
-                self.flagger.flag(OUT_OF_CONTEXT, f"talon of {event.talon} cards in a shoe of {self.size}")
+                self.flagger.flag(
+                    OUT_OF_CONTEXT, f"talon of {event.talon} cards in a shoe of {self.size}"
+                )
             if event.talon is None:
                 return
             rule = self.flagger.settings(STOPCARD_TALON)
             if rule is not None and event.talon < rule.min_talon:
-                self.flagger.flag(STOPCARD_TALON, f"stop card leaves a talon of {event.talon} cards; "
-                            f"the rules require at least {rule.min_talon}",
-                            expected=f"STOPCARD talon={rule.min_talon} (or more)")
+                self.flagger.flag(
+                    STOPCARD_TALON,
+                    f"stop card leaves a talon of {event.talon} cards; "
+                    f"the rules require at least {rule.min_talon}",
+                    expected=f"STOPCARD talon={rule.min_talon} (or more)",
+                )
                 return
             approx = self.flagger.settings(STOPCARD_TALON_APPROX)
             if approx is not None and event.talon < approx.min_talon:
-                self.flagger.flag(STOPCARD_TALON_APPROX, f"stop card leaves a talon of {event.talon} cards, "
-                            f"short of {approx.min_talon}", expected=f"STOPCARD talon={approx.min_talon} (or more)")
+                self.flagger.flag(
+                    STOPCARD_TALON_APPROX,
+                    f"stop card leaves a talon of {event.talon} cards, short of {approx.min_talon}",
+                    expected=f"STOPCARD talon={approx.min_talon} (or more)",
+                )
             return
         if self.talon is None:
-            self.flagger.flag(OUT_OF_CONTEXT, "STOPCARD out, but no stop card was placed in this shoe")
+            self.flagger.flag(
+                OUT_OF_CONTEXT, "STOPCARD out, but no stop card was placed in this shoe"
+            )
         elif self.stop_implied:
-            self.stop_implied = False  # the late STOPCARD out was reported at the card it was due before
+            self.stop_implied = (
+                False  # the late STOPCARD out was reported at the card it was due before
+            )
         elif self.stop_out:
             self.flagger.flag(OUT_OF_CONTEXT, "the stop card came out twice", round=round_n)
         elif self.drawn != self.size - self.talon:
-            self.flagger.flag(STOPCARD_DEPTH,
-                        f"stop card came out after {self.drawn} cards; a talon of {self.talon} "
-                        f"puts it after {self.size - self.talon}", round=round_n)
+            self.flagger.flag(
+                STOPCARD_DEPTH,
+                f"stop card came out after {self.drawn} cards; a talon of {self.talon} "
+                f"puts it after {self.size - self.talon}",
+                round=round_n,
+            )
 
     def apply_stopcard(self, event: ev.StopCard, round_active: bool, round_n: int | None) -> None:
         if event.action == "place":
@@ -191,16 +214,31 @@ class ShoeState:
         if rule.pattern == "dealer-then-player-last":
             if "dealer" not in bys[:-1] or bys[-1] != "player":
                 got = ", ".join(bys) or "no cut"
-                self.flagger.flag(SHOE_CUT, f"cuts logged: {got}; the dealer cuts the shoe, then a player makes "
-                            "the last cut", expected="CUT by=dealer, then CUT by=seat:N (the last cut)", line=line)
+                self.flagger.flag(
+                    SHOE_CUT,
+                    f"cuts logged: {got}; the dealer cuts the shoe, then a player makes "
+                    "the last cut",
+                    expected="CUT by=dealer, then CUT by=seat:N (the last cut)",
+                    line=line,
+                )
         elif rule.pattern == "last-by-player":
             if not bys or bys[-1] != "player":
-                self.flagger.flag(SHOE_CUT, "the last cut before the stop card was not made by a player"
-                            if bys else "the shoe was not cut", expected="CUT by=seat:N (the last cut)", line=line)
+                self.flagger.flag(
+                    SHOE_CUT,
+                    "the last cut before the stop card was not made by a player"
+                    if bys
+                    else "the shoe was not cut",
+                    expected="CUT by=seat:N (the last cut)",
+                    line=line,
+                )
         elif bys != ["dealer", "player"]:
             got = ", ".join(bys) or "no cut"
-            self.flagger.flag(SHOE_CUT, f"cuts logged: {got}; the rules require one by the dealer, then one by a player",
-                        expected="CUT by=dealer, then CUT by=seat:N", line=line)
+            self.flagger.flag(
+                SHOE_CUT,
+                f"cuts logged: {got}; the rules require one by the dealer, then one by a player",
+                expected="CUT by=dealer, then CUT by=seat:N",
+                line=line,
+            )
 
     # -- cards leaving the shoe -----------------------------------------------------
 
@@ -210,15 +248,22 @@ class ShoeState:
         if not drawn:
             self.preparation_due(round_n)
         if drawn == self.stop_at and not self.stop_out:
-            self.flagger.flag(STOPCARD_DEPTH, f"{drawn} cards have left the shoe: with a talon of "
-                        f"{self.talon} the stop card should have come out before this card",
-                        expected="STOPCARD out", round=round_n)
+            self.flagger.flag(
+                STOPCARD_DEPTH,
+                f"{drawn} cards have left the shoe: with a talon of "
+                f"{self.talon} the stop card should have come out before this card",
+                expected="STOPCARD out",
+                round=round_n,
+            )
             self._stop_came_out(round_active, round_n, self.flagger.sink.line)
             self.stop_implied = True
         self.drawn = drawn = drawn + 1
         if drawn > self.size and drawn == self.size + 1:
-            self.flagger.flag(CARD_COUNT, f"more cards drawn than a shoe of {self.decks} decks holds ({self.size})",
-                        round=round_n)
+            self.flagger.flag(
+                CARD_COUNT,
+                f"more cards drawn than a shoe of {self.decks} decks holds ({self.size})",
+                round=round_n,
+            )
         if card is not None:
             counts = self.counts
             rank = card.rank
@@ -228,8 +273,11 @@ class ShoeState:
             key = (rank, card.suit)  # a tuple hashes in C: cheaper than the card
             seen = counts[key] = counts.get(key, 0) + 1
             if seen == self.decks + 1:
-                self.flagger.flag(CARD_COUNT, f"{card} seen {seen} times in a shoe of {self.decks} decks",
-                            round=round_n)
+                self.flagger.flag(
+                    CARD_COUNT,
+                    f"{card} seen {seen} times in a shoe of {self.decks} decks",
+                    round=round_n,
+                )
 
     def preparation_due(self, round_n: int | None) -> None:
         """At the shoe's first card: the shuffle, the cuts and the stop card still missing, each
@@ -245,20 +293,35 @@ class ShoeState:
         if not self.machine and not self.cut_checked:
             self._check_cuts(line)
             if self.talon is None and self.flagger.enabled(STOPCARD_TALON):
-                self.flagger.flag(STOPCARD_TALON, "cards drawn from a shoe with no stop card" if what is None
-                                  else f"no stop card in the shoe before {what}",
-                                  expected="STOPCARD talon=N before the first card", round=round_n, line=line)
+                self.flagger.flag(
+                    STOPCARD_TALON,
+                    "cards drawn from a shoe with no stop card"
+                    if what is None
+                    else f"no stop card in the shoe before {what}",
+                    expected="STOPCARD talon=N before the first card",
+                    round=round_n,
+                    line=line,
+                )
 
     def shuffle_due(self, round_n: int | None, what: str | None, line: int | None = None) -> None:
         """No SHUFFLE since SHOE new, at the first line the shuffle was due before (``what``): the
         first CUT, the stop card, the first round, or the first card (None); reported once per shoe."""
-        self.shuffled = True  # judged: a SHUFFLE after this line does not make the shoe shuffled in time
+        self.shuffled = (
+            True  # judged: a SHUFFLE after this line does not make the shoe shuffled in time
+        )
         rule = self.flagger.settings(SHOE_SHUFFLE)
         if rule is not None and self.procedure in rule.procedures:
-            self.flagger.flag(SHOE_SHUFFLE, f"cards drawn from a shoe ({self.procedure}) that was never shuffled"
-                              if what is None else f"the shoe ({self.procedure}) was not shuffled before {what}",
-                              expected="SHUFFLE after SHOE new" if what is None else "SHUFFLE after SHOE new, before the cut",
-                              round=round_n, line=line)
+            self.flagger.flag(
+                SHOE_SHUFFLE,
+                f"cards drawn from a shoe ({self.procedure}) that was never shuffled"
+                if what is None
+                else f"the shoe ({self.procedure}) was not shuffled before {what}",
+                expected="SHUFFLE after SHOE new"
+                if what is None
+                else "SHUFFLE after SHOE new, before the cut",
+                round=round_n,
+                line=line,
+            )
 
     def round_may_begin(self, n: int) -> bool:
         """After the stop card, only the round it came out in (or just before) is played."""

@@ -23,8 +23,8 @@ import heapq
 import itertools
 import os
 import weakref
+from collections.abc import Iterator
 from decimal import Decimal
-from typing import Iterator
 
 from .. import findings_store
 from . import card_tests
@@ -75,7 +75,7 @@ class Acc:
     """One group's sums: rounds, stakes and results, stakes by kind and their per-round products
     (``square`` for a kind with itself, ``cross`` for two kinds of one round, in sorted order)."""
 
-    __slots__ = ("rounds", "result", "stakes", "square", "cross")
+    __slots__ = ("cross", "result", "rounds", "square", "stakes")
 
     def __init__(self) -> None:
         self.rounds = 0
@@ -91,7 +91,9 @@ class Acc:
         for kind, amount in stakes.items():
             mine[kind] = mine.get(kind, ZERO) + amount
             square[kind] = square.get(kind, ZERO) + amount * amount
-        if len(stakes) == 2:  # the usual pair (main bet and égalité): no sort of a list, no inner loop
+        if (
+            len(stakes) == 2
+        ):  # the usual pair (main bet and égalité): no sort of a list, no inner loop
             (kind, amount), (other, second) = stakes.items()
             key = (kind, other) if kind < other else (other, kind)
             self.cross[key] = self.cross.get(key, ZERO) + amount * second
@@ -99,14 +101,18 @@ class Acc:
             items = sorted(stakes.items())
             cross = self.cross
             for i, (kind, amount) in enumerate(items):
-                for other, second in items[i + 1:]:
+                for other, second in items[i + 1 :]:
                     key = (kind, other)
                     cross[key] = cross.get(key, ZERO) + amount * second
 
     def merge(self, other: Acc) -> None:
         self.rounds += other.rounds
         self.result += other.result
-        for mine, theirs in ((self.stakes, other.stakes), (self.square, other.square), (self.cross, other.cross)):
+        for mine, theirs in (
+            (self.stakes, other.stakes),
+            (self.square, other.square),
+            (self.cross, other.cross),
+        ):
             for key, amount in theirs.items():
                 mine[key] = mine.get(key, ZERO) + amount
 
@@ -133,9 +139,11 @@ def add_bet(players: dict, who, kind: Kind | None, amount: Decimal, result: Deci
 class ShoeCards:
     """The cards seen from one shoe and its two tests' figures, worked out when the shoe ends."""
 
-    __slots__ = ("id", "rounds", "seen", "chi", "repeats", "null")
+    __slots__ = ("chi", "id", "null", "repeats", "rounds", "seen")
 
-    def __init__(self, id: str, decks: int, ranks: dict[str, int], repeats: int, rounds: int) -> None:
+    def __init__(
+        self, id: str, decks: int, ranks: dict[str, int], repeats: int, rounds: int
+    ) -> None:
         self.id = id
         self.rounds = rounds
         self.seen = sum(ranks.values())
@@ -143,13 +151,15 @@ class ShoeCards:
         self.chi = card_tests.chi_square(ranks, decks)
         self.repeats = repeats
         #: the mean and variance of ``repeats`` for a shuffled shoe, or None below the test's minimum
-        self.null = card_tests.repeats_null(decks, self.seen) if self.seen >= card_tests.MIN_CARDS else None
+        self.null = (
+            card_tests.repeats_null(decks, self.seen) if self.seen >= card_tests.MIN_CARDS else None
+        )
 
 
 class CardSums:
     """A table's card tests: its shoes' figures summed, in the order the shoes ended."""
 
-    __slots__ = ("chi", "df", "ranked", "repeats", "mean", "variance", "ordered", "rounds")
+    __slots__ = ("chi", "df", "mean", "ordered", "ranked", "repeats", "rounds", "variance")
 
     def __init__(self) -> None:
         self.chi, self.df, self.ranked = 0.0, 0, 0
@@ -258,7 +268,9 @@ class Surveillance:
         self.records.append((_SCOPE[scope], ident, test, self.table, next(self._seq), payload))
         _count(self.held, 1)
 
-    def add_round(self, dealer: str | None, players: dict, whole: tuple[dict, Decimal] | None) -> None:
+    def add_round(
+        self, dealer: str | None, players: dict, whole: tuple[dict, Decimal] | None
+    ) -> None:
         """A round's settled bets, summed by the game (``add_bet``): by player (the result of the
         player's side), and where the house is a party the round's whole, (stakes by kind,
         the house's result), or None when nothing was settled.
@@ -281,7 +293,9 @@ class Surveillance:
             if type(entry) is not tuple:
                 acc.add(*entry)
                 continue
-            kind, amount, result = entry  # the usual round, one bet: ``add`` without its call or its dictionary
+            kind, amount, result = (
+                entry  # the usual round, one bet: ``add`` without its call or its dictionary
+            )
             acc.rounds += 1
             acc.result += result
             if kind is not None:
@@ -308,10 +322,18 @@ class Surveillance:
         self.runs.append(findings_store.write_rows(held, CHUNK))
         _forget(self.held)
         self.records, self.players, self.dealers = [], {}, {}
-        if len(self.runs) >= MAX_RUNS:  # a long log: its runs merged into one, so a merge never opens too many files
+        if (
+            len(self.runs) >= MAX_RUNS
+        ):  # a long log: its runs merged into one, so a merge never opens too many files
             runs, self.runs = self.runs, []
-            self.runs.append(findings_store.write_rows(
-                heapq.merge(*(findings_store.read_rows(name) for name in runs), key=record_order), CHUNK))
+            self.runs.append(
+                findings_store.write_rows(
+                    heapq.merge(
+                        *(findings_store.read_rows(name) for name in runs), key=record_order
+                    ),
+                    CHUNK,
+                )
+            )
             for name in runs:
                 os.remove(name)
 

@@ -7,7 +7,8 @@ extension (``Game``), through a handler per verb built once per table.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from pydantic import Field
 
@@ -94,15 +95,22 @@ class Table:
     def _verify_open(self, e: ev.Open) -> None:
         cap = self.flagger.settings(SEAT_LIMIT)
         if cap is not None and e.seats > cap.max_seats:
-            self._flag(SEAT_LIMIT, f"table opened with {e.seats} seats; the rules allow at most {cap.max_seats}",
-                       expected=f"seats={cap.max_seats} (at most)")
+            self._flag(
+                SEAT_LIMIT,
+                f"table opened with {e.seats} seats; the rules allow at most {cap.max_seats}",
+                expected=f"seats={cap.max_seats} (at most)",
+            )
         verify_limits(self.limits, self.flagger, self._flag)
 
     def on_limits(self, e: ev.Limits) -> None:
         new = Limits(e.min, e.max, e.egalite_min, e.egalite_max)
         if new.min != self.current_limits().min:
-            self._flag(LIMITS_MIN_CHANGE, f"minimum changed from {fmt_amount(self.current_limits().min)} to "
-                       f"{fmt_amount(new.min)} without closing the table", expected="CLOSE, then OPEN with the new minimum")
+            self._flag(
+                LIMITS_MIN_CHANGE,
+                f"minimum changed from {fmt_amount(self.current_limits().min)} to "
+                f"{fmt_amount(new.min)} without closing the table",
+                expected="CLOSE, then OPEN with the new minimum",
+            )
         verify_limits(new, self.flagger, self._flag)
         self.pending_limits = new
 
@@ -114,8 +122,12 @@ class Table:
     def on_dealer(self, e: ev.Dealer) -> None:
         self.flagger.dealer = e.id
         if self.round is not None and self.dealer is not None and e.id != self.dealer:
-            self._flag(DEALER_RELIEF, f"dealer {self.dealer} relieved by {e.id} during round {self.round.n}",
-                       round=self.round.n, expected=f"ROUND {self.round.n} end, then DEALER id={e.id}")
+            self._flag(
+                DEALER_RELIEF,
+                f"dealer {self.dealer} relieved by {e.id} during round {self.round.n}",
+                round=self.round.n,
+                expected=f"ROUND {self.round.n} end, then DEALER id={e.id}",
+            )
         self.dealer = e.id
 
     def on_supervisor(self, e: ev.Supervisor) -> None:
@@ -123,8 +135,11 @@ class Table:
 
     def on_seat(self, e: ev.Seat) -> None:
         if e.action == "in" and e.seat > self.seats:
-            self._flag(SEAT_RANGE, f"seat {e.seat} taken at a table of {self.seats} places",
-                       expected=f"SEAT n in with n from 1 to {self.seats}")
+            self._flag(
+                SEAT_RANGE,
+                f"seat {e.seat} taken at a table of {self.seats} places",
+                expected=f"SEAT n in with n from 1 to {self.seats}",
+            )
         if e.action == "in":
             if e.seat in self.seated:
                 self._flag(OUT_OF_CONTEXT, f"seat {e.seat} taken while already occupied")
@@ -138,24 +153,36 @@ class Table:
     def on_announce(self, e: ev.Announce) -> None:
         rule = self.flagger.settings(END_ANNOUNCED)
         if rule is not None and e.what == "last-rounds" and e.n != rule.last_rounds:
-            self._flag(END_ANNOUNCED, f"{e.n} last rounds announced; the rules announce {rule.last_rounds}",
-                       expected=f"ANNOUNCE last-rounds n={rule.last_rounds}")
+            self._flag(
+                END_ANNOUNCED,
+                f"{e.n} last rounds announced; the rules announce {rule.last_rounds}",
+                expected=f"ANNOUNCE last-rounds n={rule.last_rounds}",
+            )
         if self.announced is None:  # a second announcement does not extend play
             self.announced = e.what
             self.rounds_after_announce = 0
             self.announced_n = e.n
 
     def on_close(self, e: ev.Close) -> None:
-        self.closed = True  # mid-shoe is the end of the session, the house's call: not a shoe cut short
+        self.closed = (
+            True  # mid-shoe is the end of the session, the house's call: not a shoe cut short
+        )
         if self.surveillance is not None:
             self.surveillance.end_shoe(self.shoe)
         if self.round is not None:
-            self._flag(ROUND_OPEN, f"round {self.round.n} still open when the table closed", round=self.round.n,
-                       expected=f"ROUND {self.round.n} end before CLOSE")
+            self._flag(
+                ROUND_OPEN,
+                f"round {self.round.n} still open when the table closed",
+                round=self.round.n,
+                expected=f"ROUND {self.round.n} end before CLOSE",
+            )
             self.round = None
         if self.rounds and self.announced is None and self.flagger.enabled(END_ANNOUNCED):
-            self._flag(END_ANNOUNCED, "the table closed with no announcement of the end of play",
-                       expected="ANNOUNCE last-shoe or ANNOUNCE last-rounds n=3 before CLOSE")
+            self._flag(
+                END_ANNOUNCED,
+                "the table closed with no announcement of the end of play",
+                expected="ANNOUNCE last-shoe or ANNOUNCE last-rounds n=3 before CLOSE",
+            )
         elif self.announced is not None and self.seated and self.flagger.enabled(END_ANNOUNCED):
             self._close_before_announced_end()
 
@@ -165,13 +192,24 @@ class Table:
         if self.announced == "last-rounds":
             due = self.announced_n or rule.last_rounds
             if self.rounds_after_announce < due:
-                self._flag(END_ANNOUNCED, f"the table closed after {self.rounds_after_announce} of the {due} last rounds "
-                           f"announced, with {len(self.seated)} player(s) still seated",
-                           expected="the rounds announced, or no player left seated, before CLOSE")
-        elif self.shoe is not None and not self.shoe.machine and self.shoe.stop_at is not None and not self.shoe.stop_out:
-            self._flag(END_ANNOUNCED, f"the table closed before the stop card of the last shoe announced, with "
-                       f"{len(self.seated)} player(s) still seated",
-                       expected="the last shoe played to its stop card, or no player left seated, before CLOSE")
+                self._flag(
+                    END_ANNOUNCED,
+                    f"the table closed after {self.rounds_after_announce} of the {due} last rounds "
+                    f"announced, with {len(self.seated)} player(s) still seated",
+                    expected="the rounds announced, or no player left seated, before CLOSE",
+                )
+        elif (
+            self.shoe is not None
+            and not self.shoe.machine
+            and self.shoe.stop_at is not None
+            and not self.shoe.stop_out
+        ):
+            self._flag(
+                END_ANNOUNCED,
+                f"the table closed before the stop card of the last shoe announced, with "
+                f"{len(self.seated)} player(s) still seated",
+                expected="the last shoe played to its stop card, or no player left seated, before CLOSE",
+            )
 
     # -- the shoe ------------------------------------------------------------------------------
 
@@ -179,7 +217,9 @@ class Table:
         flagger = self.flagger
         flagger.shoe = (flagger.shoe or 0) + 1
         sink = flagger.sink
-        flagger.shoe_kept = {e.line: (sink.stamp, sink.text)}  # a shoe finding may name its SHOE or CUT lines
+        flagger.shoe_kept = {
+            e.line: (sink.stamp, sink.text)
+        }  # a shoe finding may name its SHOE or CUT lines
         if self.round is not None:
             self._flag(OUT_OF_CONTEXT, "a new shoe during a round", round=self.round.n)
         if self.announced == "last-shoe" and self.shoe is not None:
@@ -247,15 +287,26 @@ class Table:
             check = BURN_RESUME_EXTRA if shoe.awaiting_resume_burns else BURN_START_EXTRA
             rule = self.flagger.settings(check)
             if rule is not None and shoe.burns_since_deal + 1 > rule.count:
-                when = "after RESUME" if shoe.awaiting_resume_burns else "before the first card of the shoe"
-                self._flag(check, f"{shoe.burns_since_deal + 1} cards burned {when}; the rules burn {rule.count}",
-                           round=self._n(), expected=f"BURN (×{rule.count}) {when}")
+                when = (
+                    "after RESUME"
+                    if shoe.awaiting_resume_burns
+                    else "before the first card of the shoe"
+                )
+                self._flag(
+                    check,
+                    f"{shoe.burns_since_deal + 1} cards burned {when}; the rules burn {rule.count}",
+                    round=self._n(),
+                    expected=f"BURN (×{rule.count}) {when}",
+                )
         elif self.round is not None:
             self.round.verify_burn(e)
             self.round.apply_burn(e)
         else:
-            self._flag(BURN_UNEXPECTED, "a card burned between rounds, where the rules require none",
-                       expected="no BURN between ROUND end and ROUND begin")
+            self._flag(
+                BURN_UNEXPECTED,
+                "a card burned between rounds, where the rules require none",
+                expected="no BURN between ROUND end and ROUND begin",
+            )
         shoe.burns_since_deal += 1
         shoe.draw(e.card, self.round is not None, self._n())
 
@@ -264,15 +315,23 @@ class Table:
             burned = max(shoe.start_burns, shoe.burns_since_deal)
             rule = self.flagger.settings(BURN_START)
             if rule is not None and burned < rule.count:
-                self._flag(BURN_START, f"first card of the shoe dealt after {burned} burned card(s); "
-                           f"the rules burn {rule.count}", round=self._n(),
-                           expected=f"BURN (×{rule.count}) before the first DEAL")
+                self._flag(
+                    BURN_START,
+                    f"first card of the shoe dealt after {burned} burned card(s); "
+                    f"the rules burn {rule.count}",
+                    round=self._n(),
+                    expected=f"BURN (×{rule.count}) before the first DEAL",
+                )
         if shoe.awaiting_resume_burns:
             rule = self.flagger.settings(BURN_RESUME)
             if rule is not None and shoe.burns_since_deal < rule.count:
-                self._flag(BURN_RESUME, f"first card after RESUME dealt after {shoe.burns_since_deal} burned card(s); "
-                           f"the rules burn {rule.count}", round=self._n(),
-                           expected=f"BURN (×{rule.count}) after RESUME")
+                self._flag(
+                    BURN_RESUME,
+                    f"first card after RESUME dealt after {shoe.burns_since_deal} burned card(s); "
+                    f"the rules burn {rule.count}",
+                    round=self._n(),
+                    expected=f"BURN (×{rule.count}) after RESUME",
+                )
 
     def on_deal(self, e: ev.Deal) -> None:
         shoe, rnd = self.shoe, self.round
@@ -302,8 +361,12 @@ class Table:
         if e.action == "begin":
             self._begin(e)
         elif self.round is None or self.round.n != e.n:
-            self._flag(OUT_OF_CONTEXT, f"ROUND {e.n} end, but " + (
-                f"round {self.round.n} is the one open" if self.round else "no round is open"), round=self._n())
+            self._flag(
+                OUT_OF_CONTEXT,
+                f"ROUND {e.n} end, but "
+                + (f"round {self.round.n} is the one open" if self.round else "no round is open"),
+                round=self._n(),
+            )
         else:
             self.round.finish(e.line)
             self.round = None
@@ -311,12 +374,20 @@ class Table:
     def _begin(self, e: ev.Round) -> None:
         self.flagger.kept.clear()  # a round's findings name its own lines only
         if self.round is not None:
-            self._flag(ROUND_OPEN, f"round {self.round.n} never ended (round {e.n} begins)", round=self.round.n,
-                       expected=f"ROUND {self.round.n} end before ROUND {e.n} begin")
+            self._flag(
+                ROUND_OPEN,
+                f"round {self.round.n} never ended (round {e.n} begins)",
+                round=self.round.n,
+                expected=f"ROUND {self.round.n} end before ROUND {e.n} begin",
+            )
             self.round = None
         if e.n <= self.last_round_n:
-            self._flag(ROUND_NUMBER, f"round {e.n} after round {self.last_round_n}: round numbers increase",
-                       round=e.n, expected=f"ROUND {self.last_round_n + 1} begin (or higher)")
+            self._flag(
+                ROUND_NUMBER,
+                f"round {e.n} after round {self.last_round_n}: round numbers increase",
+                round=e.n,
+                expected=f"ROUND {self.last_round_n + 1} begin (or higher)",
+            )
         else:
             self.last_round_n = e.n
         shoe = self.shoe
@@ -328,14 +399,27 @@ class Table:
             self.flagger.shoe_kept[e.line] = (sink.stamp, sink.text)
         if shoe is None:
             self._flag(OUT_OF_CONTEXT, "a round begins with no shoe prepared", round=e.n)
-        elif shoe.stop_out and not shoe.round_may_begin(e.n):  # (before the stop card, any round may)
-            self._flag(PLAY_PAST_STOPCARD, f"round {e.n} begins after the stop card came out "
-                       f"(line {self.shoe.stop_out_line}) without a new shoe", round=e.n, expected="SHOE new ...")
+        elif shoe.stop_out and not shoe.round_may_begin(
+            e.n
+        ):  # (before the stop card, any round may)
+            self._flag(
+                PLAY_PAST_STOPCARD,
+                f"round {e.n} begins after the stop card came out "
+                f"(line {self.shoe.stop_out_line}) without a new shoe",
+                round=e.n,
+                expected="SHOE new ...",
+            )
         if self.announced == "last-rounds":
             self.rounds_after_announce += 1
             rule = self.flagger.settings(END_ANNOUNCED)
-            if rule is not None and self.rounds_after_announce > (self.announced_n or rule.last_rounds):
-                self._flag(END_ANNOUNCED, f"round {e.n} is played after the last rounds were announced", round=e.n)
+            if rule is not None and self.rounds_after_announce > (
+                self.announced_n or rule.last_rounds
+            ):
+                self._flag(
+                    END_ANNOUNCED,
+                    f"round {e.n} is played after the last rounds were announced",
+                    round=e.n,
+                )
         if self.pending_limits is not None:
             self.limits, self.pending_limits = self.pending_limits, None
         self.rounds += 1
@@ -353,18 +437,34 @@ class Table:
 
     def end_of_input(self, line: int) -> None:
         if self.round is not None:
-            self._flag(ROUND_OPEN, f"round {self.round.n} still open at the end of the log",
-                       line=line, round=self.round.n, actual=None, expected=f"ROUND {self.round.n} end")
+            self._flag(
+                ROUND_OPEN,
+                f"round {self.round.n} still open at the end of the log",
+                line=line,
+                round=self.round.n,
+                actual=None,
+                expected=f"ROUND {self.round.n} end",
+            )
             self.round = None
         shoe = self.shoe
         if self.surveillance is not None:
             self.surveillance.end_shoe(shoe)
         if shoe is not None and shoe.stop_at is not None and shoe.drawn and not shoe.stop_out:
-            self._flag(SHOE_UNFINISHED, f"the log ends in the middle of the shoe of line {shoe.line}: "
-                       f"{shoe.drawn} cards drawn, the stop card due after {shoe.stop_at}", line=line, actual=None,
-                       expected="STOPCARD out (in this log or the next)")
-        self._flag(TABLE_UNCLOSED, f"table {self.id} (opened line {self.opened_line}) is still open at the end "
-                   "of the log", line=line, actual=None, expected="CLOSE")
+            self._flag(
+                SHOE_UNFINISHED,
+                f"the log ends in the middle of the shoe of line {shoe.line}: "
+                f"{shoe.drawn} cards drawn, the stop card due after {shoe.stop_at}",
+                line=line,
+                actual=None,
+                expected="STOPCARD out (in this log or the next)",
+            )
+        self._flag(
+            TABLE_UNCLOSED,
+            f"table {self.id} (opened line {self.opened_line}) is still open at the end of the log",
+            line=line,
+            actual=None,
+            expected="CLOSE",
+        )
 
 
 Handler = Callable[["Table", ev.Event], None]
@@ -386,7 +486,9 @@ def _dispatch(table: type[Table], rnd: type[Round], ext: type) -> dict[str, Hand
         if verb in TABLE_VERBS:
             handlers[verb] = getattr(table, "on_" + name)
         elif hasattr(rnd, "verify_" + name):
-            handlers[verb] = _in_round(getattr(rnd, "verify_" + name), getattr(rnd, "apply_" + name))
+            handlers[verb] = _in_round(
+                getattr(rnd, "verify_" + name), getattr(rnd, "apply_" + name)
+            )
         elif hasattr(ext, "verify_" + name):
             handlers[verb] = _pair(getattr(ext, "verify_" + name), getattr(ext, "apply_" + name))
         else:
@@ -397,6 +499,7 @@ def _dispatch(table: type[Table], rnd: type[Round], ext: type) -> dict[str, Hand
 
 def _in_round(verify: Callable, apply: Callable) -> Handler:
     """A round event: the open round's verify, then its apply (the round class's functions)."""
+
     def handle(table: Table, e) -> None:
         rnd = table.round
         if rnd is None:
@@ -406,15 +509,18 @@ def _in_round(verify: Callable, apply: Callable) -> Handler:
             rnd.report_owed(e)
         verify(rnd, e)
         apply(rnd, e)
+
     return handle
 
 
 def _pair(verify: Callable, apply: Callable) -> Handler:
     """An extension event: its verify, then its apply (the extension class's functions)."""
+
     def handle(table: Table, e) -> None:
         ext = table.ext
         verify(ext, e)
         apply(ext, e)
+
     return handle
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -18,16 +18,29 @@ from ..findings import DEFAULT_FAIL_ON, SEVERITIES, SEVERITY_RANK
 from ..rulesets import Library, RulesetError
 from ..selection import SelectionError, choose
 from .emit import FORMATS, Alert, EmitError, Emitter, Output
-from .session import Options, Stop, follow as run_follow
+from .session import Options, Stop
+from .session import follow as run_follow
 from .state import StateError
 from .tail import FollowError
 
 FollowFormat = Enum("FollowFormat", [(f, f) for f in FORMATS], type=str)  # type: ignore[misc]
 Severity = Enum("Severity", [(s, s) for s in SEVERITIES], type=str)  # type: ignore[misc]
 
-HouseOpt = Annotated[Optional[list[Path]], typer.Option("--house", help="House-rule overlay (YAML); repeat for several rulesets.")]
-ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Configuration file (default: the nearest audit.toml, or pyproject.toml with a tool.audit table).")]
-RulesetsOpt = Annotated[Optional[Path], typer.Option("--rulesets", help="Folder of rulesets to use instead of the shipped ones.")]
+HouseOpt = Annotated[
+    list[Path] | None,
+    typer.Option("--house", help="House-rule overlay (YAML); repeat for several rulesets."),
+]
+ConfigOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--config",
+        help="Configuration file (default: the nearest audit.toml, or pyproject.toml with a tool.audit table).",
+    ),
+]
+RulesetsOpt = Annotated[
+    Path | None,
+    typer.Option("--rulesets", help="Folder of rulesets to use instead of the shipped ones."),
+]
 
 
 def _die(message: str) -> NoReturn:
@@ -35,7 +48,7 @@ def _die(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def _library(config: Optional[Path], house: Optional[list[Path]], rulesets: Optional[Path]):
+def _library(config: Path | None, house: list[Path] | None, rulesets: Path | None):
     """The rulesets and configuration as ``audit check`` reads them (command-line options win)."""
     try:
         cfg = config_file.load(config) if config else config_file.discover()
@@ -48,18 +61,80 @@ def _library(config: Optional[Path], house: Optional[list[Path]], rulesets: Opti
 
 
 def follow(
-    paths: Annotated[list[str], typer.Argument(help="Log files (followed even before they exist) and folders (each new *.del or *.log in them followed).")],
-    format: Annotated[FollowFormat, typer.Option("--format", "-f", help="text (one line a finding) or jsonl (one JSON object a line: findings and status heartbeats).")] = FollowFormat("text"),
-    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Append to this file instead of standard output.")] = None,
-    interval: Annotated[float, typer.Option("--interval", min=0.01, help="Seconds between two looks at the files.")] = 0.2,
-    once: Annotated[bool, typer.Option("--once", help="Read what the files hold now, take them as complete (the end-of-log findings too, as audit check) and stop.")] = False,
-    until_idle: Annotated[Optional[float], typer.Option("--until-idle", min=0.0, help="Stop once no file has grown for this many seconds, taking the files as complete.")] = None,
-    state: Annotated[Optional[str], typer.Option("--state", help="Record here how far each file was read and what was reported: a restart goes on without loss or repeat.")] = None,
-    alert_command: Annotated[Optional[str], typer.Option("--alert-command", help="Run this command for each finding (at or above --alert-severity), the finding as JSON on its standard input; never through a shell.")] = None,
-    alert_severity: Annotated[Severity, typer.Option("--alert-severity", help="The least severity that runs the alert command.")] = Severity(DEFAULT_FAIL_ON),
-    heartbeat: Annotated[float, typer.Option("--heartbeat", min=0.0, help="Seconds between two status lines (jsonl only; 0: none).")] = 30.0,
-    select: Annotated[Optional[list[str]], typer.Option("--select", help="Report only these rules: ids, prefixes (FR-) or categories; comma-separated or repeated.")] = None,
-    ignore: Annotated[Optional[list[str]], typer.Option("--ignore", help="Leave out these rules: ids, prefixes or categories; comma-separated or repeated.")] = None,
+    paths: Annotated[
+        list[str],
+        typer.Argument(
+            help="Log files (followed even before they exist) and folders (each new *.del or *.log in them followed)."
+        ),
+    ],
+    format: Annotated[
+        FollowFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            help="text (one line a finding) or jsonl (one JSON object a line: findings and status heartbeats).",
+        ),
+    ] = FollowFormat("text"),
+    output: Annotated[
+        str | None,
+        typer.Option("--output", "-o", help="Append to this file instead of standard output."),
+    ] = None,
+    interval: Annotated[
+        float, typer.Option("--interval", min=0.01, help="Seconds between two looks at the files.")
+    ] = 0.2,
+    once: Annotated[
+        bool,
+        typer.Option(
+            "--once",
+            help="Read what the files hold now, take them as complete (the end-of-log findings too, as audit check) and stop.",
+        ),
+    ] = False,
+    until_idle: Annotated[
+        float | None,
+        typer.Option(
+            "--until-idle",
+            min=0.0,
+            help="Stop once no file has grown for this many seconds, taking the files as complete.",
+        ),
+    ] = None,
+    state: Annotated[
+        str | None,
+        typer.Option(
+            "--state",
+            help="Record here how far each file was read and what was reported: a restart goes on without loss or repeat.",
+        ),
+    ] = None,
+    alert_command: Annotated[
+        str | None,
+        typer.Option(
+            "--alert-command",
+            help="Run this command for each finding (at or above --alert-severity), the finding as JSON on its standard input; never through a shell.",
+        ),
+    ] = None,
+    alert_severity: Annotated[
+        Severity,
+        typer.Option("--alert-severity", help="The least severity that runs the alert command."),
+    ] = Severity(DEFAULT_FAIL_ON),
+    heartbeat: Annotated[
+        float,
+        typer.Option(
+            "--heartbeat", min=0.0, help="Seconds between two status lines (jsonl only; 0: none)."
+        ),
+    ] = 30.0,
+    select: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--select",
+            help="Report only these rules: ids, prefixes (FR-) or categories; comma-separated or repeated.",
+        ),
+    ] = None,
+    ignore: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--ignore",
+            help="Leave out these rules: ids, prefixes or categories; comma-separated or repeated.",
+        ),
+    ] = None,
     house: HouseOpt = None,
     config: ConfigOpt = None,
     rulesets: RulesetsOpt = None,
@@ -70,8 +145,14 @@ def follow(
     """
     library, cfg = _library(config, house, rulesets)
     try:
-        selection = choose(library, select, ignore, cfg.settings.select, cfg.settings.ignore,
-                           str(cfg.path) if cfg.path else "configuration")
+        selection = choose(
+            library,
+            select,
+            ignore,
+            cfg.settings.select,
+            cfg.settings.ignore,
+            str(cfg.path) if cfg.path else "configuration",
+        )
     except SelectionError as err:
         _die(str(err))
     if once and until_idle is not None:
@@ -82,13 +163,21 @@ def follow(
     def warn(message: str) -> None:
         sys.stderr.write(f"audit: {for_terminal(message)}\n")
         sys.stderr.flush()
+
     stop = Stop()
     try:
         alert = Alert(alert_command, alert_severity.value, warn) if alert_command else None
         out = Output(output)
         emitter = Emitter(out, format.value, alert, lambda f: selection.keeps(f.rule, f.category))
         with stop.on_signals():
-            run_follow(library, paths, emitter, Options(interval, once, until_idle, state, heartbeat), stop, warn)
+            run_follow(
+                library,
+                paths,
+                emitter,
+                Options(interval, once, until_idle, state, heartbeat),
+                stop,
+                warn,
+            )
         out.close()
     except (FollowError, EmitError, StateError) as err:
         _die(str(err))
@@ -98,20 +187,49 @@ def follow(
 
 
 def simulate_live(
-    output: Annotated[Path, typer.Argument(help="The log file to write (one night, tables interleaved), or with --per-table a folder (one TABLE.del a table).")],
-    rate: Annotated[float, typer.Option("--rate", min=0.001, help="Lines a second, at each table.")] = 2.0,
-    ruleset: Annotated[Optional[list[str]], typer.Option("--ruleset", "-r", help="Ruleset of the tables; repeat for a mixed night.")] = None,
-    tables: Annotated[Optional[int], typer.Option("--tables", min=1, help="Number of tables, dealt to the rulesets round-robin (default: 2 per ruleset).")] = None,
+    output: Annotated[
+        Path,
+        typer.Argument(
+            help="The log file to write (one night, tables interleaved), or with --per-table a folder (one TABLE.del a table)."
+        ),
+    ],
+    rate: Annotated[
+        float, typer.Option("--rate", min=0.001, help="Lines a second, at each table.")
+    ] = 2.0,
+    ruleset: Annotated[
+        list[str] | None,
+        typer.Option("--ruleset", "-r", help="Ruleset of the tables; repeat for a mixed night."),
+    ] = None,
+    tables: Annotated[
+        int | None,
+        typer.Option(
+            "--tables",
+            min=1,
+            help="Number of tables, dealt to the rulesets round-robin (default: 2 per ruleset).",
+        ),
+    ] = None,
     rounds: Annotated[int, typer.Option("--rounds", min=0, help="Rounds (coups) per table.")] = 100,
     seed: Annotated[int, typer.Option("--seed", help="The same seed gives the same lines.")] = 1,
-    per_table: Annotated[bool, typer.Option("--per-table", help="Write a folder, one file a table.")] = False,
-    inject: Annotated[Optional[list[str]], typer.Option("--inject", help="Inject one fault of this finding category (repeat), or 'all' (one log only).")] = None,
-    start: Annotated[Optional[str], typer.Option("--start", help="When the first table opens, ISO 8601 (default: now).")] = None,
+    per_table: Annotated[
+        bool, typer.Option("--per-table", help="Write a folder, one file a table.")
+    ] = False,
+    inject: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--inject",
+            help="Inject one fault of this finding category (repeat), or 'all' (one log only).",
+        ),
+    ] = None,
+    start: Annotated[
+        str | None,
+        typer.Option("--start", help="When the first table opens, ISO 8601 (default: now)."),
+    ] = None,
 ) -> None:
     """Write a simulated night at a live pace (RATE lines a second at each table), for demonstrations and tests of audit follow."""
     from datetime import datetime
 
     from .live_writer import LiveError, write_live
+
     begin = None
     if start is not None:
         try:
@@ -121,8 +239,18 @@ def simulate_live(
     stop = Stop()
     try:
         with stop.on_signals():
-            count = write_live(output, rate=rate, rulesets=ruleset or [], tables=tables, rounds=rounds, seed=seed,
-                               per_table=per_table, inject=inject or [], start=begin, stop=stop)
+            count = write_live(
+                output,
+                rate=rate,
+                rulesets=ruleset or [],
+                tables=tables,
+                rounds=rounds,
+                seed=seed,
+                per_table=per_table,
+                inject=inject or [],
+                start=begin,
+                stop=stop,
+            )
     except LiveError as err:
         _die(str(err))
     sys.stderr.write(f"audit: {count} lines written to {for_terminal(str(output))}\n")

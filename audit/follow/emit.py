@@ -14,8 +14,9 @@ import shlex
 import shutil
 import subprocess
 import sys
-from datetime import datetime, timezone
-from typing import Any, Callable
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
 
 from ..escape import for_terminal
 from ..findings import SEVERITY_RANK, Finding, moment, place
@@ -36,7 +37,9 @@ def finding_object(f: Finding) -> dict[str, Any]:
 def text_line(f: Finding) -> str:
     """A finding in one line for a terminal (text from the log escaped)."""
     at = moment(f)
-    line = f"{f.path}:{f.line}: {f.severity} {f.rule} ({f.category}) {place(f)}" + (f", {at}" if at else "")
+    line = f"{f.path}:{f.line}: {f.severity} {f.rule} ({f.category}) {place(f)}" + (
+        f", {at}" if at else ""
+    )
     return for_terminal(f"{line}: {f.message}") + "\n"
 
 
@@ -67,11 +70,13 @@ class Output:
         data = text.encode("utf-8")
         try:
             while data:
-                data = data[os.write(self.fd, data):]
+                data = data[os.write(self.fd, data) :]
         except BrokenPipeError:
             raise EmitError("standard output: the reader went away") from None
         except OSError as err:
-            raise EmitError(f"{self.path or 'standard output'}: cannot write: {err.strerror or err}") from None
+            raise EmitError(
+                f"{self.path or 'standard output'}: cannot write: {err.strerror or err}"
+            ) from None
 
     def close(self) -> None:
         if self.path is not None:
@@ -151,8 +156,13 @@ class Alert:
 class Emitter:
     """The findings and heartbeats, written as asked; ``written`` is called after each finding."""
 
-    def __init__(self, output: Output, format: str, alert: Alert | None = None,
-                 keeps: Callable[[Finding], bool] = lambda f: True):
+    def __init__(
+        self,
+        output: Output,
+        format: str,
+        alert: Alert | None = None,
+        keeps: Callable[[Finding], bool] = lambda f: True,
+    ):
         self.output, self.format, self.alert, self.keeps = output, format, alert, keeps
         self.count = 0
         self.by_severity: dict[str, int] = {}
@@ -162,7 +172,9 @@ class Emitter:
         if not self.keeps(f):
             return
         obj = finding_object(f)
-        self.output.write(json.dumps(obj, ensure_ascii=False) + "\n" if self.format == "jsonl" else text_line(f))
+        self.output.write(
+            json.dumps(obj, ensure_ascii=False) + "\n" if self.format == "jsonl" else text_line(f)
+        )
         self.count += 1
         self.by_severity[f.severity] = self.by_severity.get(f.severity, 0) + 1
         self.written()
@@ -172,5 +184,5 @@ class Emitter:
     def status(self, **fields: Any) -> None:
         """A heartbeat (JSON lines only): the follow is alive, and how far it is."""
         if self.format == "jsonl":
-            now = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+            now = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
             self.output.write(json.dumps({"type": "status", "time": now, **fields}) + "\n")

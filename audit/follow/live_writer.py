@@ -12,10 +12,11 @@ from __future__ import annotations
 import heapq
 import os
 import time
+from collections.abc import Iterator
 from datetime import datetime
 from itertools import chain
 from pathlib import Path
-from typing import Iterator, Protocol
+from typing import Protocol
 
 
 class LiveError(Exception):
@@ -44,9 +45,19 @@ def _append(path: Path) -> int:
         raise LiveError(f"{path}: cannot write: {err.strerror or err}") from None
 
 
-def write_live(output: Path, *, rate: float, rulesets: list[str], tables: int | None, rounds: int, seed: int,
-               per_table: bool = False, inject: list[str] | None = None, start: datetime | None = None,
-               stop: Stopping | None = None) -> int:
+def write_live(
+    output: Path,
+    *,
+    rate: float,
+    rulesets: list[str],
+    tables: int | None,
+    rounds: int,
+    seed: int,
+    per_table: bool = False,
+    inject: list[str] | None = None,
+    start: datetime | None = None,
+    stop: Stopping | None = None,
+) -> int:
     """Write the night; the number of lines written (fewer if stopped)."""
     from .. import simulate as sim
     from ..simulate import faults
@@ -55,28 +66,41 @@ def write_live(output: Path, *, rate: float, rulesets: list[str], tables: int | 
         raise LiveError(f"give at least one --ruleset ({', '.join(sim.RULESETS)})")
     rulesets = list(dict.fromkeys(rulesets))
     try:
-        specs = sim.cli_tables(rulesets, tables if tables is not None else 2 * len(rulesets), rounds)
+        specs = sim.cli_tables(
+            rulesets, tables if tables is not None else 2 * len(rulesets), rounds
+        )
     except ValueError as err:
         raise LiveError(str(err)) from None
     begin = start or datetime.now().astimezone().replace(microsecond=0)
-    wanted = [c for name in inject or [] for c in (faults.applicable(specs) if name == "all" else [name])]
+    wanted = [
+        c for name in inject or [] for c in (faults.applicable(specs) if name == "all" else [name])
+    ]
     for name in wanted:
         if name not in faults.CATEGORIES:
-            raise LiveError(f"--inject {name!r}: not a category; one of: all, {', '.join(faults.CATEGORIES)}")
+            raise LiveError(
+                f"--inject {name!r}: not a category; one of: all, {', '.join(faults.CATEGORIES)}"
+            )
     if per_table:
         if wanted:
             raise LiveError("--inject writes one log: not with --per-table")
         played = sim.played_tables(specs)
-        streams = [chain(sim.header_lines(), (line for _, _, line in stream))
-                   for stream in sim.table_streams(tables=played, seed=seed, start=begin)]
+        streams = [
+            chain(sim.header_lines(), (line for _, _, line in stream))
+            for stream in sim.table_streams(tables=played, seed=seed, start=begin)
+        ]
         try:
             output.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise LiveError(f"{output}: cannot create the folder: {err.strerror or err}") from None
         return _per_table(output, [p.spec.table for p in played], streams, rate, stop)
     if wanted:
-        lines, _, _ = faults.faulty_night(tables=specs, seed=seed, start=begin, casino="Casino-Simulation",
-                                          categories=list(dict.fromkeys(wanted)))
+        lines, _, _ = faults.faulty_night(
+            tables=specs,
+            seed=seed,
+            start=begin,
+            casino="Casino-Simulation",
+            categories=list(dict.fromkeys(wanted)),
+        )
     else:
         lines = sim.simulate(tables=specs, seed=seed, start=begin)
     return _one_log(output, lines, rate * len(specs), stop)
@@ -97,8 +121,9 @@ def _one_log(path: Path, lines: Iterator[str], pace: float, stop: Stopping | Non
     return count
 
 
-def _per_table(folder: Path, names: list[str], streams: list[Iterator[str]], rate: float,
-               stop: Stopping | None) -> int:
+def _per_table(
+    folder: Path, names: list[str], streams: list[Iterator[str]], rate: float, stop: Stopping | None
+) -> int:
     """Each table at ``rate`` lines a second, the tables' lines staggered across each period."""
     fds: dict[int, int] = {}
     t0 = time.monotonic()

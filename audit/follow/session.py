@@ -12,9 +12,9 @@ import hashlib
 import os
 import signal
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterator
 
 from ..rulesets import Library
 from . import state as state_file
@@ -44,6 +44,7 @@ class Stop:
     def on_signals(self) -> Iterator[None]:
         def handler(signum, frame) -> None:
             self.requested = True
+
         before = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
         try:
             yield
@@ -52,16 +53,29 @@ class Stop:
                 signal.signal(s, h)
 
 
-def follow(library: Library, paths: list[str], emitter: Emitter, options: Options,
-           stop: Stop | None = None, warn: Callable[[str], None] | None = None) -> None:
+def follow(
+    library: Library,
+    paths: list[str],
+    emitter: Emitter,
+    options: Options,
+    stop: Stop | None = None,
+    warn: Callable[[str], None] | None = None,
+) -> None:
     """Follow ``paths`` until told to stop (see the module); ``warn`` is told of a log found in a
     folder that cannot be read."""
     stop = stop or Stop()
     resume, output = state_file.load(options.state) if options.state else ({}, None)
     out_path = emitter.output.path
-    if options.state and out_path is not None and emitter.format == "jsonl" and output \
-            and output.get("path") == os.path.abspath(out_path):
-        for path, keys in recover(out_path, output["size"]).items():  # written, not yet in the state
+    if (
+        options.state
+        and out_path is not None
+        and emitter.format == "jsonl"
+        and output
+        and output.get("path") == os.path.abspath(out_path)
+    ):
+        for path, keys in recover(
+            out_path, output["size"]
+        ).items():  # written, not yet in the state
             if path not in resume:
                 resume[path] = Resume(None, None, 0, hashlib.sha256(b"").hexdigest(), [])
             resume[path].keys.extend(keys)
@@ -70,8 +84,12 @@ def follow(library: Library, paths: list[str], emitter: Emitter, options: Option
     def save() -> None:
         if options.state:
             size = emitter.output.size
-            state_file.save(options.state, follower,
-                            None if size is None else {"path": os.path.abspath(out_path), "size": size})
+            state_file.save(
+                options.state,
+                follower,
+                None if size is None else {"path": os.path.abspath(out_path), "size": size},
+            )
+
     save()  # before anything is reported: where the output stood
     emitter.written = save  # after each finding's line: the state knows it
     last_growth = last_save = last_beat = time.monotonic()
@@ -92,7 +110,9 @@ def follow(library: Library, paths: list[str], emitter: Emitter, options: Option
                 last_beat = now
             if emitter.alert is not None:
                 emitter.alert.reap()
-            if options.once or (options.until_idle is not None and now - last_growth >= options.until_idle):
+            if options.once or (
+                options.until_idle is not None and now - last_growth >= options.until_idle
+            ):
                 follower.poll()
                 for f in follower.files.values():
                     f.advance_mark()
@@ -108,5 +128,9 @@ def follow(library: Library, paths: list[str], emitter: Emitter, options: Option
 
 def _beat(emitter: Emitter, follower: Follower) -> None:
     files = follower.files.values()
-    emitter.status(files=len(follower.files), lines=sum(f.lineno for f in files),
-                   open_tables=sum(f.open_tables() for f in files), findings=emitter.count)
+    emitter.status(
+        files=len(follower.files),
+        lines=sum(f.lineno for f in files),
+        open_tables=sum(f.open_tables() for f in files),
+        findings=emitter.count,
+    )

@@ -49,9 +49,12 @@ def load(path: str) -> tuple[dict[str, Resume], dict[str, Any] | None]:
         data = json.loads(text)
         if data.get("format") != FORMAT or data.get("version") != VERSION:
             raise ValueError("not a follow state file")
-        files = {p: Resume(e["dev"], e["ino"], e["offset"], e["head_sha256"],
-                           [tuple(k) for k in e["reported"]])  # type: ignore[misc]
-                 for p, e in data["files"].items()}
+        files = {
+            p: Resume(
+                e["dev"], e["ino"], e["offset"], e["head_sha256"], [tuple(k) for k in e["reported"]]
+            )  # type: ignore[misc]
+            for p, e in data["files"].items()
+        }
         return files, data.get("output")
     except (ValueError, KeyError, TypeError, AttributeError) as err:
         raise StateError(f"{path}: not a state file of audit follow ({err})") from None
@@ -62,11 +65,27 @@ def save(path: str, follower: Follower, output: dict[str, Any] | None) -> None:
     for name, followed in sorted(follower.files.items()):
         point = followed.resume_point()
         if point is not None:
-            files[name] = {"dev": point.dev, "ino": point.ino, "offset": point.offset,
-                           "head_sha256": point.head_sha256, "reported": [list(k) for k in point.keys]}
-    for name, point in follower.resume.items():  # files not seen yet since the restart: kept as they were
-        files.setdefault(name, {"dev": point.dev, "ino": point.ino, "offset": point.offset,
-                                "head_sha256": point.head_sha256, "reported": [list(k) for k in point.keys]})
+            files[name] = {
+                "dev": point.dev,
+                "ino": point.ino,
+                "offset": point.offset,
+                "head_sha256": point.head_sha256,
+                "reported": [list(k) for k in point.keys],
+            }
+    for (
+        name,
+        point,
+    ) in follower.resume.items():  # files not seen yet since the restart: kept as they were
+        files.setdefault(
+            name,
+            {
+                "dev": point.dev,
+                "ino": point.ino,
+                "offset": point.offset,
+                "head_sha256": point.head_sha256,
+                "reported": [list(k) for k in point.keys],
+            },
+        )
     data = {"format": FORMAT, "version": VERSION, "output": output, "files": files}
     target = Path(path)
     try:

@@ -21,9 +21,9 @@ import hashlib
 import os
 import stat
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
 
 from ..findings import Finding
 from ..rulesets import Library
@@ -73,8 +73,13 @@ class Resume:
 class FollowedFile:
     """One path, followed; ``report`` receives each finding (``path`` is the one findings name)."""
 
-    def __init__(self, library: Library, path: str, report: Callable[[str, Finding], None],
-                 resume: Resume | None = None):
+    def __init__(
+        self,
+        library: Library,
+        path: str,
+        report: Callable[[str, Finding], None],
+        resume: Resume | None = None,
+    ):
         self.library, self.path, self.report = library, path, report
         self.fd: int | None = None
         self.opened = False
@@ -184,7 +189,10 @@ class FollowedFile:
             st = os.stat(self.path)
         except FileNotFoundError:
             return self._read()  # moved away: what the writer still adds to it is read
-        if (st.st_dev, st.st_ino) != (self.dev, self.ino):  # replaced: the old one to its end, then the new
+        if (st.st_dev, st.st_ino) != (
+            self.dev,
+            self.ino,
+        ):  # replaced: the old one to its end, then the new
             read = self._read()
             self._close_generation()
             return read + (self._read() if self._open() else 0)
@@ -229,7 +237,7 @@ class FollowedFile:
                     return
                 self.bom_checked = True
                 if data.startswith(BOM):
-                    self.bom, data = True, data[len(BOM):]
+                    self.bom, data = True, data[len(BOM) :]
                     self.offset += len(BOM)
             if not final and b"\n" not in data and len(data) < HEAD_BYTES:
                 self.carry = data  # the encoding is told from a first line at least
@@ -251,7 +259,7 @@ class FollowedFile:
             length, head = self.long[0] + end, self.long[1]
             self.long = None
             self.lineno = self.replay.too_long(self.lineno + 1, length, head)
-            block = block[end + 1:]
+            block = block[end + 1 :]
             self.offset = self.read_to - len(block)
         lines = block.split(b"\n")
         lines[0] = self.carry + lines[0]
@@ -312,8 +320,14 @@ def _logs_under(folder: str) -> Iterable[str]:
 class Follower:
     """The files followed: the paths given, and the logs that appear in the folders given."""
 
-    def __init__(self, library: Library, paths: list[str], report: Callable[[str, Finding], None],
-                 resume: dict[str, Resume] | None = None, warn: Callable[[str], None] | None = None):
+    def __init__(
+        self,
+        library: Library,
+        paths: list[str],
+        report: Callable[[str, Finding], None],
+        resume: dict[str, Resume] | None = None,
+        warn: Callable[[str], None] | None = None,
+    ):
         """``warn``: told of a log found in a folder that cannot be read (it is left out; a file
         named on the command line that cannot be read stops the follow: ``FollowError``)."""
         self.library, self.report, self.warn = library, report, warn
@@ -325,12 +339,16 @@ class Follower:
         for raw in paths:
             p = Path(raw)
             if raw == "-":
-                raise FollowError("standard input is not followed: give the log files or their folders "
-                                  "(audit check - reads standard input)")
+                raise FollowError(
+                    "standard input is not followed: give the log files or their folders "
+                    "(audit check - reads standard input)"
+                )
             if p.is_dir():
                 self.folders.append(p.as_posix())
             elif raw.endswith((".gz",)):
-                raise FollowError(f"{raw}: a compressed log is not written live; audit check reads it")
+                raise FollowError(
+                    f"{raw}: a compressed log is not written live; audit check reads it"
+                )
             elif p.exists() or p.parent.is_dir():  # a file not written yet is waited for
                 self._add(p.as_posix())
                 self.named.add(p.as_posix())
@@ -340,7 +358,9 @@ class Follower:
 
     def _add(self, path: str) -> None:
         if path not in self.files and path not in self.left_out:
-            self.files[path] = FollowedFile(self.library, path, self.report, self.resume.pop(path, None))
+            self.files[path] = FollowedFile(
+                self.library, path, self.report, self.resume.pop(path, None)
+            )
 
     def scan(self) -> None:
         """Start following the logs that appeared in the folders."""

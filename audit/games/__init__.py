@@ -20,8 +20,12 @@ def _registry(games: list[Game]) -> dict[str, Game]:
     verbs = {game.name: game.verbs() for game in games}
     out = {}
     for game in games:
-        foreign = {verb: other.title for other in games if other is not game
-                   for verb in verbs[other.name] - verbs[game.name]}
+        foreign = {
+            verb: other.title
+            for other in games
+            if other is not game
+            for verb in verbs[other.name] - verbs[game.name]
+        }
         out[game.name] = replace(game, foreign=foreign)
     return out
 

@@ -25,14 +25,26 @@ class SeatMoves(TableExtension):
     def verify_move(self, e: ev.Move) -> None:
         table = self.table
         if e.seat not in table.seated:
-            self.flagger.flag(OUT_OF_CONTEXT, f"a move from seat {e.seat}, which is vacant", round=self._round_n(),
-                              expected=f"SEAT {e.seat} in before MOVE seat={e.seat}")
+            self.flagger.flag(
+                OUT_OF_CONTEXT,
+                f"a move from seat {e.seat}, which is vacant",
+                round=self._round_n(),
+                expected=f"SEAT {e.seat} in before MOVE seat={e.seat}",
+            )
         if e.to_seat > table.seats:
-            self.flagger.flag(SEAT_RANGE, f"a move to seat {e.to_seat} at a table of {table.seats} places",
-                              round=self._round_n(), expected=f"MOVE seat={e.seat} to=M with M from 1 to {table.seats}")
+            self.flagger.flag(
+                SEAT_RANGE,
+                f"a move to seat {e.to_seat} at a table of {table.seats} places",
+                round=self._round_n(),
+                expected=f"MOVE seat={e.seat} to=M with M from 1 to {table.seats}",
+            )
         elif e.to_seat in table.seated or e.to_seat == e.seat:
-            self.flagger.flag(OUT_OF_CONTEXT, f"a move to seat {e.to_seat}, which is occupied", round=self._round_n(),
-                              expected=f"MOVE seat={e.seat} to a free seat")
+            self.flagger.flag(
+                OUT_OF_CONTEXT,
+                f"a move to seat {e.to_seat}, which is occupied",
+                round=self._round_n(),
+                expected=f"MOVE seat={e.seat} to a free seat",
+            )
 
     def apply_move(self, e: ev.Move) -> None:
         seated = self.table.seated

@@ -5,10 +5,11 @@ of the command line starts as fast as before."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from datetime import date
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Callable, NoReturn, Optional
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -19,18 +20,37 @@ from .formats import FORMATS
 from .periods import PERIODS, parse_day
 from .store import READING, StoreError, parse
 
-history_app = typer.Typer(no_args_is_help=True, help="The nights recorded by audit check --store: "
-                          "per night, table, dealer and rule, and this year against the last.")
+history_app = typer.Typer(
+    no_args_is_help=True,
+    help="The nights recorded by audit check --store: "
+    "per night, table, dealer and rule, and this year against the last.",
+)
 
 HistoryFormat = Enum("HistoryFormat", [(f, f) for f in FORMATS], type=str)  # type: ignore[misc]
 Period = Enum("Period", [(p, p) for p in PERIODS], type=str)  # type: ignore[misc]
 
-StoreOpt = Annotated[Optional[str], typer.Option("--store", help="The store: a SQLite file, sqlite:///FILE or postgresql://USER@HOST/DB (default: the configuration's store).")]
-ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Configuration file (default: the nearest audit.toml, or pyproject.toml with a tool.audit table).")]
-FormatOpt = Annotated[HistoryFormat, typer.Option("--format", "-f", help="text, json (an array of objects) or csv.")]
-PeriodOpt = Annotated[Period, typer.Option("--period", help="Group the gaming days by day, month or year.")]
-FromOpt = Annotated[Optional[str], typer.Option("--from", help="First gaming day, YYYY-MM-DD.")]
-ToOpt = Annotated[Optional[str], typer.Option("--to", help="Last gaming day, YYYY-MM-DD.")]
+StoreOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--store",
+        help="The store: a SQLite file, sqlite:///FILE or postgresql://USER@HOST/DB (default: the configuration's store).",
+    ),
+]
+ConfigOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--config",
+        help="Configuration file (default: the nearest audit.toml, or pyproject.toml with a tool.audit table).",
+    ),
+]
+FormatOpt = Annotated[
+    HistoryFormat, typer.Option("--format", "-f", help="text, json (an array of objects) or csv.")
+]
+PeriodOpt = Annotated[
+    Period, typer.Option("--period", help="Group the gaming days by day, month or year.")
+]
+FromOpt = Annotated[str | None, typer.Option("--from", help="First gaming day, YYYY-MM-DD.")]
+ToOpt = Annotated[str | None, typer.Option("--to", help="Last gaming day, YYYY-MM-DD.")]
 
 
 def _die(message: str) -> NoReturn:
@@ -61,7 +81,10 @@ def store_files(store: str | None, cfg: config_file.Config) -> list[Path]:
         return []
     if where.file is None:
         return []
-    return [where.file, *(where.file.with_name(where.file.name + end) for end in ("-wal", "-shm", "-journal"))]
+    return [
+        where.file,
+        *(where.file.with_name(where.file.name + end) for end in ("-wal", "-shm", "-journal")),
+    ]
 
 
 def open_recorder(store: str | None, cfg: config_file.Config, files: list[str]):
@@ -70,6 +93,7 @@ def open_recorder(store: str | None, cfg: config_file.Config, files: list[str]):
     if chosen is None:
         return None
     from .recording import Recorder
+
     try:
         return Recorder.open(*chosen, files, cfg.settings.gaming_day_start)
     except StoreError as err:
@@ -101,15 +125,20 @@ def _show(store: str | None, config: Path | None, fmt: HistoryFormat, view: Call
 
     from .formats import render
     from .migrate import prepare
+
     try:
         where = parse(*chosen)
         if where.file is not None and not where.file.is_file():
             raise StoreError(f"store {where.shown}: no such file (nothing recorded yet)")
         try:
-            with where.engine.begin() as conn:  # the schema checked (or migrated) under the writers' lock
+            with (
+                where.engine.begin() as conn
+            ):  # the schema checked (or migrated) under the writers' lock
                 prepare(where, conn, create=False)
             with where.engine.connect().execution_options(**{READING: True}) as conn, conn.begin():
-                content = render(view(conn), fmt.value)  # a reader: a job recording meanwhile is not held up
+                content = render(
+                    view(conn), fmt.value
+                )  # a reader: a job recording meanwhile is not held up
         except SQLAlchemyError as err:
             raise where.error("cannot read", err) from None
         finally:
@@ -124,53 +153,94 @@ def _show(store: str | None, config: Path | None, fmt: HistoryFormat, view: Call
 
 def _days(since: str | None, until: str | None) -> tuple[date | None, date | None]:
     try:
-        return (parse_day(since, "--from") if since else None, parse_day(until, "--to") if until else None)
+        return (
+            parse_day(since, "--from") if since else None,
+            parse_day(until, "--to") if until else None,
+        )
     except ValueError as err:
         _die(str(err))
 
 
 @history_app.command()
-def nights(store: StoreOpt = None, config: ConfigOpt = None, format: FormatOpt = HistoryFormat("text"),
-           since: FromOpt = None, until: ToOpt = None,
-           inputs: Annotated[bool, typer.Option("--inputs", help="One row per recorded file (path, SHA-256) instead of one per night.")] = False) -> None:
+def nights(
+    store: StoreOpt = None,
+    config: ConfigOpt = None,
+    format: FormatOpt = HistoryFormat("text"),
+    since: FromOpt = None,
+    until: ToOpt = None,
+    inputs: Annotated[
+        bool,
+        typer.Option(
+            "--inputs", help="One row per recorded file (path, SHA-256) instead of one per night."
+        ),
+    ] = False,
+) -> None:
     """The recorded nights, one per gaming day: inputs, tables, rounds, findings."""
     from . import views
+
     view = views.inputs if inputs else views.nights
     first, last = _days(since, until)
     _show(store, config, format, lambda conn: view(conn, first, last))
 
 
 @history_app.command()
-def tables(store: StoreOpt = None, config: ConfigOpt = None, format: FormatOpt = HistoryFormat("text"),
-           period: PeriodOpt = Period("month"), since: FromOpt = None, until: ToOpt = None) -> None:
+def tables(
+    store: StoreOpt = None,
+    config: ConfigOpt = None,
+    format: FormatOpt = HistoryFormat("text"),
+    period: PeriodOpt = Period("month"),
+    since: FromOpt = None,
+    until: ToOpt = None,
+) -> None:
     """Drop, result and hold per table and per game, by day, month or year."""
     from .views import tables as view
+
     first, last = _days(since, until)
     _show(store, config, format, lambda conn: view(conn, period.value, first, last))
 
 
 @history_app.command()
-def compare(store: StoreOpt = None, config: ConfigOpt = None, format: FormatOpt = HistoryFormat("text"),
-            period: PeriodOpt = Period("month"), until: ToOpt = None) -> None:
+def compare(
+    store: StoreOpt = None,
+    config: ConfigOpt = None,
+    format: FormatOpt = HistoryFormat("text"),
+    period: PeriodOpt = Period("month"),
+    until: ToOpt = None,
+) -> None:
     """Each table's hold this period against the same days a year earlier, flagged outside a 95 % interval."""
     from .compare import compare as view
+
     _, last = _days(None, until)
     _show(store, config, format, lambda conn: view(conn, period.value, last))
 
 
 @history_app.command()
-def dealers(store: StoreOpt = None, config: ConfigOpt = None, format: FormatOpt = HistoryFormat("text"),
-            period: PeriodOpt = Period("month"), since: FromOpt = None, until: ToOpt = None) -> None:
+def dealers(
+    store: StoreOpt = None,
+    config: ConfigOpt = None,
+    format: FormatOpt = HistoryFormat("text"),
+    period: PeriodOpt = Period("month"),
+    since: FromOpt = None,
+    until: ToOpt = None,
+) -> None:
     """Findings per 100 rounds per dealer, by day, month or year."""
     from .views import dealers as view
+
     first, last = _days(since, until)
     _show(store, config, format, lambda conn: view(conn, period.value, first, last))
 
 
 @history_app.command()
-def rules(store: StoreOpt = None, config: ConfigOpt = None, format: FormatOpt = HistoryFormat("text"),
-          period: PeriodOpt = Period("month"), since: FromOpt = None, until: ToOpt = None) -> None:
+def rules(
+    store: StoreOpt = None,
+    config: ConfigOpt = None,
+    format: FormatOpt = HistoryFormat("text"),
+    period: PeriodOpt = Period("month"),
+    since: FromOpt = None,
+    until: ToOpt = None,
+) -> None:
     """Each rule's findings by period, their trend and the tables where they repeat."""
     from .views import rules as view
+
     first, last = _days(since, until)
     _show(store, config, format, lambda conn: view(conn, period.value, first, last))

@@ -23,14 +23,28 @@ from .views import HUNDREDTH, ZERO, View, hold, table_nights
 #: the two-sided 95 % quantile of the normal distribution
 Z95 = Decimal("1.96")
 
-COLUMNS = ["table", "game", "current", "drop", "hold", "previous", "previous_drop", "previous_hold",
-           "low", "high", "z", "reference_days", "status"]
+COLUMNS = [
+    "table",
+    "game",
+    "current",
+    "drop",
+    "hold",
+    "previous",
+    "previous_drop",
+    "previous_hold",
+    "low",
+    "high",
+    "z",
+    "reference_days",
+    "status",
+]
 
 
 def latest_day(conn) -> date | None:
     from sqlalchemy import func, select
 
     from .schema import inputs
+
     return conn.execute(select(func.max(inputs.c.gaming_day))).scalar()
 
 
@@ -47,7 +61,9 @@ def compare(conn, period: str, until: date | None) -> View:
         then = reference = (date.max, date.min)
     first = min(then[0], reference[0], now[0])
     # per house-banked table: gaming day -> [drop, win]
-    days: dict[str, dict[date, list[Decimal]]] = defaultdict(lambda: defaultdict(lambda: [ZERO, ZERO]))
+    days: dict[str, dict[date, list[Decimal]]] = defaultdict(
+        lambda: defaultdict(lambda: [ZERO, ZERO])
+    )
     games: dict[str, str] = {}
     for n in table_nights(conn, first, until):
         if not n.house_banked:
@@ -63,10 +79,21 @@ def compare(conn, period: str, until: date | None) -> View:
         old = _sum(by_day, then)
         if cur[0] <= 0:
             continue
-        row = {"table": table, "game": games[table], "current": f"{now[0]}..{now[1]}", "drop": cur[0],
-               "hold": hold(cur[1], cur[0]), "previous": f"{then[0]}..{then[1]}" if then[0] <= then[1] else "-", "previous_drop": old[0],
-               "previous_hold": hold(old[1], old[0]), "low": None, "high": None, "z": None,
-               "reference_days": 0, "status": "no reference"}
+        row = {
+            "table": table,
+            "game": games[table],
+            "current": f"{now[0]}..{now[1]}",
+            "drop": cur[0],
+            "hold": hold(cur[1], cur[0]),
+            "previous": f"{then[0]}..{then[1]}" if then[0] <= then[1] else "-",
+            "previous_drop": old[0],
+            "previous_hold": hold(old[1], old[0]),
+            "low": None,
+            "high": None,
+            "z": None,
+            "reference_days": 0,
+            "status": "no reference",
+        }
         sigma, row["reference_days"] = _sigma(by_day, reference)
         if sigma is not None and old[0] > 0:
             spread = sigma * ((1 / cur[0]) + (1 / old[0])).sqrt() * 100  # in points of hold
@@ -75,7 +102,9 @@ def compare(conn, period: str, until: date | None) -> View:
             row["low"] = (h0 - Z95 * spread).quantize(HUNDREDTH)
             row["high"] = (h0 + Z95 * spread).quantize(HUNDREDTH)
             row["z"] = round(float(gap / spread), 2) + 0.0
-            row["status"] = "above" if gap > Z95 * spread else "below" if gap < -Z95 * spread else "within"
+            row["status"] = (
+                "above" if gap > Z95 * spread else "below" if gap < -Z95 * spread else "within"
+            )
         rows.append(row)
     return View(COLUMNS, rows)
 
@@ -89,10 +118,14 @@ def _sum(by_day: dict[date, list[Decimal]], span: tuple[date, date]) -> tuple[De
     return drop, win
 
 
-def _sigma(by_day: dict[date, list[Decimal]], year: tuple[date, date]) -> tuple[Decimal | None, int]:
+def _sigma(
+    by_day: dict[date, list[Decimal]], year: tuple[date, date]
+) -> tuple[Decimal | None, int]:
     """σ (per square root of money) from the days of the reference year with a drop, and their
     number; None when fewer than two days or no spread."""
-    sample = [(d, w) for day, (d, w) in sorted(by_day.items()) if year[0] <= day <= year[1] and d > 0]
+    sample = [
+        (d, w) for day, (d, w) in sorted(by_day.items()) if year[0] <= day <= year[1] and d > 0
+    ]
     if len(sample) < 2:
         return None, len(sample)
     drop = sum((d for d, _ in sample), ZERO)

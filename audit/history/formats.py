@@ -9,7 +9,6 @@ import json
 import re
 from datetime import date
 from decimal import Decimal
-
 from typing import TYPE_CHECKING
 
 from ..escape import for_terminal
@@ -32,11 +31,16 @@ def _value(v):
 def render(view: View, fmt: str) -> str:
     rows = [[_value(row[c]) for c in view.columns] for row in view.rows]
     if fmt == "json":
-        return json.dumps([dict(zip(view.columns, r)) for r in rows], indent=1, ensure_ascii=False) + "\n"
+        return (
+            json.dumps([dict(zip(view.columns, r)) for r in rows], indent=1, ensure_ascii=False)
+            + "\n"
+        )
     if fmt == "csv":
         lines = [",".join(csv_cell(c) for c in view.columns)]
-        lines += (",".join(csv_cell(v, raw) for v, raw in zip(r, (row[c] for c in view.columns)))
-                  for r, row in zip(rows, view.rows))
+        lines += (
+            ",".join(csv_cell(v, raw) for v, raw in zip(r, (row[c] for c in view.columns)))
+            for r, row in zip(rows, view.rows)
+        )
         return "".join(line + "\n" for line in lines)
     return _text(view, rows)
 
@@ -72,8 +76,15 @@ def _text(view: View, rows: list[list]) -> str:
     columns = view.columns
     cells = [columns] + [[for_terminal("-" if v is None else str(v)) for v in r] for r in rows]
     widths = [max(len(line[i]) for line in cells) for i in range(len(columns))]
-    numeric = [all(isinstance(row[c], (int, float, Decimal)) or row[c] is None for row in view.rows) for c in columns]
+    numeric = [
+        all(isinstance(row[c], (int, float, Decimal)) or row[c] is None for row in view.rows)
+        for c in columns
+    ]
     out = []
     for line in cells:
-        out.append("  ".join(v.rjust(w) if num else v.ljust(w) for v, w, num in zip(line, widths, numeric)).rstrip())
+        out.append(
+            "  ".join(
+                v.rjust(w) if num else v.ljust(w) for v, w, num in zip(line, widths, numeric)
+            ).rstrip()
+        )
     return "\n".join(out) + "\n"

@@ -25,7 +25,9 @@ def day_start(value: str) -> time:
     try:
         parsed = datetime.strptime(value, "%H:%M")
     except ValueError:
-        raise GamingDayError(f"gaming-day-start {value!r}: a time of day HH:MM is expected (e.g. 06:00)") from None
+        raise GamingDayError(
+            f"gaming-day-start {value!r}: a time of day HH:MM is expected (e.g. 06:00)"
+        ) from None
     return parsed.time()
 
 
@@ -41,6 +43,8 @@ def of_stamp(stamp: str, start: time) -> date:
 #: how many gaming days are counted at once: past that many in one input, the counts are those of
 #: the frequent-items summary (a day of more than 1/DAYS_KEPT of the lines is still found)
 DAYS_KEPT = 1024
+
+
 class DayCount:
     """The gaming days of an input's event times, counted as the audit reads them (never read
     again from the path, which may name other bytes by then): at most ``DAYS_KEPT`` counts and a

@@ -25,6 +25,7 @@ LOCK_KEY = 0x4155_4449_5448  # "AUDITH"
 @functools.cache
 def _scripts():
     from alembic.script import ScriptDirectory
+
     return ScriptDirectory(str(MIGRATIONS))
 
 
@@ -39,28 +40,36 @@ def prepare(store: Store, conn, create: bool) -> None:
     if current == HEAD:
         return
     from alembic.util.exc import CommandError
+
     scripts = _scripts()
     newest = scripts.get_current_head()
     if current is None:
         ours = set(metadata.tables) & set(inspect(conn).get_table_names())
         if ours:
-            raise StoreError(f"store {store.shown}: holds tables of a history ({', '.join(sorted(ours))}) "
-                             "but no schema version: not a store this audit made; refused")
+            raise StoreError(
+                f"store {store.shown}: holds tables of a history ({', '.join(sorted(ours))}) "
+                "but no schema version: not a store this audit made; refused"
+            )
         if not create:
-            raise StoreError(f"store {store.shown}: nothing recorded yet (audit check --store records a night)")
+            raise StoreError(
+                f"store {store.shown}: nothing recorded yet (audit check --store records a night)"
+            )
     else:
         try:
             scripts.get_revision(current)
         except CommandError:
-            raise StoreError(f"store {store.shown}: schema version {current!r} is unknown to this audit "
-                             f"(it knows up to {newest!r}): a newer del-audit made it; use that version "
-                             "or a newer one") from None
+            raise StoreError(
+                f"store {store.shown}: schema version {current!r} is unknown to this audit "
+                f"(it knows up to {newest!r}): a newer del-audit made it; use that version "
+                "or a newer one"
+            ) from None
     _upgrade(conn)
 
 
 def _current(conn) -> str | None:
     """The store's schema version (None: none recorded), as Alembic keeps it."""
     from sqlalchemy import inspect, text
+
     if not inspect(conn).has_table("alembic_version"):
         return None
     return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()

@@ -8,12 +8,12 @@ so a run that fails or is interrupted while recording leaves the store as it fou
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timezone
+from datetime import UTC, date, datetime, time
 from decimal import Decimal
 from itertools import chain
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from .. import __version__
 from . import schema
@@ -41,15 +41,26 @@ class Outcome:
         if not self.recorded:
             said = "recorded nothing new"
         else:
-            span = ("" if not days else f"gaming day {days[0]}" if len(days) == 1
-                    else f"gaming days {days[0]} to {days[-1]}")
+            span = (
+                ""
+                if not days
+                else f"gaming day {days[0]}"
+                if len(days) == 1
+                else f"gaming days {days[0]} to {days[-1]}"
+            )
             files = f"{len(self.recorded)} input{'s' if len(self.recorded) != 1 else ''}"
             undated = len([d for d in self.days if d is None])
             nights = len(days) + (1 if undated and not days else 0)
-            said = (f"recorded {nights} night{'s' if nights != 1 else ''} "
-                    f"({', '.join(p for p in (span, files) if p)}"
-                    f"{f', {undated} without a time' if undated and days else ''})")
-        known = f"; {len(self.known)} input{'s' if len(self.known) != 1 else ''} already there" if self.known else ""
+            said = (
+                f"recorded {nights} night{'s' if nights != 1 else ''} "
+                f"({', '.join(p for p in (span, files) if p)}"
+                f"{f', {undated} without a time' if undated and days else ''})"
+            )
+        known = (
+            f"; {len(self.known)} input{'s' if len(self.known) != 1 else ''} already there"
+            if self.known
+            else ""
+        )
         return f"audit: {said} in {store.shown}{known}\n"
 
 
@@ -64,10 +75,14 @@ class Recorder:
         self.statistics = None
 
     @classmethod
-    def open(cls, value: str, base: Path | None, files: list[str], gaming_day_start: str) -> Recorder:
+    def open(
+        cls, value: str, base: Path | None, files: list[str], gaming_day_start: str
+    ) -> Recorder:
         if "-" in files:
-            raise StoreError("standard input cannot be recorded in a store (the store lists each night by its "
-                             "file's name): name the log's file")
+            raise StoreError(
+                "standard input cannot be recorded in a store (the store lists each night by its "
+                "file's name): name the log's file"
+            )
         try:
             start = day_start(gaming_day_start)
         except GamingDayError as err:
@@ -79,13 +94,16 @@ class Recorder:
     def prepare(self) -> None:
         """Create the store, or migrate it, or refuse it."""
         from sqlalchemy.exc import SQLAlchemyError
+
         try:
             with self.store.engine.begin() as conn:
                 prepare(self.store, conn, create=True)
         except SQLAlchemyError as err:
             raise self.store.error("cannot open", err) from None
         except OSError as err:
-            raise StoreError(self.store.mask(f"store {self.store.shown}: cannot open: {err.strerror or err}")) from None
+            raise StoreError(
+                self.store.mask(f"store {self.store.shown}: cannot open: {err.strerror or err}")
+            ) from None
 
     def keep_statistics(self, report, shown: bool) -> None:
         """Take the report's statistics for the store; the reports show them only if asked."""
@@ -98,11 +116,15 @@ class Recorder:
         event time and gaming day, from the audit itself: the path may name other bytes by now),
         unless ``stamps`` gives the first event times by path (their days then taken from them)."""
         from sqlalchemy.exc import SQLAlchemyError
+
         days = None
         if stamps is None:
             stamps = {inp.path: inp.first_event for inp in report.inputs}
-            days = {inp.path: inp.gaming_day or (of_stamp(inp.first_event, self.start) if inp.first_event else None)
-                    for inp in report.inputs}
+            days = {
+                inp.path: inp.gaming_day
+                or (of_stamp(inp.first_event, self.start) if inp.first_event else None)
+                for inp in report.inputs
+            }
         statistics = self.statistics if self.statistics is not None else report.statistics
         try:
             with self.store.engine.begin() as conn:
@@ -120,13 +142,24 @@ def _insert(store: Store, table):
     return insert(table)
 
 
-def record(conn, store: Store, report, statistics, stamps: dict[str, str | None], start: time,
-           days: dict[str, date | None] | None = None) -> Outcome:
+def record(
+    conn,
+    store: Store,
+    report,
+    statistics,
+    stamps: dict[str, str | None],
+    start: time,
+    days: dict[str, date | None] | None = None,
+) -> Outcome:
     """Every input of ``report`` in ``conn``'s transaction; an input whose SHA-256 the store
     holds is skipped (ON CONFLICT DO NOTHING: a concurrent job recording it too waits, then skips)."""
     out = Outcome()
-    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    anomalies = {a.group.key: a.p_adjusted for a in statistics.anomalies()} if statistics is not None else {}
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    anomalies = (
+        {a.group.key: a.p_adjusted for a in statistics.anomalies()}
+        if statistics is not None
+        else {}
+    )
     # by input, each gathered once (not searched again for each input of a folder of thousands)
     tables_of: dict[str, list] = defaultdict(list)
     for t in report.table_stats:
@@ -143,30 +176,55 @@ def record(conn, store: Store, report, statistics, stamps: dict[str, str | None]
         findings = findings_of.get(inp.path, 0)
         stamp = stamps.get(inp.path)
         row = {
-            "sha256": inp.sha256, "path": inp.path, "size": inp.size, "lines": inp.lines,
-            "events": inp.accounting.get("events", 0), "first_event": stamp,
-            "gaming_day": (days.get(inp.path) if days is not None
-                           else of_stamp(stamp, start) if stamp is not None else None),
-            "tables": len(tables), "rounds": sum(t.rounds for t in tables),
-            "findings": findings, "suppressed": len(suppressed),
+            "sha256": inp.sha256,
+            "path": inp.path,
+            "size": inp.size,
+            "lines": inp.lines,
+            "events": inp.accounting.get("events", 0),
+            "first_event": stamp,
+            "gaming_day": (
+                days.get(inp.path)
+                if days is not None
+                else of_stamp(stamp, start)
+                if stamp is not None
+                else None
+            ),
+            "tables": len(tables),
+            "rounds": sum(t.rounds for t in tables),
+            "findings": findings,
+            "suppressed": len(suppressed),
             "alpha": statistics.alpha if statistics is not None else None,
-            "audit_version": __version__, "recorded_at": now,
+            "audit_version": __version__,
+            "recorded_at": now,
         }
-        ins = _insert(store, schema.inputs).values(**row).on_conflict_do_nothing(index_elements=["sha256"])
+        ins = (
+            _insert(store, schema.inputs)
+            .values(**row)
+            .on_conflict_do_nothing(index_elements=["sha256"])
+        )
         input_id = conn.execute(ins.returning(schema.inputs.c.id)).scalar()
         if input_id is None:
             out.known.append(inp.path)
             continue
         _many(conn, schema.tables, [_table_row(input_id, t) for t in tables])
-        _many(conn, schema.dealers, [{"input_id": input_id, "table_id": t.table, "dealer": dealer, "rounds": n}
-                                     for t in tables for dealer, n in sorted(t.dealer_rounds.items(),
-                                                                             key=lambda kv: kv[0] or "")])
+        _many(
+            conn,
+            schema.dealers,
+            [
+                {"input_id": input_id, "table_id": t.table, "dealer": dealer, "rounds": n}
+                for t in tables
+                for dealer, n in sorted(t.dealer_rounds.items(), key=lambda kv: kv[0] or "")
+            ],
+        )
         found = ((f, fp, False) for f, fp in report.fingerprinted() if f.path == inp.path)
         for rows in _batches(_finding_row(input_id, *f) for f in chain(found, suppressed)):
             _many(conn, schema.findings, rows)
         if statistics is not None:  # read from the run's group store, a batch at a time
-            for rows in _batches(_group_row(input_id, g, anomalies.get(g.key))
-                                 for g in statistics.groups if g.path == inp.path):
+            for rows in _batches(
+                _group_row(input_id, g, anomalies.get(g.key))
+                for g in statistics.groups
+                if g.path == inp.path
+            ):
                 _many(conn, schema.groups, rows)
         out.recorded.append(inp.path)
         out.days.append(row["gaming_day"])
@@ -195,19 +253,55 @@ def money(value: Decimal | None) -> str | None:
 
 
 def _table_row(input_id: int, t) -> dict:
-    return {"input_id": input_id, "table_id": t.table, "game": t.game, "ruleset": t.ruleset, "overlay": t.overlay,
-            "house_banked": t.house_banked, "rounds": t.rounds, "drop_amount": money(t.drop),
-            "paid": money(t.paid), "collected": money(t.collected)}
+    return {
+        "input_id": input_id,
+        "table_id": t.table,
+        "game": t.game,
+        "ruleset": t.ruleset,
+        "overlay": t.overlay,
+        "house_banked": t.house_banked,
+        "rounds": t.rounds,
+        "drop_amount": money(t.drop),
+        "paid": money(t.paid),
+        "collected": money(t.collected),
+    }
 
 
 def _finding_row(input_id: int, f, fingerprint: str, suppressed: bool) -> dict:
-    return {"input_id": input_id, "rule": f.rule, "category": f.category, "severity": f.severity, "line": f.line,
-            "table_id": f.table, "round": f.round, "time": f.time, "dealer": f.dealer, "shoe": f.shoe,
-            "fingerprint": fingerprint, "message": f.message, "suppressed": suppressed}
+    return {
+        "input_id": input_id,
+        "rule": f.rule,
+        "category": f.category,
+        "severity": f.severity,
+        "line": f.line,
+        "table_id": f.table,
+        "round": f.round,
+        "time": f.time,
+        "dealer": f.dealer,
+        "shoe": f.shoe,
+        "fingerprint": fingerprint,
+        "message": f.message,
+        "suppressed": suppressed,
+    }
 
 
 def _group_row(input_id: int, g, p_adjusted: float | None) -> dict:
-    return {"input_id": input_id, "scope": g.scope, "ident": g.id, "test": g.test, "table_id": g.table,
-            "ruleset": g.ruleset, "rounds": g.rounds, "handle": money(g.handle), "result": money(g.result),
-            "expected": money(g.expected), "sd": money(g.sd), "cards": g.cards, "statistic": g.statistic,
-            "z": g.z, "p": g.p, "p_adjusted": p_adjusted, "message": g.message}
+    return {
+        "input_id": input_id,
+        "scope": g.scope,
+        "ident": g.id,
+        "test": g.test,
+        "table_id": g.table,
+        "ruleset": g.ruleset,
+        "rounds": g.rounds,
+        "handle": money(g.handle),
+        "result": money(g.result),
+        "expected": money(g.expected),
+        "sd": money(g.sd),
+        "cards": g.cards,
+        "statistic": g.statistic,
+        "z": g.z,
+        "p": g.p,
+        "p_adjusted": p_adjusted,
+        "message": g.message,
+    }

@@ -9,8 +9,21 @@ program is the same to the cent on every backend. The migrations
 
 from __future__ import annotations
 
-from sqlalchemy import (BigInteger, Boolean, Column, Date, Float, ForeignKey, Index, Integer, MetaData, String,
-                        Table, Text, UniqueConstraint)
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Date,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
 
 metadata = MetaData()
 
@@ -19,11 +32,14 @@ Money = String(40)
 
 
 def _input_id() -> Column:
-    return Column("input_id", Integer, ForeignKey("audit_input.id", ondelete="CASCADE"), nullable=False)
+    return Column(
+        "input_id", Integer, ForeignKey("audit_input.id", ondelete="CASCADE"), nullable=False
+    )
 
 
 inputs = Table(
-    "audit_input", metadata,
+    "audit_input",
+    metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("sha256", String(64), nullable=False, unique=True),
     Column("path", Text, nullable=False),
@@ -46,7 +62,8 @@ inputs = Table(
 )
 
 tables = Table(
-    "audit_table_night", metadata,
+    "audit_table_night",
+    metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     _input_id(),
     Column("table_id", String(64), nullable=False),
@@ -62,7 +79,8 @@ tables = Table(
 )
 
 dealers = Table(
-    "audit_dealer_night", metadata,
+    "audit_dealer_night",
+    metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     _input_id(),
     Column("table_id", String(64), nullable=False),
@@ -73,7 +91,8 @@ dealers = Table(
 )
 
 findings = Table(
-    "audit_finding", metadata,
+    "audit_finding",
+    metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     _input_id(),
     Column("rule", String(80), nullable=False),
@@ -94,7 +113,8 @@ findings = Table(
 )
 
 groups = Table(
-    "audit_stat_group", metadata,
+    "audit_stat_group",
+    metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     _input_id(),
     Column("scope", String(16), nullable=False),

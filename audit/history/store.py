@@ -85,18 +85,26 @@ def parse(value: str, base: Path | None = None) -> Store:
     try:
         url = make_url(value)
     except (ArgumentError, ValueError):
-        raise StoreError(f"store {_hide_userinfo(value)}: not a store URL "
-                         "(a file path, sqlite:///FILE or postgresql://USER@HOST/DATABASE)") from None
+        raise StoreError(
+            f"store {_hide_userinfo(value)}: not a store URL "
+            "(a file path, sqlite:///FILE or postgresql://USER@HOST/DATABASE)"
+        ) from None
     backend, _, driver = url.drivername.partition("+")
     if backend in ("postgresql", "postgres"):
         if driver not in ("", "psycopg"):
-            raise StoreError(f"store {url.render_as_string(hide_password=True)}: only the psycopg driver is "
-                             "supported (postgresql:// or postgresql+psycopg://)")
+            raise StoreError(
+                f"store {url.render_as_string(hide_password=True)}: only the psycopg driver is "
+                "supported (postgresql:// or postgresql+psycopg://)"
+            )
         url = url.set(drivername="postgresql+psycopg")
     elif backend != "sqlite" or driver not in ("", "pysqlite"):
-        raise StoreError(f"store {url.render_as_string(hide_password=True)}: unknown kind of store "
-                         "(a file path, sqlite:///FILE or postgresql://USER@HOST/DATABASE)")
-    shown = url.set(drivername=url.drivername.replace("+psycopg", "")).render_as_string(hide_password=True)
+        raise StoreError(
+            f"store {url.render_as_string(hide_password=True)}: unknown kind of store "
+            "(a file path, sqlite:///FILE or postgresql://USER@HOST/DATABASE)"
+        )
+    shown = url.set(drivername=url.drivername.replace("+psycopg", "")).render_as_string(
+        hide_password=True
+    )
     return Store(url, shown)
 
 
@@ -125,13 +133,19 @@ def _engine(store: Store):
             cursor.close()
 
         @event.listens_for(engine, "begin")
-        def _begin(conn):  # the write lock at once: no deadlock between two jobs that read then write
-            conn.exec_driver_sql("BEGIN" if conn.get_execution_options().get(READING) else "BEGIN IMMEDIATE")
+        def _begin(
+            conn,
+        ):  # the write lock at once: no deadlock between two jobs that read then write
+            conn.exec_driver_sql(
+                "BEGIN" if conn.get_execution_options().get(READING) else "BEGIN IMMEDIATE"
+            )
 
         return engine
     try:
         import psycopg  # noqa: F401
     except ImportError:
-        raise StoreError(f"store {store.shown}: a PostgreSQL store needs the psycopg driver: "
-                         "pip install 'del-audit[postgres]'") from None
+        raise StoreError(
+            f"store {store.shown}: a PostgreSQL store needs the psycopg driver: "
+            "pip install 'del-audit[postgres]'"
+        ) from None
     return create_engine(store.url, connect_args={"connect_timeout": CONNECT_SECONDS})

@@ -14,7 +14,7 @@ from ..values import BACCARA_POINTS, BATAILLE_VALUE
 from . import bataille, chemin_de_fer
 from .params import Figure, OddsError, decks, shoe
 
-__all__ = ["Odds", "OddsError", "Figure", "compute"]
+__all__ = ["Figure", "Odds", "OddsError", "compute"]
 
 
 @dataclass(frozen=True)
@@ -36,12 +36,16 @@ def compute(ruleset: LoadedRuleset) -> Odds:
         party = "house"
     elif ruleset.game == "chemin-de-fer":
         count = decks(ruleset)
-        figures = chemin_de_fer.figures(chemin_de_fer.CoupRules(ruleset), shoe(count, BACCARA_POINTS))
+        figures = chemin_de_fer.figures(
+            chemin_de_fer.CoupRules(ruleset), shoe(count, BACCARA_POINTS)
+        )
         party = "banker"
     else:
         raise OddsError(f"{ruleset.id}: a ruleset of the log format, with no bet to compute")
     if not figures:
-        raise OddsError(f"{ruleset.id}: the ruleset offers no bet whose odds can be computed "
-                        "(no pay-main, pay-egalite or pay-egalite-war rule enabled)")
+        raise OddsError(
+            f"{ruleset.id}: the ruleset offers no bet whose odds can be computed "
+            "(no pay-main, pay-egalite or pay-egalite-war rule enabled)"
+        )
     overlay = ruleset.overlay.model.overlay if ruleset.overlay is not None else None
     return Odds(ruleset.id, count, overlay, party, figures)

@@ -36,15 +36,23 @@ class BatailleRules:
 
 
 def rules_of(ruleset: LoadedRuleset) -> BatailleRules:
-    main, war, give_up = setting(ruleset, "pay-main"), setting(ruleset, "pay-bataille"), setting(ruleset, "surrender")
+    main, war, give_up = (
+        setting(ruleset, "pay-main"),
+        setting(ruleset, "pay-bataille"),
+        setting(ruleset, "surrender"),
+    )
     offered = setting(ruleset, "egalite-offered")
     egalite_on = offered is None or offered.offered
     egalite, egalite_war = setting(ruleset, "pay-egalite"), setting(ruleset, "pay-egalite-war")
     return BatailleRules(
         main_odds=Fraction(main.odds) if main else None,
         war_odds=Fraction(war.odds) if war else None,
-        war_outcomes={side: (getattr(war, side).main, getattr(war, side).war)
-                      for side in ("higher", "equal", "lower")} if war else None,
+        war_outcomes={
+            side: (getattr(war, side).main, getattr(war, side).war)
+            for side in ("higher", "equal", "lower")
+        }
+        if war
+        else None,
         surrender=Fraction(give_up.fraction) if give_up else None,
         egalite_odds=Fraction(egalite.odds) if egalite and egalite_on else None,
         egalite_war_odds=Fraction(egalite_war.odds) if egalite_war and egalite_on else None,
@@ -89,7 +97,9 @@ def _distribution(ways: dict[Fraction, int], out_of: int) -> dict[Fraction, Frac
     return {result: Fraction(count, out_of) for result, count in ways.items()}
 
 
-def _main(rules: BatailleRules, counts: dict[int, int], strategy: str, alone: bool) -> dict[Fraction, Fraction]:
+def _main(
+    rules: BatailleRules, counts: dict[int, int], strategy: str, alone: bool
+) -> dict[Fraction, Fraction]:
     """The house's result on an initial stake of 1 (the bataille stake equals it).
 
     Counted in whole numbers of ordered deals: the two first cards, and at a tie the two bataille
@@ -99,8 +109,10 @@ def _main(rules: BatailleRules, counts: dict[int, int], strategy: str, alone: bo
     ways: dict[Fraction, int] = defaultdict(int)
     win, loss = -rules.main_odds, Fraction(1)
     if strategy != "surrender" and rules.war_outcomes is not None:
-        war = {side: _spot(main, rules.war_odds) + _spot(bet, rules.war_odds)
-               for side, (main, bet) in rules.war_outcomes.items()}
+        war = {
+            side: _spot(main, rules.war_odds) + _spot(bet, rules.war_odds)
+            for side, (main, bet) in rules.war_outcomes.items()
+        }
     for i, j, w in _pairs(counts):
         if i > j:
             ways[win] += w * second
@@ -119,13 +131,17 @@ def _egalite(odds: Fraction, counts: dict[int, int]) -> dict[Fraction, Fraction]
     return {-odds: tie, Fraction(1): 1 - tie}
 
 
-def _egalite_war(rules: BatailleRules, counts: dict[int, int], alone: bool) -> dict[Fraction, Fraction]:
+def _egalite_war(
+    rules: BatailleRules, counts: dict[int, int], alone: bool
+) -> dict[Fraction, Fraction]:
     """The re-bet, placed only at a bataille: given a tie, on the bataille cards being equal."""
     ties = {i: w for i, j, w in _pairs(counts) if i == j}
     tied = sum(ties.values())
     second = _deals(counts) - 4 * sum(counts.values()) + 6
-    equal = sum(w * sum(v for k, m, v in _pairs(_less(counts, i)) if _side(rules, k, m, alone) == "equal")
-                for i, w in ties.items())
+    equal = sum(
+        w * sum(v for k, m, v in _pairs(_less(counts, i)) if _side(rules, k, m, alone) == "equal")
+        for i, w in ties.items()
+    )
     equal = Fraction(equal, tied * second)
     return {-rules.egalite_war_odds: equal, Fraction(1): 1 - equal}
 
@@ -142,7 +158,10 @@ def _both(rules: BatailleRules, bet: str, strategy: str | None, compute) -> list
     if alone == others:
         return [_figure(bet, strategy, alone)]
     prefix = f"{strategy}, " if strategy else ""
-    return [_figure(bet, prefix + "alone at bataille", alone), _figure(bet, prefix + "others at bataille", others)]
+    return [
+        _figure(bet, prefix + "alone at bataille", alone),
+        _figure(bet, prefix + "others at bataille", others),
+    ]
 
 
 def figures(rules: BatailleRules, counts: dict[int, int]) -> list[Figure]:
@@ -150,7 +169,9 @@ def figures(rules: BatailleRules, counts: dict[int, int]) -> list[Figure]:
     rows: list[Figure] = []
     if rules.main_odds is not None:
         if rules.war_outcomes is not None:
-            rows += _both(rules, "main", "bataille", lambda alone: _main(rules, counts, "bataille", alone))
+            rows += _both(
+                rules, "main", "bataille", lambda alone: _main(rules, counts, "bataille", alone)
+            )
         if rules.surrender is not None:
             rows.append(_figure("main", "surrender", _main(rules, counts, "surrender", False)))
     if rules.egalite_odds is not None:

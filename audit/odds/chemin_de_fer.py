@@ -30,8 +30,10 @@ def _check(where: str, covered: list[list[int]]) -> None:
     seen = [p for group in covered for p in group]
     missing = sorted(set(range(10)) - NATURALS - set(seen))
     if missing or len(seen) != len(set(seen)):
-        raise OddsError(f"{where}: the drawing rule must name each point 0-7 once "
-                        f"({'missing ' + ', '.join(map(str, missing)) if missing else 'a point named twice'})")
+        raise OddsError(
+            f"{where}: the drawing rule must name each point 0-7 once "
+            f"({'missing ' + ', '.join(map(str, missing)) if missing else 'a point named twice'})"
+        )
 
 
 @lru_cache(maxsize=8)
@@ -117,21 +119,35 @@ class CoupRules:
         ponte = setting(ruleset, "cdf-draw-ponte") or setting(ruleset, "cdf-draw-ponte-table")
         banker = setting(ruleset, "cdf-draw-banker") or setting(ruleset, "cdf-tableau")
         if ponte is None or banker is None:
-            raise OddsError(f"{ruleset.id}: no drawing rule for the {'ponte' if ponte is None else 'banker'}")
+            raise OddsError(
+                f"{ruleset.id}: no drawing rule for the {'ponte' if ponte is None else 'banker'}"
+            )
         _check(f"{ruleset.id}: the ponte", [ponte.draw_on, ponte.stand_on, ponte.choice_on])
-        _check(f"{ruleset.id}: the banker", [banker.always_draw, banker.always_stand, list(banker.rows)])
+        _check(
+            f"{ruleset.id}: the banker",
+            [banker.always_draw, banker.always_stand, list(banker.rows)],
+        )
         self.ponte, self.banker = ponte, banker
         self.choices = sorted(ponte.choice_on)
-        self.o_cells = sorted((b, col) for b, cells in banker.rows.items() for col, cell in enumerate(cells) if cell == "O")
+        self.o_cells = sorted(
+            (b, col)
+            for b, cells in banker.rows.items()
+            for col, cell in enumerate(cells)
+            if cell == "O"
+        )
         if len(self.choices) + len(self.o_cells) > MAX_CHOICES:
-            raise OddsError(f"{ruleset.id}: {len(self.choices)} choices of the ponte and {len(self.o_cells)} O cells: "
-                            f"more than {MAX_CHOICES} choices, too many strategies to list")
+            raise OddsError(
+                f"{ruleset.id}: {len(self.choices)} choices of the ponte and {len(self.o_cells)} O cells: "
+                f"more than {MAX_CHOICES} choices, too many strategies to list"
+            )
 
     def strategies(self) -> list[tuple[dict[int, bool], dict[tuple[int, int], bool]]]:
         """Every combination of the ponte's choices and the banker's O cells (draw first)."""
-        return [(dict(zip(self.choices, ponte)), dict(zip(self.o_cells, banker)))
-                for ponte in product((True, False), repeat=len(self.choices))
-                for banker in product((True, False), repeat=len(self.o_cells))]
+        return [
+            (dict(zip(self.choices, ponte)), dict(zip(self.o_cells, banker)))
+            for ponte in product((True, False), repeat=len(self.choices))
+            for banker in product((True, False), repeat=len(self.o_cells))
+        ]
 
     def ponte_draws(self, p: int, choice: dict[int, bool]) -> bool:
         return choice[p] if p in choice else p in self.ponte.draw_on
@@ -145,10 +161,18 @@ class CoupRules:
     def name(self, ponte: dict[int, bool], banker: dict[tuple[int, int], bool]) -> str:
         said = []
         if ponte:
-            said.append("ponte " + ", ".join(f"{'draws' if draw else 'stands'} on {p}" for p, draw in ponte.items()))
+            said.append(
+                "ponte "
+                + ", ".join(f"{'draws' if draw else 'stands'} on {p}" for p, draw in ponte.items())
+            )
         if banker:
-            said.append("banker " + ", ".join(f"{'draws' if draw else 'stands'} {_cell_words(b, col)}"
-                                              for (b, col), draw in banker.items()))
+            said.append(
+                "banker "
+                + ", ".join(
+                    f"{'draws' if draw else 'stands'} {_cell_words(b, col)}"
+                    for (b, col), draw in banker.items()
+                )
+            )
         return "; ".join(said) or "the drawing rules leave no choice"
 
 
@@ -164,9 +188,16 @@ def figures(rules: CoupRules, counts: dict[int, int]) -> list[Figure]:
             if p in NATURALS or b in NATURALS:
                 continue
             drew = rules.ponte_draws(p, ponte)
-            for column in (range(10) if drew else (NON,)):
+            for column in range(10) if drew else (NON,):
                 key = (p, b, drew, column, rules.banker_draws(b, column, banker))
                 w, l = weights.get(key, (0, 0))
                 won, lost = won + w, lost + l
-        rows.append(Figure("coup", rules.name(ponte, banker), Fraction(won - lost, whole), Fraction(won + lost, whole)))
+        rows.append(
+            Figure(
+                "coup",
+                rules.name(ponte, banker),
+                Fraction(won - lost, whole),
+                Fraction(won + lost, whole),
+            )
+        )
     return rows

@@ -21,9 +21,16 @@ def as_json(odds: Odds) -> dict:
         "version": VERSION,
         "ruleset": odds.ruleset,
         "decks": odds.decks,
-        "bets": [{"bet": f.bet, "strategy": f.strategy,
-                  f"{prefix}_edge": _fraction(f.edge), f"{prefix}_edge_pct": f.pct, "sd": f.sd}
-                 for f in odds.figures],
+        "bets": [
+            {
+                "bet": f.bet,
+                "strategy": f.strategy,
+                f"{prefix}_edge": _fraction(f.edge),
+                f"{prefix}_edge_pct": f.pct,
+                "sd": f.sd,
+            }
+            for f in odds.figures
+        ],
     }
 
 
@@ -38,12 +45,24 @@ def render_text(odds: Odds) -> str:
 
     who = "house edge" if odds.party == "house" else "banker's edge"
     house = f", house rules {odds.house}" if odds.house else ""
-    table = Table(title=escape(f"{odds.ruleset} — {odds.decks} decks{house}: {who} per unit staked"),
-                  title_justify="left")
-    for name, justify in (("bet", "left"), ("strategy", "left"), (who, "right"), ("%", "right"), ("sd", "right")):
+    table = Table(
+        title=escape(f"{odds.ruleset} — {odds.decks} decks{house}: {who} per unit staked"),
+        title_justify="left",
+    )
+    for name, justify in (
+        ("bet", "left"),
+        ("strategy", "left"),
+        (who, "right"),
+        ("%", "right"),
+        ("sd", "right"),
+    ):
         table.add_column(name, justify=justify)
     for f in odds.figures:
-        table.add_row(f.bet, escape(f.strategy or "—"), _fraction(f.edge), f"{f.pct:.4f}", f"{f.sd:.4f}")
-    console = Console(record=True, width=120, file=io.StringIO(), highlight=False, soft_wrap=True, emoji=False)
+        table.add_row(
+            f.bet, escape(f.strategy or "—"), _fraction(f.edge), f"{f.pct:.4f}", f"{f.sd:.4f}"
+        )
+    console = Console(
+        record=True, width=120, file=io.StringIO(), highlight=False, soft_wrap=True, emoji=False
+    )
     console.print(table)
     return console.export_text()

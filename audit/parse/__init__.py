@@ -12,4 +12,13 @@ from .grammar import grammar
 from .parsed import Comment, DelSyntaxError, Header, Parsed, Problem
 from .plain import parse_line
 
-__all__ = ["Comment", "DelSyntaxError", "Header", "LineParser", "Parsed", "Problem", "grammar", "parse_line"]
+__all__ = [
+    "Comment",
+    "DelSyntaxError",
+    "Header",
+    "LineParser",
+    "Parsed",
+    "Problem",
+    "grammar",
+    "parse_line",
+]

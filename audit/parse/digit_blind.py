@@ -17,8 +17,24 @@ def digit_blind(pattern: str) -> bool:
     Anything this does not recognise counts as not blind, and the full regex is used."""
     try:
         import re._parser as sre  # the parser behind ``re.compile``
-        from re._constants import (ANY, ASSERT, ASSERT_NOT, AT, BRANCH, CATEGORY, IN, LITERAL, MAX_REPEAT,
-                                   MIN_REPEAT, NEGATE, NOT_LITERAL, POSSESSIVE_REPEAT, RANGE, SUBPATTERN)
+        from re._constants import (
+            ANY,
+            ASSERT,
+            ASSERT_NOT,
+            AT,
+            BRANCH,
+            CATEGORY,
+            IN,
+            LITERAL,
+            MAX_REPEAT,
+            MIN_REPEAT,
+            NEGATE,
+            NOT_LITERAL,
+            POSSESSIVE_REPEAT,
+            RANGE,
+            SUBPATTERN,
+        )
+
         tree = sre.parse(pattern)
     except (ImportError, re.error):
         return False
@@ -64,4 +80,3 @@ def digit_blind(pattern: str) -> bool:
         return True
 
     return blind(tree)
-

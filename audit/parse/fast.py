@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import datetime
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from .. import events as ev
 from .digit_blind import digit_blind
@@ -80,7 +81,9 @@ class LineParser:
                 return self._reference(body, lineno)
         cls, fields, self.rest = known
         try:  # (a stamp that is not UTF-8, a lone surrogate, fails to encode: a ValueError too)
-            if stamp.encode().translate(_DIGITS_AS_0) not in self._shapes and not self._stamp_ok(stamp):
+            if stamp.encode().translate(_DIGITS_AS_0) not in self._shapes and not self._stamp_ok(
+                stamp
+            ):
                 return self._reference(text.rstrip(), lineno)
             ts = _fromisoformat(stamp)
         except ValueError:
@@ -130,7 +133,7 @@ class LineParser:
             known = (cls, {"ts": None, "table": None, "line": 0, **fields}, rest)
         lines = self._lines
         if len(lines) >= self.max_lines:  # the older half goes; it is rebuilt cheaply
-            self._lines = lines = dict(list(lines.items())[self.max_lines // 2:])
+            self._lines = lines = dict(list(lines.items())[self.max_lines // 2 :])
         lines[key] = known
         return known
 
@@ -227,7 +230,9 @@ class LineParser:
         shaped = self._shape(rest)
         if shaped is not None:
             base = self._template(shaped[0])
-            if base is not None:  # not kept: the line cache keeps the line, the grammar's parses stay here
+            if (
+                base is not None
+            ):  # not kept: the line cache keeps the line, the grammar's parses stay here
                 cls, fields = base
                 return cls, {**fields, **shaped[1]}
         parsed = parse_line(f"{self._CANON_TS} {self._CANON_TABLE} {rest}", 1)
@@ -265,8 +270,25 @@ def take_out(word: str) -> tuple[str, str, Any] | object | None:
 _REFUSED = object()
 
 #: fields whose values ``LineParser._shape`` may take out of a line (free values, not choices)
-_SHAPED_FIELDS = frozenset({"amount", "seat", "player", "id", "by", "n", "talon", "min", "max",
-                            "egalite_min", "egalite_max", "seats", "decks", "ponte", "banker"})
+_SHAPED_FIELDS = frozenset(
+    {
+        "amount",
+        "seat",
+        "player",
+        "id",
+        "by",
+        "n",
+        "talon",
+        "min",
+        "max",
+        "egalite_min",
+        "egalite_max",
+        "seats",
+        "decks",
+        "ponte",
+        "banker",
+    }
+)
 
 
 @lru_cache(maxsize=1)
@@ -277,7 +299,9 @@ def _kv_terminals() -> dict[str, list[tuple[str, Callable[[str], Any], str, Call
         key = kv_key(term.name)
         if key and term.name in FIELDS:
             name, convert = FIELDS[term.name]
-            out.setdefault(key, []).append((term.name, terminal_regex(term.name).fullmatch, name, convert))
+            out.setdefault(key, []).append(
+                (term.name, terminal_regex(term.name).fullmatch, name, convert)
+            )
     return out
 
 

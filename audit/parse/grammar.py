@@ -7,7 +7,7 @@ import contextlib
 import hashlib
 import os
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from lark import Lark
 from lark import __version__ as lark_version
@@ -45,11 +45,17 @@ def grammar() -> Lark:
 
 
 def _compile(text: str, cache: str | bool) -> Lark:
-    return Lark(text, parser="lalr", lexer="contextual", transformer=ToEvent(), maybe_placeholders=False,
-                cache=cache)
+    return Lark(
+        text,
+        parser="lalr",
+        lexer="contextual",
+        transformer=ToEvent(),
+        maybe_placeholders=False,
+        cache=cache,
+    )
 
 
-@lru_cache(maxsize=None)
+@cache
 def terminal_regex(name: str) -> re.Pattern[str]:
     """A terminal of the grammar as a compiled regex: the grammar stays the one definition."""
     return re.compile(grammar().get_terminal(name).pattern.to_regexp())
@@ -60,7 +66,7 @@ def is_table_id(word: str) -> bool:
     return terminal_regex("TABLE").fullmatch(word) is not None
 
 
-@lru_cache(maxsize=None)
+@cache
 def kv_key(term: str) -> str | None:
     """The key a key=value terminal spells, read off the grammar itself."""
     if not term.endswith("_KV"):
@@ -68,4 +74,3 @@ def kv_key(term: str) -> str | None:
     pattern = grammar().get_terminal(term).pattern.value
     m = re.match(r"([a-z-]+)=", pattern)
     return m.group(1) if m else None
-

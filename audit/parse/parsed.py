@@ -35,6 +35,7 @@ class Problem:
     column: int
     message: str
 
+
 Parsed = Any  # ev.Event | Header | Comment | Problem | None (blank)
 
 #: the classes of the events a line can be (``type(parsed) in EVENT_TYPES``: one set lookup)

@@ -4,9 +4,10 @@ and validated by the event's model. A line the model refuses is a ``DelSyntaxErr
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, Callable
+from typing import Any
 
 from lark import Token, Transformer
 from pydantic import ValidationError
@@ -64,31 +65,60 @@ FIELDS: dict[str, tuple[str, Callable[[str], Any]]] = {
 
 #: bare word -> (field, value); None: the word carries no value of its own
 _WORDS: dict[str, tuple[str, Any] | None] = {
-    "PRESENT": ("present", True), "ABSENT": ("present", False),
-    "IN": ("action", "in"), "OUT": ("action", "out"),
-    "LAST_SHOE": ("what", "last-shoe"), "LAST_ROUNDS": ("what", "last-rounds"),
-    "NEW": None, "REFUSED": ("refused", True),
-    "BEGIN": ("action", "begin"), "END": ("action", "end"),
-    "DEALER": ("to", "dealer"), "PONTE": ("side", "ponte"), "BANKER": ("side", "banker"),
-    "WAR": ("choice", "war"), "SURRENDER": ("choice", "surrender"),
+    "PRESENT": ("present", True),
+    "ABSENT": ("present", False),
+    "IN": ("action", "in"),
+    "OUT": ("action", "out"),
+    "LAST_SHOE": ("what", "last-shoe"),
+    "LAST_ROUNDS": ("what", "last-rounds"),
+    "NEW": None,
+    "REFUSED": ("refused", True),
+    "BEGIN": ("action", "begin"),
+    "END": ("action", "end"),
+    "DEALER": ("to", "dealer"),
+    "PONTE": ("side", "ponte"),
+    "BANKER": ("side", "banker"),
+    "WAR": ("choice", "war"),
+    "SURRENDER": ("choice", "surrender"),
     "APPROVED": ("approved", True),
-    "CARD_WORD": ("draw", True), "NON": ("draw", False),
+    "CARD_WORD": ("draw", True),
+    "NON": ("draw", False),
 }
 
 #: how an argument is written, for messages
 SPELLING = {
-    "seat": "seat=N", "to_seat": "to=N", "spot": "spot=S", "amount": "amount=AMOUNT", "by": "by=OWNER",
-    "game": "game=G", "ruleset": "ruleset=R", "seats": "seats=N", "min": "min=AMOUNT",
-    "max": "max=AMOUNT", "egalite_min": "egalite-min=AMOUNT", "egalite_max": "egalite-max=AMOUNT",
-    "decks": "decks=N", "procedure": "procedure=P", "id": "id=ID", "n": "n=N",
-    "talon": "talon=N", "how": "how=H", "mode": "mode=M", "ponte": "ponte=P", "banker": "banker=B",
-    "card": "a card", "point": "a point", "text": '"text"',
+    "seat": "seat=N",
+    "to_seat": "to=N",
+    "spot": "spot=S",
+    "amount": "amount=AMOUNT",
+    "by": "by=OWNER",
+    "game": "game=G",
+    "ruleset": "ruleset=R",
+    "seats": "seats=N",
+    "min": "min=AMOUNT",
+    "max": "max=AMOUNT",
+    "egalite_min": "egalite-min=AMOUNT",
+    "egalite_max": "egalite-max=AMOUNT",
+    "decks": "decks=N",
+    "procedure": "procedure=P",
+    "id": "id=ID",
+    "n": "n=N",
+    "talon": "talon=N",
+    "how": "how=H",
+    "mode": "mode=M",
+    "ponte": "ponte=P",
+    "banker": "banker=B",
+    "card": "a card",
+    "point": "a point",
+    "text": '"text"',
 }
 
 
 def _limit(name: str, value: int, low: int, high: int, column: int) -> None:
     if not low <= value <= high:
-        raise DelSyntaxError(f"{name} {value} is out of range: it must be from {low} to {high}", column)
+        raise DelSyntaxError(
+            f"{name} {value} is out of range: it must be from {low} to {high}", column
+        )
 
 
 def check_range(name: str, value: Any, column: int) -> None:
@@ -128,7 +158,9 @@ class ToEvent(Transformer):
                     continue
                 name, value = word
             if name in fields:
-                raise DelSyntaxError(f"{verb}: {SPELLING.get(name, name)} is given twice", tok.column)
+                raise DelSyntaxError(
+                    f"{verb}: {SPELLING.get(name, name)} is given twice", tok.column
+                )
             check_range(name, value, tok.column)
             fields[name] = value
         return (verb, fields)
@@ -178,7 +210,8 @@ def _build(verb: str, fields: dict[str, Any], ts: datetime, table: str) -> Any:
     except ValidationError as err:
         missing = [
             SPELLING.get(str(e["loc"][0]), str(e["loc"][0]))
-            for e in err.errors() if e["type"] == "missing"
+            for e in err.errors()
+            if e["type"] == "missing"
         ]
         if missing:
             raise DelSyntaxError(f"{verb} needs {', '.join(missing)}", 0) from None
@@ -189,9 +222,13 @@ def _check_settlement(verb: str, fields: dict[str, Any]) -> None:
     if "by" in fields:
         if "seat" in fields or "spot" in fields:
             raise DelSyntaxError(
-                f"{verb} takes either seat= and spot= (bataille) or by= (chemin de fer), not both", 0)
+                f"{verb} takes either seat= and spot= (bataille) or by= (chemin de fer), not both",
+                0,
+            )
         return
     missing = [k for k in ("seat", "spot") if k not in fields]
     if missing:
         raise DelSyntaxError(
-            f"{verb} needs {' and '.join(SPELLING[m] for m in missing)} (or by=OWNER at chemin de fer)", 0)
+            f"{verb} needs {' and '.join(SPELLING[m] for m in missing)} (or by=OWNER at chemin de fer)",
+            0,
+        )

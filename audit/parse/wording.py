@@ -4,14 +4,13 @@ officer understands, pointing at the offending word."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .. import events as ev
 from .grammar import grammar, kv_key
 from .parsed import DelSyntaxError
-
 
 _TS_NO_OFFSET = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?$")
 _TS_LIKE = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]")
@@ -27,28 +26,40 @@ _KV_VALUES = {
     "GAME_KV": "bataille or chemin-de-fer",
     "RULESET_KV": "a ruleset id such as fr-bataille-2007",
     "SEATS_KV": "a number of seats from 1 to 99",
-    "MIN_KV": _VALUE_HELP["AMOUNT"], "MAX_KV": _VALUE_HELP["AMOUNT"],
-    "EGALITE_MIN_KV": _VALUE_HELP["AMOUNT"], "EGALITE_MAX_KV": _VALUE_HELP["AMOUNT"],
+    "MIN_KV": _VALUE_HELP["AMOUNT"],
+    "MAX_KV": _VALUE_HELP["AMOUNT"],
+    "EGALITE_MIN_KV": _VALUE_HELP["AMOUNT"],
+    "EGALITE_MAX_KV": _VALUE_HELP["AMOUNT"],
     "AMOUNT_KV": _VALUE_HELP["AMOUNT"],
-    "ID_KV": "an id (letters, digits, _ . -)", "PLAYER_KV": "a player id (letters, digits, _ . -)",
-    "N_KV": "a positive number", "DECKS_KV": "a number of decks",
+    "ID_KV": "an id (letters, digits, _ . -)",
+    "PLAYER_KV": "a player id (letters, digits, _ . -)",
+    "N_KV": "a positive number",
+    "DECKS_KV": "a number of decks",
     "PROCEDURE_KV": "sabot, shuffler or shuffler-dealer",
-    "CUT_BY_KV": _VALUE_HELP["CUT_BY"], "BY_SEAT_KV": "seat:N", "BY_KV": _VALUE_HELP["OWNER"],
-    "TALON_KV": "a number of cards", "SEAT_KV": _VALUE_HELP["SEAT"], "TO_KV": _VALUE_HELP["SEAT"],
+    "CUT_BY_KV": _VALUE_HELP["CUT_BY"],
+    "BY_SEAT_KV": "seat:N",
+    "BY_KV": _VALUE_HELP["OWNER"],
+    "TALON_KV": "a number of cards",
+    "SEAT_KV": _VALUE_HELP["SEAT"],
+    "TO_KV": _VALUE_HELP["SEAT"],
     "SPOT_KV": "main, egalite, war or egalite-war",
-    "HOW_KV": "first, suite, taken, taux, auction or next", "MODE_KV": "solo, table or suivi",
-    "PONTE_POINT_KV": "a point from 0 to 9", "BANKER_POINT_KV": "a point from 0 to 9",
+    "HOW_KV": "first, suite, taken, taux, auction or next",
+    "MODE_KV": "solo, table or suivi",
+    "PONTE_POINT_KV": "a point from 0 to 9",
+    "BANKER_POINT_KV": "a point from 0 to 9",
 }
 _BARE_VALUES = {
-    "CARD": _VALUE_HELP["CARD"], "SEAT_NUMBER": _VALUE_HELP["SEAT"],
-    "ROUND_NUMBER": "a round number (a positive integer)", "POINT_DIGIT": "a point from 0 to 9",
+    "CARD": _VALUE_HELP["CARD"],
+    "SEAT_NUMBER": _VALUE_HELP["SEAT"],
+    "ROUND_NUMBER": "a round number (a positive integer)",
+    "POINT_DIGIT": "a point from 0 to 9",
     "STRING": 'a double-quoted text ("..." with \\" and \\\\ escapes)',
     "TABLE": "a table id: a letter or digit then up to 31 letters, digits, _ . -",
     "TIMESTAMP": "an RFC 3339 timestamp with an offset, e.g. 2026-11-20T21:03:12+01:00",
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _display(term: str) -> str:
     if term == "$END":
         return "the end of the line"
@@ -117,7 +128,9 @@ def explain(body: str, err: UnexpectedInput) -> tuple[int, str]:
     in its place is found by parsing the line up to that word.
     """
     column = getattr(err, "column", len(body) + 1)
-    if isinstance(err, UnexpectedToken) and err.token.type == "$END" or isinstance(err, UnexpectedEOF):
+    if (isinstance(err, UnexpectedToken) and err.token.type == "$END") or isinstance(
+        err, UnexpectedEOF
+    ):
         column = len(body) + 1
     words = body.split()
     verb = words[2] if len(words) >= 3 else None
@@ -135,7 +148,10 @@ def explain(body: str, err: UnexpectedInput) -> tuple[int, str]:
         if _TS_NO_OFFSET.match(word):
             return start, f"timestamp `{word}` has no UTC offset: add Z or +hh:mm (RFC 3339)"
         if _TS_LIKE.match(word) or word[:1].isdigit():
-            return start, f"`{word}` is not an RFC 3339 timestamp (e.g. 2026-11-20T21:03:12.345+01:00)"
+            return (
+                start,
+                f"`{word}` is not an RFC 3339 timestamp (e.g. 2026-11-20T21:03:12.345+01:00)",
+            )
         return start, f"a line must start with a timestamp or `#`; found `{word}`"
     if "TABLE" in expected:
         return start, f"`{word}` is not a table id: {_BARE_VALUES['TABLE'].split(': ', 1)[1]}"
@@ -151,8 +167,10 @@ def explain(body: str, err: UnexpectedInput) -> tuple[int, str]:
         key, value = word.split("=", 1)
         for term in sorted(expected):
             if kv_key(term) == key:
-                return start, (f"{where}`{value}` is not a valid value for {key}=: "
-                               f"expected {_KV_VALUES.get(term, term)}")
+                return start, (
+                    f"{where}`{value}` is not a valid value for {key}=: "
+                    f"expected {_KV_VALUES.get(term, term)}"
+                )
         return start, f"{where}unexpected argument `{key}=` here; expected {allowed}"
     for term in sorted(expected):
         if term in _BARE_VALUES and not kv_key(term):

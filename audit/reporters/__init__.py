@@ -12,10 +12,11 @@ so that start-up does not load rich or the XML library for a JSON report.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import import_module
 from importlib.util import find_spec
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..report import Report
@@ -51,8 +52,10 @@ class Reporter:
         absent = [module for module in self.needs if find_spec(module) is None]
         if not absent:
             return None
-        return (f"the {self.name} format needs {', '.join(absent)}, which is not installed: "
-                f"pip install 'del-audit[{self.extra}]'")
+        return (
+            f"the {self.name} format needs {', '.join(absent)}, which is not installed: "
+            f"pip install 'del-audit[{self.extra}]'"
+        )
 
 
 #: format name -> reporter, in the order the help lists them
@@ -75,23 +78,75 @@ def names() -> tuple[str, ...]:
 
 def _module_function(module: str, function: str = "render") -> Callable:
     """A function of one of this package's modules, imported at its first call."""
+
     def call(report: Report):
         return getattr(import_module(f"{__name__}.{module}"), function)(report)
+
     return call
 
 
-register(Reporter("text", "txt", "a summary, then the findings by table and round, for a person",
-                  _module_function("text"), show=_module_function("text", "show"),
-                  stream=_module_function("text", "pieces")))
-register(Reporter("json", "json", "the JSON report of the findings contract, for programs",
-                  _module_function("json_report"), stream=_module_function("json_report", "pieces")))
-register(Reporter("sarif", "sarif", "SARIF 2.1.0, for code-scanning views", _module_function("sarif"),
-                  stream=_module_function("sarif", "pieces")))
-register(Reporter("junit", "xml", "JUnit XML, for the test views of CI servers", _module_function("junit"),
-                  stream=_module_function("junit", "pieces")))
-register(Reporter("github", "txt", "GitHub Actions workflow commands: annotations on the run, for a CI step's log",
-                  _module_function("github"), stream=_module_function("github", "pieces")))
-register(Reporter("gitlab", "json", "GitLab Code Quality JSON, for merge requests and the pipeline's Code Quality tab",
-                  _module_function("gitlab"), stream=_module_function("gitlab", "pieces")))
-register(Reporter("html", "html", "one self-contained HTML page with plots, for the compliance officer (the html extra)",
-                  _module_function("html"), needs=("matplotlib",), extra="html"))
+register(
+    Reporter(
+        "text",
+        "txt",
+        "a summary, then the findings by table and round, for a person",
+        _module_function("text"),
+        show=_module_function("text", "show"),
+        stream=_module_function("text", "pieces"),
+    )
+)
+register(
+    Reporter(
+        "json",
+        "json",
+        "the JSON report of the findings contract, for programs",
+        _module_function("json_report"),
+        stream=_module_function("json_report", "pieces"),
+    )
+)
+register(
+    Reporter(
+        "sarif",
+        "sarif",
+        "SARIF 2.1.0, for code-scanning views",
+        _module_function("sarif"),
+        stream=_module_function("sarif", "pieces"),
+    )
+)
+register(
+    Reporter(
+        "junit",
+        "xml",
+        "JUnit XML, for the test views of CI servers",
+        _module_function("junit"),
+        stream=_module_function("junit", "pieces"),
+    )
+)
+register(
+    Reporter(
+        "github",
+        "txt",
+        "GitHub Actions workflow commands: annotations on the run, for a CI step's log",
+        _module_function("github"),
+        stream=_module_function("github", "pieces"),
+    )
+)
+register(
+    Reporter(
+        "gitlab",
+        "json",
+        "GitLab Code Quality JSON, for merge requests and the pipeline's Code Quality tab",
+        _module_function("gitlab"),
+        stream=_module_function("gitlab", "pieces"),
+    )
+)
+register(
+    Reporter(
+        "html",
+        "html",
+        "one self-contained HTML page with plots, for the compliance officer (the html extra)",
+        _module_function("html"),
+        needs=("matplotlib",),
+        extra="html",
+    )
+)

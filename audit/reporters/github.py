@@ -12,7 +12,7 @@ findings hidden and suppressed, the overlays); the hashes are in the JSON, SARIF
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..findings import Finding, moment, place
 from ..report import Report
@@ -49,8 +49,10 @@ def configuration_notice(report: Report) -> str | None:
     conf = report.configuration
     if conf is None or not conf.shaped():
         return None
-    return (f"::notice title={escape_property('what shaped this report')}::"
-            f"{escape_data('; '.join(conf.hiding()))}")
+    return (
+        f"::notice title={escape_property('what shaped this report')}::"
+        f"{escape_data('; '.join(conf.hiding()))}"
+    )
 
 
 def pieces(report: Report) -> Iterator[str]:

@@ -14,7 +14,7 @@ write a JSON, SARIF or JUnit report beside it for that.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..findings import moment, place
 from ..report import Report

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from decimal import Decimal
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from .. import __version__
-from ..escape import undecodable_escaped
 from ..engine.stats import TableStats
+from ..escape import undecodable_escaped
 from ..report import Report
 from . import json_pieces
 
@@ -25,29 +26,52 @@ def _as_dict(report: Report, findings: Any, groups: bool = True) -> dict[str, An
         "format": FORMAT,
         "version": VERSION,
         "auditor": {"name": "del-audit", "version": __version__},
-        "inputs": [{"path": i.path, "sha256": i.sha256, "lines": i.lines, "size": i.size, "accounting": i.accounting}
-                   for i in report.inputs],
+        "inputs": [
+            {
+                "path": i.path,
+                "sha256": i.sha256,
+                "lines": i.lines,
+                "size": i.size,
+                "accounting": i.accounting,
+            }
+            for i in report.inputs
+        ],
         "summary": {
             "tables": report.tables,
             "rounds": report.rounds,
             "events": report.events,
             "findings": report.counts(),
         },
-        **({} if report.configuration is None else {"configuration": report.configuration.as_json()}),
+        **(
+            {}
+            if report.configuration is None
+            else {"configuration": report.configuration.as_json()}
+        ),
         "findings": findings,
         "table_summaries": [table_summary(report, t) for t in report.table_stats],
         "suppressed": [
-            {**s.finding.model_dump(mode="json"), "fingerprint": s.fingerprint, "justification": s.justification}
+            {
+                **s.finding.model_dump(mode="json"),
+                "fingerprint": s.fingerprint,
+                "justification": s.justification,
+            }
             for s in report.suppressed
         ],
-        "baseline": None if report.baseline is None else {"path": report.baseline, "stale": report.stale},
+        "baseline": None
+        if report.baseline is None
+        else {"path": report.baseline, "stale": report.stale},
         **({} if report.statistics is None else {"statistics": statistics(report, groups)}),
         "rulesets": [
             {
                 "id": r.id,
                 "sha256": r.sha256,
-                "overlay": None if r.overlay is None else {
-                    "id": r.overlay.model.overlay, "path": r.overlay.path.as_posix(), "sha256": r.overlay.sha256},
+                "overlay": None
+                if r.overlay is None
+                else {
+                    "id": r.overlay.model.overlay,
+                    "path": r.overlay.path.as_posix(),
+                    "sha256": r.overlay.sha256,
+                },
             }
             for r in report.rulesets
         ],
@@ -61,10 +85,18 @@ def money(value: Decimal) -> str:
 
 def table_summary(report: Report, t: TableStats) -> dict[str, Any]:
     return {
-        "path": t.path, "table": t.table, "ruleset": t.ruleset, "overlay": t.overlay, "game": t.game,
-        "rounds": t.rounds, "findings": report.findings_by_category(t.path, t.table),
-        "drop": money(t.drop), "paid": money(t.paid), "collected": money(t.collected),
-        "house_win": money(t.house_win), "hold_percent": None if t.hold is None else format(t.hold, "f"),
+        "path": t.path,
+        "table": t.table,
+        "ruleset": t.ruleset,
+        "overlay": t.overlay,
+        "game": t.game,
+        "rounds": t.rounds,
+        "findings": report.findings_by_category(t.path, t.table),
+        "drop": money(t.drop),
+        "paid": money(t.paid),
+        "collected": money(t.collected),
+        "house_win": money(t.house_win),
+        "hold_percent": None if t.hold is None else format(t.hold, "f"),
         "banked_by": "house" if t.house_banked else "player",
     }
 
@@ -82,19 +114,39 @@ def statistics(report: Report, groups: bool = True) -> dict[str, Any]:
         "alpha": stats.alpha,
         "groups": [_group(g) for g in stats.groups] if groups else GROUPS_HERE,
         "anomalies": [
-            {"scope": a.group.scope, "id": a.group.id, "path": a.group.path, "table": a.group.table,
-             "test": a.group.test, "z": a.group.z, "p": a.group.p, "p_adjusted": a.p_adjusted,
-             "message": a.group.message}
+            {
+                "scope": a.group.scope,
+                "id": a.group.id,
+                "path": a.group.path,
+                "table": a.group.table,
+                "test": a.group.test,
+                "z": a.group.z,
+                "p": a.group.p,
+                "p_adjusted": a.p_adjusted,
+                "message": a.group.message,
+            }
             for a in stats.anomalies()
         ],
     }
 
 
 def _group(g) -> dict[str, Any]:
-    out: dict[str, Any] = {"scope": g.scope, "id": g.id, "path": g.path, "table": g.table, "ruleset": g.ruleset,
-                           "test": g.test, "rounds": g.rounds}
+    out: dict[str, Any] = {
+        "scope": g.scope,
+        "id": g.id,
+        "path": g.path,
+        "table": g.table,
+        "ruleset": g.ruleset,
+        "test": g.test,
+        "rounds": g.rounds,
+    }
     if g.test == "result":
-        out.update(handle=money(g.handle), result=money(g.result), expected=money(g.expected), sd=money(g.sd))
+        out.update(
+            handle=money(g.handle),
+            result=money(g.result),
+            expected=money(g.expected),
+            sd=money(g.sd),
+        )
     else:
         out.update(cards=g.cards, statistic=g.statistic)
     out.update(z=g.z, p=g.p)
@@ -133,7 +185,11 @@ def _groups_pieces(groups: Iterable) -> Iterator[str]:
     pure-Python encoder's pieces of every group, or the groups themselves, held at once."""
     first = True
     for g in groups:
-        text = "{\n        " + json.dumps(_group(g), ensure_ascii=False, separators=(_MEMBERS, ": "))[1:-1] + "\n      }"
+        text = (
+            "{\n        "
+            + json.dumps(_group(g), ensure_ascii=False, separators=(_MEMBERS, ": "))[1:-1]
+            + "\n      }"
+        )
         yield ("[\n      " if first else ",\n      ") + text
         first = False
     yield "[]" if first else "\n    ]"

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import groupby
-from typing import Any, Iterator
+from typing import Any
 
 from ..escape import escape_char
 from ..findings import Finding
@@ -45,7 +46,9 @@ class _Case:
     name: str
     #: whether findings fail it (they are written in its place afterwards: ``pieces``)
     failed: bool = False
-    skipped: list[tuple[Finding, str, str]] = field(default_factory=list)  # finding, fingerprint, justification
+    skipped: list[tuple[Finding, str, str]] = field(
+        default_factory=list
+    )  # finding, fingerprint, justification
 
 
 @dataclass
@@ -88,8 +91,14 @@ def _value(v: Any) -> str:
     return "" if v is None else str(v)
 
 
-def _suite(report: Report, path: str, sha256: str | None, lines: int | None,
-           found: _Found, suppressed: list[tuple[Finding, str, str]]) -> ET.Element:
+def _suite(
+    report: Report,
+    path: str,
+    sha256: str | None,
+    lines: int | None,
+    found: _Found,
+    suppressed: list[tuple[Finding, str, str]],
+) -> ET.Element:
     rulesets = {rs.id: rs for rs in report.rulesets}
     fmt = rulesets.get(FORMAT_RULESET)
     stats = [t for t in report.table_stats if t.path == path]
@@ -129,10 +138,16 @@ def _suite(report: Report, path: str, sha256: str | None, lines: int | None,
     ordered = [cases[k] for k in sorted(cases)]
     failed = sum(1 for c in ordered if c.failed)
     skipped = sum(1 for c in ordered if c.skipped and not c.failed)
-    suite = ET.Element("testsuite", {
-        "name": path, "tests": str(len(ordered)), "failures": str(failed),
-        "errors": "0", "skipped": str(skipped),
-    })
+    suite = ET.Element(
+        "testsuite",
+        {
+            "name": path,
+            "tests": str(len(ordered)),
+            "failures": str(failed),
+            "errors": "0",
+            "skipped": str(skipped),
+        },
+    )
     props = ET.SubElement(suite, "properties")
 
     def prop(name: str, value: Any) -> None:
@@ -149,14 +164,26 @@ def _suite(report: Report, path: str, sha256: str | None, lines: int | None,
         prop("baseline.stale", sum(1 for e in report.stale if e.get("path") == path))
     for t in stats:
         summary = table_summary(report, t)
-        for key in ("ruleset", "overlay", "game", "rounds", "drop", "paid", "collected",
-                    "house_win", "hold_percent", "banked_by"):
+        for key in (
+            "ruleset",
+            "overlay",
+            "game",
+            "rounds",
+            "drop",
+            "paid",
+            "collected",
+            "house_win",
+            "hold_percent",
+            "banked_by",
+        ):
             prop(f"table.{t.table}.{key}", summary[key])
         for category, n in sorted(summary["findings"].items()):
             prop(f"table.{t.table}.findings.{category}", n)
 
     for case in ordered:
-        el = ET.SubElement(suite, "testcase", {"classname": case.classname, "name": case.name, "file": path})
+        el = ET.SubElement(
+            suite, "testcase", {"classname": case.classname, "name": case.name, "file": path}
+        )
         if case.failed:
             ET.SubElement(el, _FAILURES)
         if case.skipped:
@@ -174,26 +201,43 @@ def configuration_properties(report: Report) -> list[tuple[str, str]]:
         return []
     props: list[tuple[str, str]] = []
     for n, f in enumerate(conf.files, 1):
-        props += [(f"configuration.files.{n}.path", f.path), (f"configuration.files.{n}.sha256", f.sha256)]
+        props += [
+            (f"configuration.files.{n}.path", f.path),
+            (f"configuration.files.{n}.sha256", f.sha256),
+        ]
     for r in conf.rulesets:
         props.append((f"configuration.rulesets.{r.id}.sha256", r.sha256))
     for n, o in enumerate(conf.overlays, 1):
-        props += [(f"configuration.overlays.{n}.{key}", value) for key, value in (
-            ("path", o.path), ("sha256", o.sha256), ("ruleset", o.ruleset or ""), ("tables", o.tables),
-            ("tightened", ",".join(o.tightened)), ("added", ",".join(o.added)),
-            ("parameters", ",".join(o.parameters)))]
+        props += [
+            (f"configuration.overlays.{n}.{key}", value)
+            for key, value in (
+                ("path", o.path),
+                ("sha256", o.sha256),
+                ("ruleset", o.ruleset or ""),
+                ("tables", o.tables),
+                ("tightened", ",".join(o.tightened)),
+                ("added", ",".join(o.added)),
+                ("parameters", ",".join(o.parameters)),
+            )
+        ]
     sel = conf.selection
-    props += [("configuration.selection.select", ",".join(sel.select)),
-              ("configuration.selection.ignore", ",".join(sel.ignore)),
-              ("configuration.selection.source", sel.source or ""),
-              ("configuration.selection.hidden", str(sel.hidden))]
+    props += [
+        ("configuration.selection.select", ",".join(sel.select)),
+        ("configuration.selection.ignore", ",".join(sel.ignore)),
+        ("configuration.selection.source", sel.source or ""),
+        ("configuration.selection.hidden", str(sel.hidden)),
+    ]
     if conf.baseline is not None:
-        props += [("configuration.baseline.path", conf.baseline.path),
-                  ("configuration.baseline.sha256", conf.baseline.sha256),
-                  ("configuration.baseline.suppressed", str(conf.baseline.suppressed))]
-    props += [("configuration.fail_on", conf.fail_on),
-              ("configuration.fail_on_anomaly", str(conf.fail_on_anomaly).lower()),
-              ("configuration.statistics", str(conf.statistics).lower())]
+        props += [
+            ("configuration.baseline.path", conf.baseline.path),
+            ("configuration.baseline.sha256", conf.baseline.sha256),
+            ("configuration.baseline.suppressed", str(conf.baseline.suppressed)),
+        ]
+    props += [
+        ("configuration.fail_on", conf.fail_on),
+        ("configuration.fail_on_anomaly", str(conf.fail_on_anomaly).lower()),
+        ("configuration.statistics", str(conf.statistics).lower()),
+    ]
     return props
 
 
@@ -212,15 +256,28 @@ def _skeleton(report: Report) -> tuple[ET.Element, dict[str, int]]:
         mine.cases[_case_key(f)] = None
     sup_by_path: dict[str, list[tuple[Finding, str, str]]] = {}
     for s in sorted(report.suppressed, key=lambda s: (*s.finding.sort_key(), s.fingerprint)):
-        sup_by_path.setdefault(s.finding.path, []).append((s.finding, s.fingerprint, s.justification))
+        sup_by_path.setdefault(s.finding.path, []).append(
+            (s.finding, s.fingerprint, s.justification)
+        )
 
     root = ET.Element("testsuites", {"name": "audit"})
     order = [i.path for i in report.inputs]
     for i in report.inputs:
-        root.append(_suite(report, i.path, i.sha256, i.lines, found.get(i.path, _Found()), sup_by_path.get(i.path, [])))
+        root.append(
+            _suite(
+                report,
+                i.path,
+                i.sha256,
+                i.lines,
+                found.get(i.path, _Found()),
+                sup_by_path.get(i.path, []),
+            )
+        )
     extra = sorted((set(found) | set(sup_by_path)) - set(order))
     for path in extra:
-        root.append(_suite(report, path, None, None, found.get(path, _Found()), sup_by_path.get(path, [])))
+        root.append(
+            _suite(report, path, None, None, found.get(path, _Found()), sup_by_path.get(path, []))
+        )
     for key in ("tests", "failures", "errors", "skipped"):
         root.set(key, str(sum(int(s.get(key, "0")) for s in root)))
     for el in root.iter():
@@ -238,7 +295,7 @@ def as_element(report: Report) -> ET.Element:
         mark = case.find(_FAILURES)
         if mark is not None:
             at = list(case).index(mark)
-            case[at:at + 1] = list(next(failures))
+            case[at : at + 1] = list(next(failures))
     return root
 
 
@@ -246,9 +303,13 @@ def _failures(report: Report, place: dict[str, int]) -> Iterator[Iterator[ET.Ele
     """The failure elements of each failed test case in document order (the findings sorted by
     suite and case, those that spilled through runs on disk), one at a time. ``place``: the rank
     of each file's suite."""
+
     def key(pair: tuple[Finding, str]) -> tuple[int, tuple[str, str]]:
         return place[pair[0].path], _case_key(pair[0])
-    pairs = ordered_pairs(report.fingerprinted(), key, spill=isinstance(report.findings, SpilledFindings))
+
+    pairs = ordered_pairs(
+        report.fingerprinted(), key, spill=isinstance(report.findings, SpilledFindings)
+    )
     for _, group in groupby(pairs, key=key):
         yield (_failure(f, fp) for f, fp in group)
 
@@ -260,9 +321,11 @@ def pieces(report: Report) -> Iterator[str]:
     text = '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
     mark = f"<{_FAILURES} />"
     at = 0
-    for failures in _failures(report, place):  # each in place of the next mark, indented as the mark is
+    for failures in _failures(
+        report, place
+    ):  # each in place of the next mark, indented as the mark is
         where = text.index(mark, at)
-        indent = text[text.rfind("\n", 0, where):where]
+        indent = text[text.rfind("\n", 0, where) : where]
         yield text[at:where]
         between = ""
         for failure in failures:

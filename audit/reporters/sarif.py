@@ -13,9 +13,10 @@ Deterministic: no timestamps, keys sorted.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from itertools import chain
 from pathlib import PurePosixPath, PureWindowsPath
-from typing import Any, Iterator
+from typing import Any
 from urllib.parse import quote
 
 from .. import __version__
@@ -47,7 +48,9 @@ def artifact_uri(path: str) -> str:
 
 
 def _pascal(check: str) -> str:
-    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", check) if part)
+    return "".join(
+        part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", check) if part
+    )
 
 
 def _citation_block(rule: Rule) -> str:
@@ -102,18 +105,29 @@ def _location(f: Finding, artifact_index: dict[str, int]) -> dict[str, Any]:
     artifact: dict[str, Any] = {"uri": artifact_uri(f.path)}
     if f.path in artifact_index:
         artifact["index"] = artifact_index[f.path]
-    location: dict[str, Any] = {"physicalLocation": {"artifactLocation": artifact, "region": region}}
+    location: dict[str, Any] = {
+        "physicalLocation": {"artifactLocation": artifact, "region": region}
+    }
     if f.table is not None:
         logical = [{"kind": "table", "name": f.table, "fullyQualifiedName": f.table}]
         if f.round is not None:
-            logical.append({"kind": "round", "name": f"round {f.round}",
-                            "fullyQualifiedName": f"{f.table}/round {f.round}"})
+            logical.append(
+                {
+                    "kind": "round",
+                    "name": f"round {f.round}",
+                    "fullyQualifiedName": f"{f.table}/round {f.round}",
+                }
+            )
         location["logicalLocations"] = logical
     return location
 
 
-def _result(f: Finding, fingerprint: str, rule_index: dict[tuple[str, str], int],
-            artifact_index: dict[str, int]) -> dict[str, Any]:
+def _result(
+    f: Finding,
+    fingerprint: str,
+    rule_index: dict[tuple[str, str], int],
+    artifact_index: dict[str, int],
+) -> dict[str, Any]:
     result: dict[str, Any] = {
         "ruleId": f.rule,
         "level": LEVELS[f.severity],
@@ -121,9 +135,17 @@ def _result(f: Finding, fingerprint: str, rule_index: dict[tuple[str, str], int]
         "locations": [_location(f, artifact_index)],
         "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
         "properties": {
-            "category": f.category, "severity": f.severity, "table": f.table, "round": f.round,
-            "ruleset": f.ruleset, "citation": f.citation, "expected": f.expected, "actual": f.actual,
-            "time": f.time, "dealer": f.dealer, "shoe": f.shoe,
+            "category": f.category,
+            "severity": f.severity,
+            "table": f.table,
+            "round": f.round,
+            "ruleset": f.ruleset,
+            "citation": f.citation,
+            "expected": f.expected,
+            "actual": f.actual,
+            "time": f.time,
+            "dealer": f.dealer,
+            "shoe": f.shoe,
         },
     }
     index = rule_index.get((f.ruleset, f.rule))
@@ -138,8 +160,9 @@ def as_dict(report: Report) -> dict[str, Any]:
     return document
 
 
-def _results(report: Report, rule_index: dict[tuple[str, str], int],
-             artifact_index: dict[str, int]) -> Iterator[dict[str, Any]]:
+def _results(
+    report: Report, rule_index: dict[tuple[str, str], int], artifact_index: dict[str, int]
+) -> Iterator[dict[str, Any]]:
     baselined = report.baseline is not None
     for f, fp in report.fingerprinted():
         result = _result(f, fp, rule_index, artifact_index)
@@ -148,7 +171,9 @@ def _results(report: Report, rule_index: dict[tuple[str, str], int],
         yield result
     for s in sorted(report.suppressed, key=lambda s: (*s.finding.sort_key(), s.fingerprint)):
         result = _result(s.finding, s.fingerprint, rule_index, artifact_index)
-        result["suppressions"] = [{"kind": "external", "status": "accepted", "justification": s.justification}]
+        result["suppressions"] = [
+            {"kind": "external", "status": "accepted", "justification": s.justification}
+        ]
         if baselined:
             result["baselineState"] = "unchanged"
         yield result
@@ -193,25 +218,39 @@ def _document(report: Report) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]
         "columnKind": "unicodeCodePoints",
         "properties": {
             "summary": {
-                "tables": report.tables, "rounds": report.rounds, "events": report.events,
-                "findings": report.counts(), "suppressed": len(report.suppressed),
+                "tables": report.tables,
+                "rounds": report.rounds,
+                "events": report.events,
+                "findings": report.counts(),
+                "suppressed": len(report.suppressed),
             },
             "tableSummaries": [table_summary(report, t) for t in report.table_stats],
             "rulesets": [
                 {
-                    "id": r.id, "sha256": r.sha256,
-                    "overlay": None if r.overlay is None else {
-                        "id": r.overlay.model.overlay, "path": r.overlay.path.as_posix(),
-                        "sha256": r.overlay.sha256},
+                    "id": r.id,
+                    "sha256": r.sha256,
+                    "overlay": None
+                    if r.overlay is None
+                    else {
+                        "id": r.overlay.model.overlay,
+                        "path": r.overlay.path.as_posix(),
+                        "sha256": r.overlay.sha256,
+                    },
                 }
                 for r in report.rulesets
             ],
             "baseline": report.baseline,
             "staleBaselineEntries": list(report.stale),
-            **({} if report.configuration is None else {"configuration": report.configuration.as_json()}),
+            **(
+                {}
+                if report.configuration is None
+                else {"configuration": report.configuration.as_json()}
+            ),
         },
     }
-    return {"$schema": SCHEMA, "version": SARIF_VERSION, "runs": [run]}, _results(report, rule_index, artifact_index)
+    return {"$schema": SCHEMA, "version": SARIF_VERSION, "runs": [run]}, _results(
+        report, rule_index, artifact_index
+    )
 
 
 def pieces(report: Report) -> Iterator[str]:

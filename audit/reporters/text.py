@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from itertools import groupby
-from typing import Iterator
 
 from rich.console import Console
 from rich.markup import escape
@@ -33,8 +33,15 @@ def pieces(report: Report) -> Iterator[str]:
     """The report as a file holds it: plain text, lines as long as they are; a finding at a time
     (never all in memory)."""
     out = io.StringIO()
-    console = Console(width=120, file=out, highlight=False, soft_wrap=True, color_system=None, force_terminal=False,
-                      emoji=False)
+    console = Console(
+        width=120,
+        file=out,
+        highlight=False,
+        soft_wrap=True,
+        color_system=None,
+        force_terminal=False,
+        emoji=False,
+    )
     for _ in _drawing(report, console):
         yield out.getvalue()
         out.seek(0)
@@ -64,35 +71,51 @@ def _draw(report: Report, console: Console) -> Iterator[None]:
     counts = report.counts()
     inputs = ", ".join(i.path for i in report.inputs)
     conf = report.configuration
-    if conf is not None and conf.shaped():  # the first line a person reads: what is not shown, and why
+    if (
+        conf is not None and conf.shaped()
+    ):  # the first line a person reads: what is not shown, and why
         console.print(f"[bold yellow]audit: {safe('; '.join(conf.hiding()))}[/bold yellow]")
     console.print(f"[bold]audit[/bold]: {safe(inputs)}")
     if conf is not None:
         for fact in conf.facts():
             console.print(f"  [dim]{safe(fact)}[/dim]")
-    console.print(f"  {report.tables} table(s), {report.rounds} round(s), {report.events} event(s) audited")
+    console.print(
+        f"  {report.tables} table(s), {report.rounds} round(s), {report.events} event(s) audited"
+    )
     for t in report.table_stats:
         hold = "—" if t.hold is None else f"{t.hold}%"
         who = "house" if t.house_banked else "bank (a player)"
-        console.print(f"  {safe(t.path)} {safe(t.table)} ({safe(t.ruleset)}{', ' + safe(t.overlay) if t.overlay else ''}): "
-                      f"{t.rounds} round(s), drop {t.drop:.2f}, {who} result {t.result:.2f}, hold {hold}")
+        console.print(
+            f"  {safe(t.path)} {safe(t.table)} ({safe(t.ruleset)}{', ' + safe(t.overlay) if t.overlay else ''}): "
+            f"{t.rounds} round(s), drop {t.drop:.2f}, {who} result {t.result:.2f}, hold {hold}"
+        )
     for i in report.inputs:
         console.print(f"  [dim]{safe(i.path)} sha256 {i.sha256}[/dim]")
     overlays = [r for r in report.rulesets if r.overlay is not None]
     for r in overlays:
-        console.print(f"  house rules: {safe(r.overlay.model.overlay)} over {safe(r.id)} ({safe(r.overlay.path.as_posix())})")
+        console.print(
+            f"  house rules: {safe(r.overlay.model.overlay)} over {safe(r.id)} ({safe(r.overlay.path.as_posix())})"
+        )
     if report.baseline is not None:
-        console.print(f"  baseline {safe(report.baseline)}: {len(report.suppressed)} finding(s) suppressed, "
-                      f"{len(report.stale)} stale entr{'y' if len(report.stale) == 1 else 'ies'}")
+        console.print(
+            f"  baseline {safe(report.baseline)}: {len(report.suppressed)} finding(s) suppressed, "
+            f"{len(report.stale)} stale entr{'y' if len(report.stale) == 1 else 'ies'}"
+        )
         for entry in report.stale:
-            console.print(f"    [yellow]stale[/yellow] {safe(stale_entry(entry))} (matches nothing any more)")
+            console.print(
+                f"    [yellow]stale[/yellow] {safe(stale_entry(entry))} (matches nothing any more)"
+            )
     if not report.findings:
         hidden = conf.selection.hidden if conf is not None else 0
-        console.print(f"  [yellow]no finding reported; {hidden} hidden by the selection[/yellow]" if hidden
-                      else "  [green]no finding[/green]")
+        console.print(
+            f"  [yellow]no finding reported; {hidden} hidden by the selection[/yellow]"
+            if hidden
+            else "  [green]no finding[/green]"
+        )
         return
-    console.print("  findings: " + ", ".join(
-        f"[{_STYLE[s]}]{n} {s}[/{_STYLE[s]}]" for s, n in counts.items()))
+    console.print(
+        "  findings: " + ", ".join(f"[{_STYLE[s]}]{n} {s}[/{_STYLE[s]}]" for s, n in counts.items())
+    )
     regulations = {r.id: r.model.regulation.short or r.model.title for r in report.rulesets}
     by_place = ordered(report.findings, key=lambda f: (*_group_key(f), f.line, f.rule))
     for (path, table, rnd), items in groupby(by_place, key=_group_key):
@@ -103,14 +126,19 @@ def _draw(report: Report, console: Console) -> Iterator[None]:
         for f in items:
             style = _STYLE[f.severity]
             at = moment(f)
-            console.print(f"  {safe(f.path)}:{f.line}: [{style}]{f.severity}[/{style}] {safe(f.rule)} ({f.category})"
-                          + (f" {safe(at)}" if at else ""), emoji=False)  # :100: is a line, not an emoji
+            console.print(
+                f"  {safe(f.path)}:{f.line}: [{style}]{f.severity}[/{style}] {safe(f.rule)} ({f.category})"
+                + (f" {safe(at)}" if at else ""),
+                emoji=False,
+            )  # :100: is a line, not an emoji
             console.print(f"    {safe(f.message)}")
             if f.expected or f.actual:
                 console.print(f"    expected: {safe(f.expected or '—')}")
                 console.print(f"    actual:   {safe(f.actual or '—')}")
             regulation = regulations.get(f.ruleset)
-            console.print(f"    [dim]{safe(regulation + ', ' if regulation else '')}{safe(f.citation)}[/dim]")
+            console.print(
+                f"    [dim]{safe(regulation + ', ' if regulation else '')}{safe(f.citation)}[/dim]"
+            )
             yield
     _draw_tallies(report, console)
 
@@ -148,22 +176,29 @@ def summary_line(report: Report) -> str:
     """The report in one line (``--quiet``): findings by severity and the statistics' anomalies, what
     was audited, what the selection hid, what the baseline did, the house overlays."""
     counts = report.counts()
-    found = f"{sum(counts.values())} finding(s) ({', '.join(f'{n} {s}' for s, n in counts.items())})" \
-        if report.findings else "no finding"
+    found = (
+        f"{sum(counts.values())} finding(s) ({', '.join(f'{n} {s}' for s, n in counts.items())})"
+        if report.findings
+        else "no finding"
+    )
     anomalies = len(report.statistics.anomalies()) if report.statistics is not None else 0
     if anomalies:
         found += f", {anomalies} statistics anomal{'y' if anomalies == 1 else 'ies'}"
         if report.configuration is not None and report.configuration.fail_on_anomaly:
             found += " (failing the run: --fail-on-anomaly)"
-    line = (f"audit: {found} in {len(report.inputs)} file(s), {report.tables} table(s), "
-            f"{report.rounds} round(s)")
+    line = (
+        f"audit: {found} in {len(report.inputs)} file(s), {report.tables} table(s), "
+        f"{report.rounds} round(s)"
+    )
     conf = report.configuration
     if conf is not None and (conf.selection.select or conf.selection.ignore):
         line += f"; {conf.selection_said()}"
     if report.baseline is not None:
         where = f" {conf.baseline.path}" if conf is not None and conf.baseline is not None else ""
-        line += f"; {len(report.suppressed)} suppressed by the baseline{where}, {len(report.stale)} stale entr" \
-                f"{'y' if len(report.stale) == 1 else 'ies'}"
+        line += (
+            f"; {len(report.suppressed)} suppressed by the baseline{where}, {len(report.stale)} stale entr"
+            f"{'y' if len(report.stale) == 1 else 'ies'}"
+        )
     if conf is not None and conf.overlays:
         line += "; house overlay(s) " + ", ".join(o.path for o in conf.overlays)
     foreign = [r for r in conf.rulesets if not r.shipped] if conf is not None else []

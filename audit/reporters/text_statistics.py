@@ -14,7 +14,11 @@ from ..statistics import SCOPES, Group
 
 #: groups shown per scope and test, the most improbable first
 SHOWN = 5
-_TESTS = {"result": "result against expectation", "ranks": "rank frequencies", "order": "cards after one of the same rank"}
+_TESTS = {
+    "result": "result against expectation",
+    "ranks": "rank frequencies",
+    "order": "cards after one of the same rank",
+}
 
 
 def draw(report: Report, console: Console) -> None:
@@ -24,12 +28,16 @@ def draw(report: Report, console: Console) -> None:
     tested, shown = _smallest(stats.groups)
     console.print()
     anomalies = stats.anomalies()
-    console.print(f"[bold]statistics[/bold]: {tested} group(s) tested of {len(stats.groups)}, "
-                  f"alpha {stats.alpha} (Holm), {len(anomalies)} anomal{'y' if len(anomalies) == 1 else 'ies'}")
+    console.print(
+        f"[bold]statistics[/bold]: {tested} group(s) tested of {len(stats.groups)}, "
+        f"alpha {stats.alpha} (Holm), {len(anomalies)} anomal{'y' if len(anomalies) == 1 else 'ies'}"
+    )
     for a in anomalies:
         g = a.group
-        console.print(f"  [yellow]anomaly[/yellow] {g.scope} {escape(g.id)} ({escape(g.path)}): {escape(g.message)}; "
-                      f"p = {g.p:g}, adjusted {a.p_adjusted:g}")
+        console.print(
+            f"  [yellow]anomaly[/yellow] {g.scope} {escape(g.id)} ({escape(g.path)}): {escape(g.message)}; "
+            f"p = {g.p:g}, adjusted {a.p_adjusted:g}"
+        )
     for scope in SCOPES:
         for test, label in _TESTS.items():
             count, rows = shown.get((scope, test), (0, []))
@@ -64,8 +72,10 @@ def _key(g: Group) -> tuple:
 
 def _row(g: Group) -> str:
     if g.test == "result":
-        figures = (f"{g.rounds:>6} rounds  handle {g.handle:>12.2f}  result {g.result:>11.2f}  "
-                   f"expected {g.expected:>11.2f}  sd {g.sd:>10.2f}")
+        figures = (
+            f"{g.rounds:>6} rounds  handle {g.handle:>12.2f}  result {g.result:>11.2f}  "
+            f"expected {g.expected:>11.2f}  sd {g.sd:>10.2f}"
+        )
     else:
         figures = f"{g.rounds:>6} rounds  {g.cards:>6} cards  statistic {g.statistic:>8g}"
     return f"{escape(g.id):<18} {figures}  z {g.z:>6.2f}  p {g.p:g}"

@@ -52,10 +52,38 @@ from typing import Any
 #: game's simulator can import the parts every game shares (``audit.simulate.table``...) without
 #: this package importing the games first (``night`` plays them): no import cycle.
 _WHERE = {
-    **dict.fromkeys(("EXAMPLE_SEED", "EXAMPLE_START", "NIGHTS", "header_lines", "night_lines", "played_tables",
-                     "simulate", "table_streams", "write_night", "write_tables"), "night"),
-    **dict.fromkeys(("CDF", "FR", "MC", "PROCEDURES", "RULESETS", "TableSpec", "cdf_tables", "cli_tables",
-                     "example_tables", "generated_tables", "mixed_tables", "realistic_tables"), "specs"),
+    **dict.fromkeys(
+        (
+            "EXAMPLE_SEED",
+            "EXAMPLE_START",
+            "NIGHTS",
+            "header_lines",
+            "night_lines",
+            "played_tables",
+            "simulate",
+            "table_streams",
+            "write_night",
+            "write_tables",
+        ),
+        "night",
+    ),
+    **dict.fromkeys(
+        (
+            "CDF",
+            "FR",
+            "MC",
+            "PROCEDURES",
+            "RULESETS",
+            "TableSpec",
+            "cdf_tables",
+            "cli_tables",
+            "example_tables",
+            "generated_tables",
+            "mixed_tables",
+            "realistic_tables",
+        ),
+        "specs",
+    ),
     **dict.fromkeys(("PLAIN", "REALISTIC", "STYLES", "Style"), "style"),
     "SimulationError": "params",
 }

@@ -33,7 +33,13 @@ class Anomaly:
 
     def expected(self) -> dict:
         scope = "player" if self.kind == "collusion" else "shoe"
-        return {"anomaly": self.kind, "strength": self.strength, "table": self.table, "scope": scope, "id": self.id}
+        return {
+            "anomaly": self.kind,
+            "strength": self.strength,
+            "table": self.table,
+            "scope": scope,
+            "id": self.id,
+        }
 
 
 def favour(cards: list, drawn: int, rng: random.Random, strength: float) -> None:
@@ -48,4 +54,6 @@ def favour(cards: list, drawn: int, rng: random.Random, strength: float) -> None
 def stack(cards: list) -> None:
     """Sort the shuffled cards by rank in blocks of ``CLUMP``: clumps of equal ranks."""
     for start in range(0, len(cards), CLUMP):
-        cards[start:start + CLUMP] = sorted(cards[start:start + CLUMP], key=lambda c: BATAILLE_VALUE[c.rank])
+        cards[start : start + CLUMP] = sorted(
+            cards[start : start + CLUMP], key=lambda c: BATAILLE_VALUE[c.rank]
+        )

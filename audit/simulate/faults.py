@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import heapq
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Iterator
 
 from ..findings import CATEGORIES
 from ..games.bataille.inject import BatailleFaults
@@ -57,7 +57,9 @@ def _categories(library: Library, played: PlayedTable) -> set[str]:
     return GAMES[played.ruleset.game].categories(fault_rules(library, played.ruleset))
 
 
-def plan(tables: list[PlayedTable], categories: list[str], seed: int, library: Library | None = None) -> Plan:
+def plan(
+    tables: list[PlayedTable], categories: list[str], seed: int, library: Library | None = None
+) -> Plan:
     """Draw, from the seed, the table and the first round of each requested category."""
     library = library or default_library()
     rng = random.Random(f"audit-simulate-inject:{seed}")
@@ -81,7 +83,9 @@ def plan(tables: list[PlayedTable], categories: list[str], seed: int, library: L
             variant = "start"
         if category == "shoe" or variant == "start":
             target = 1  # its place is the shoe drawn, whatever the round
-        out.faults.append(Fault(category, i, target, shoe, random.Random(rng.getrandbits(64)), variant))
+        out.faults.append(
+            Fault(category, i, target, shoe, random.Random(rng.getrandbits(64)), variant)
+        )
     return out
 
 
@@ -104,8 +108,13 @@ def applies_to(category: str, library: Library | None = None) -> set[str]:
     return out
 
 
-def inject(stream: Iterator[tuple[datetime, str, str]], played: PlayedTable, number: int, faults: list[Fault],
-           library: Library) -> Iterator[tuple[datetime, str, Line]]:
+def inject(
+    stream: Iterator[tuple[datetime, str, str]],
+    played: PlayedTable,
+    number: int,
+    faults: list[Fault],
+    library: Library,
+) -> Iterator[tuple[datetime, str, Line]]:
     """One table's stream with its faults in: ``(time, table, Line)``, lazily."""
     if not faults:
         for t, table, text in stream:
@@ -118,6 +127,7 @@ def inject(stream: Iterator[tuple[datetime, str, str]], played: PlayedTable, num
 
 # -- the night ------------------------------------------------------------------------------------
 
+
 @dataclass
 class Expected:
     rule: str
@@ -126,11 +136,17 @@ class Expected:
     table: str | None  # None for a syntax finding: a line that does not parse names no table
 
     def as_json(self) -> dict:
-        return {"rule": self.rule, "category": self.category, "line": self.line, "table": self.table}
+        return {
+            "rule": self.rule,
+            "category": self.category,
+            "line": self.line,
+            "table": self.table,
+        }
 
 
-def render(header: list[str], merged: Iterator[tuple[datetime, str, Line]],
-           expected: list[Expected]) -> Iterator[str]:
+def render(
+    header: list[str], merged: Iterator[tuple[datetime, str, Line]], expected: list[Expected]
+) -> Iterator[str]:
     """The log's lines (no line ends), ``# expect:`` comments before the faulty ones.
 
     ``expected`` is filled as the lines go, with their final line numbers."""
@@ -148,8 +164,15 @@ def render(header: list[str], merged: Iterator[tuple[datetime, str, Line]],
             expected.append(Expected(rule, category, n, None if category == "syntax" else table))
 
 
-def faulty_night(*, tables: list[TableSpec], seed: int, start: datetime, casino: str, categories: list[str],
-                 library: Library | None = None) -> tuple[Iterator[str], list[Expected], Plan]:
+def faulty_night(
+    *,
+    tables: list[TableSpec],
+    seed: int,
+    start: datetime,
+    casino: str,
+    categories: list[str],
+    library: Library | None = None,
+) -> tuple[Iterator[str], list[Expected], Plan]:
     """The night of ``simulate`` with one fault of each requested category.
 
     Returns the lines (lazily), the list of expected findings (complete once
@@ -159,8 +182,10 @@ def faulty_night(*, tables: list[TableSpec], seed: int, start: datetime, casino:
     played = played_tables(tables, library)
     chosen = plan(played, categories, seed, library)
     streams = table_streams(tables=played, seed=seed, start=start)
-    wrapped = [inject(stream, table, i + 1, [f for f in chosen.faults if f.table == i], library)
-               for i, (stream, table) in enumerate(zip(streams, played))]
+    wrapped = [
+        inject(stream, table, i + 1, [f for f in chosen.faults if f.table == i], library)
+        for i, (stream, table) in enumerate(zip(streams, played))
+    ]
     merged = heapq.merge(*wrapped, key=lambda item: (item[0], item[1]))
     expected: list[Expected] = []
     return render(header_lines(casino), merged, expected), expected, chosen

@@ -7,9 +7,30 @@ from decimal import ROUND_CEILING, ROUND_DOWN, ROUND_HALF_EVEN, ROUND_UP, Decima
 
 CENT = Decimal("0.01")
 #: Round sums players like to stake, besides multiples of the minimum.
-NICE = tuple(Decimal(v) for v in (
-    5, 10, 20, 25, 50, 75, 100, 150, 200, 250, 300, 500, 750,
-    1000, 1500, 2000, 2500, 5000, 10000))
+NICE = tuple(
+    Decimal(v)
+    for v in (
+        5,
+        10,
+        20,
+        25,
+        50,
+        75,
+        100,
+        150,
+        200,
+        250,
+        300,
+        500,
+        750,
+        1000,
+        1500,
+        2000,
+        2500,
+        5000,
+        10000,
+    )
+)
 #: A ruleset's rounding name -> the ``decimal`` rounding mode.
 ROUNDING = {"down": ROUND_DOWN, "up": ROUND_UP, "half-even": ROUND_HALF_EVEN}
 

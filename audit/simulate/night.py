@@ -13,11 +13,12 @@ from __future__ import annotations
 import heapq
 import random
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import chain
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ..games.bataille.simulate import BatailleNight
 from ..games.chemin_de_fer.simulate import CdfNight
@@ -29,7 +30,10 @@ from .specs import TableSpec, cdf_tables, example_tables, mixed_tables
 from .table import TableNight
 
 #: The simulator of each game, by the ``game`` of its rulesets.
-GAMES: dict[str, type[BatailleNight] | type[CdfNight]] = {BATAILLE: BatailleNight, CHEMIN_DE_FER: CdfNight}
+GAMES: dict[str, type[BatailleNight] | type[CdfNight]] = {
+    BATAILLE: BatailleNight,
+    CHEMIN_DE_FER: CdfNight,
+}
 
 NIGHTS_DIR = Path(__file__).resolve().parent.parent.parent / "fixtures" / "nights"
 EXAMPLE_PATH = NIGHTS_DIR / "example-night.del"
@@ -81,8 +85,9 @@ def header_lines(casino: str = "Casino-Simulation") -> list[str]:
     return ["#DEL 1", f"#casino {casino}", "#source audit-simulate"]
 
 
-def table_streams(*, tables: list[PlayedTable], seed: int, start: datetime,
-                  anomaly: Anomaly | None = None) -> list[Iterator[tuple[datetime, str, str]]]:
+def table_streams(
+    *, tables: list[PlayedTable], seed: int, start: datetime, anomaly: Anomaly | None = None
+) -> list[Iterator[tuple[datetime, str, str]]]:
     """One lazy stream of ``(time, table, line)`` per table, each in time order.
 
     ``heapq.merge`` of them is the night (ties broken by table id); a table's
@@ -94,7 +99,9 @@ def table_streams(*, tables: list[PlayedTable], seed: int, start: datetime,
     for i, played in enumerate(tables):
         rng = random.Random(master.getrandbits(64))
         begin = t0 + timedelta(seconds=7 * i, milliseconds=rng.randint(0, 999))
-        night: TableNight = GAMES[played.ruleset.game](played.spec, played.params, rng, begin, i + 1)
+        night: TableNight = GAMES[played.ruleset.game](
+            played.spec, played.params, rng, begin, i + 1
+        )
         if anomaly is not None and anomaly.table is None and played.ruleset.game == "bataille":
             anomaly.table = played.spec.table
             night.anomaly = anomaly
@@ -102,8 +109,15 @@ def table_streams(*, tables: list[PlayedTable], seed: int, start: datetime,
     return streams
 
 
-def simulate(*, tables: list[TableSpec], seed: int, start: datetime, casino: str = "Casino-Simulation",
-             library: Library | None = None, anomaly: Anomaly | None = None) -> Iterator[str]:
+def simulate(
+    *,
+    tables: list[TableSpec],
+    seed: int,
+    start: datetime,
+    casino: str = "Casino-Simulation",
+    library: Library | None = None,
+    anomaly: Anomaly | None = None,
+) -> Iterator[str]:
     """Yield the lines (no line ends) of one rule-abiding night at ``tables``, each played under
     its ruleset in ``library`` (default: the shipped rulesets, no overlay); ``anomaly``, if any,
     played at the first bataille table (it says where once the night is played)."""
@@ -111,10 +125,17 @@ def simulate(*, tables: list[TableSpec], seed: int, start: datetime, casino: str
     return _night(played, seed, start, casino, anomaly)
 
 
-def _night(played: list[PlayedTable], seed: int, start: datetime, casino: str,
-           anomaly: Anomaly | None = None) -> Iterator[str]:
+def _night(
+    played: list[PlayedTable],
+    seed: int,
+    start: datetime,
+    casino: str,
+    anomaly: Anomaly | None = None,
+) -> Iterator[str]:
     yield from header_lines(casino)
-    for _, _, line in heapq.merge(*table_streams(tables=played, seed=seed, start=start, anomaly=anomaly)):
+    for _, _, line in heapq.merge(
+        *table_streams(tables=played, seed=seed, start=start, anomaly=anomaly)
+    ):
         yield line
 
 
@@ -137,8 +158,14 @@ def write_night(name: str, path: Path | str | None = None) -> int:
     return write_lines(night_lines(name), Path(path or NIGHTS[name][4]))
 
 
-def write_tables(*, tables: list[TableSpec], seed: int, start: datetime, directory: Path,
-                 casino: str = "Casino-Simulation") -> int:
+def write_tables(
+    *,
+    tables: list[TableSpec],
+    seed: int,
+    start: datetime,
+    directory: Path,
+    casino: str = "Casino-Simulation",
+) -> int:
     """Write the night of ``tables`` as one log per table, ``directory/TABLE.del``, each with the
     header lines; the tables play as in ``simulate`` (same seed, same lines); return the lines written."""
     played = played_tables(tables)

@@ -38,7 +38,9 @@ def _settings(ruleset: LoadedRuleset, check: str) -> Any:
     for rule in ruleset.model.rules:
         if rule.check == check:
             return rule.settings
-    raise SimulationError(f"ruleset {ruleset.id} has no rule with check {check!r}: the simulator needs it")
+    raise SimulationError(
+        f"ruleset {ruleset.id} has no rule with check {check!r}: the simulator needs it"
+    )
 
 
 def _on(ruleset: LoadedRuleset, check: str) -> Any:
@@ -110,7 +112,9 @@ def bataille_params(ruleset: LoadedRuleset) -> BatailleParams:
     bataille = _settings(ruleset, "pay-bataille")
     egalite_war = _on(ruleset, "pay-egalite-war")
     house = _on(ruleset, "house-limits")
-    approx = _on(ruleset, "stopcard-talon-approx")  # the full talon, where the minimum allows a little short
+    approx = _on(
+        ruleset, "stopcard-talon-approx"
+    )  # the full talon, where the minimum allows a little short
     min_talon = _settings(ruleset, "stopcard-talon").min_talon
     return BatailleParams(
         ruleset=ruleset.id,
@@ -193,6 +197,7 @@ def cdf_params(ruleset: LoadedRuleset) -> CdfParams:
 
 # -- the rules fault injection breaks ---------------------------------------------------
 
+
 @dataclass(frozen=True)
 class FaultRules:
     """The rules (on, else None) that the injected faults break at a table, with their ids and categories."""
@@ -228,22 +233,40 @@ class FaultRules:
 
 #: FaultRules field -> the check its rule is bound to (the format's fields read the format's ruleset).
 _FAULT_CHECKS = {
-    "no_more_bets": "no-more-bets", "seat_range": "seat-range",
-    "late_bet": "late-bet", "bet_limits": "bet-limits", "burn_start": "burn-start",
-    "burn_start_extra": "burn-start-extra", "burn_resume": "burn-resume", "burn_resume_extra": "burn-resume-extra",
-    "burn_bataille": "burn-bataille", "burn_unexpected": "burn-unexpected", "deal_first": "deal-first",
-    "pay_main": "pay-main", "pay_order": "pay-order", "shoe_cut": "shoe-cut", "machine_no_cut": "machine-no-cut",
+    "no_more_bets": "no-more-bets",
+    "seat_range": "seat-range",
+    "late_bet": "late-bet",
+    "bet_limits": "bet-limits",
+    "burn_start": "burn-start",
+    "burn_start_extra": "burn-start-extra",
+    "burn_resume": "burn-resume",
+    "burn_resume_extra": "burn-resume-extra",
+    "burn_bataille": "burn-bataille",
+    "burn_unexpected": "burn-unexpected",
+    "deal_first": "deal-first",
+    "pay_main": "pay-main",
+    "pay_order": "pay-order",
+    "shoe_cut": "shoe-cut",
+    "machine_no_cut": "machine-no-cut",
     "vacant_seat": "vacant-seat-approval",
-    "late_stake": "cdf-late-stake", "stakes_bank": "cdf-stakes-bank", "deal_order": "cdf-deal-order",
-    "settle": "cdf-settle", "cdf_pay_order": "cdf-pay-order", "cut_order": "cdf-cut-order", "point": "cdf-point",
+    "late_stake": "cdf-late-stake",
+    "stakes_bank": "cdf-stakes-bank",
+    "deal_order": "cdf-deal-order",
+    "settle": "cdf-settle",
+    "cdf_pay_order": "cdf-pay-order",
+    "cut_order": "cdf-cut-order",
+    "point": "cdf-point",
 }
 
 
 def fault_rules(library: Library, ruleset: LoadedRuleset) -> FaultRules:
     """The rules a fault at a table of ``ruleset`` can break (the format's from the library's format rules)."""
     fmt = library.format_rules
-    return FaultRules(syntax=fmt.rule(declared("syntax")), time_order=fmt.rule(declared("time-order")),
-                      **{name: ruleset.rule(declared(check)) for name, check in _FAULT_CHECKS.items()})
+    return FaultRules(
+        syntax=fmt.rule(declared("syntax")),
+        time_order=fmt.rule(declared("time-order")),
+        **{name: ruleset.rule(declared(check)) for name, check in _FAULT_CHECKS.items()},
+    )
 
 
 @lru_cache(maxsize=1)

@@ -44,8 +44,11 @@ class StopCardShoe(Shoe):
         self.stop_out = False
 
     def stop_due(self) -> bool:
-        return (self.talon is not None and not self.stop_out
-                and self.drawn == len(self.cards) - self.talon)
+        return (
+            self.talon is not None
+            and not self.stop_out
+            and self.drawn == len(self.cards) - self.talon
+        )
 
     def spent(self) -> bool:
         if self.machine:

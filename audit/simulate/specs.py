@@ -84,8 +84,11 @@ def generated_tables(count: int, rounds: int, cdf: int = 0) -> list[TableSpec]:
         ruleset = FR if i % 2 == 0 else MC
         procedure = PROCEDURES[i % 3]
         low = (d(10), d(20), d(25), d(50))[i % 4]
-        specs.append(TableSpec(f"BAT-{i + 1:02d}", ruleset, rounds, 7, low, low * 50,
-                               d(5), low * 5, procedure))
+        specs.append(
+            TableSpec(
+                f"BAT-{i + 1:02d}", ruleset, rounds, 7, low, low * 50, d(5), low * 5, procedure
+            )
+        )
     for i in range(cdf):
         low = (d(60), d(100), d(200))[i % 3]
         specs.append(TableSpec(f"CDF-{i + 1:02d}", CDF, rounds, 10 - i % 3, low, d(100000)))
@@ -105,7 +108,9 @@ def known_rulesets(library: Library) -> list[str]:
     return sorted(ids, key=lambda r: (RULESETS.index(r) if r in RULESETS else len(RULESETS), r))
 
 
-def cli_tables(rulesets: list[str], count: int, rounds: int, library: Library | None = None) -> list[TableSpec]:
+def cli_tables(
+    rulesets: list[str], count: int, rounds: int, library: Library | None = None
+) -> list[TableSpec]:
     """``count`` tables dealt to ``rulesets`` round-robin (the first table to the
     first ruleset, the second to the second...), so that every ruleset has
     several tables when ``count`` is a multiple; what ``audit simulate`` writes.
@@ -119,9 +124,13 @@ def cli_tables(rulesets: list[str], count: int, rounds: int, library: Library | 
     library = library or default_library()
     unknown = [r for r in rulesets if playable(library, r) is None]
     if unknown or not rulesets:
-        raise ValueError(f"unknown ruleset(s) {', '.join(unknown)}; known: {', '.join(known_rulesets(library))}")
+        raise ValueError(
+            f"unknown ruleset(s) {', '.join(unknown)}; known: {', '.join(known_rulesets(library))}"
+        )
     if count < len(rulesets):
-        raise ValueError(f"{count} table(s) for {len(rulesets)} ruleset(s): every ruleset needs a table")
+        raise ValueError(
+            f"{count} table(s) for {len(rulesets)} ruleset(s): every ruleset needs a table"
+        )
     d = Decimal
     seen: dict[str, int] = {}
     specs = []
@@ -133,7 +142,11 @@ def cli_tables(rulesets: list[str], count: int, rounds: int, library: Library | 
         loaded = playable(library, ruleset)
         assert loaded is not None
         if loaded.game == CHEMIN_DE_FER:
-            specs.append(TableSpec(name, ruleset, rounds, 10 - k % 3, (d(60), d(100), d(200))[k % 3], d(100000)))
+            specs.append(
+                TableSpec(
+                    name, ruleset, rounds, 10 - k % 3, (d(60), d(100), d(200))[k % 3], d(100000)
+                )
+            )
         else:
             specs.append(_bataille_table(name, bataille_params(loaded), k, rounds))
     return specs
@@ -149,15 +162,29 @@ def _bataille_table(name: str, params: BatailleParams, k: int, rounds: int) -> T
         high = low * CLI_SPREAD if cap is None else min(low * CLI_SPREAD, cap)
     else:
         fits = [low * m for m in params.limit_multiples if cap is None or low * m <= cap]
-        high = max(fits) if fits else low * min(params.limit_multiples)  # refused when the night is played
+        high = (
+            max(fits) if fits else low * min(params.limit_multiples)
+        )  # refused when the night is played
     egalite_cap = params.house_egalite_max_at_most
     egalite_high = low * 5 if egalite_cap is None else min(low * 5, egalite_cap)
     procedures = [p for p in ("sabot", "shuffler-dealer", "shuffler") if p in params.procedures]
-    return TableSpec(name, params.ruleset, rounds, seats, low, high, d(5), egalite_high,
-                     procedures[k % len(procedures)])
+    return TableSpec(
+        name,
+        params.ruleset,
+        rounds,
+        seats,
+        low,
+        high,
+        d(5),
+        egalite_high,
+        procedures[k % len(procedures)],
+    )
 
 
 def realistic_tables(count: int, rounds: int, library: Library | None = None) -> list[TableSpec]:
     """``count`` tables dealt to the French, Monaco and Ostende rulesets in turn (a third of
     them chemin de fer), with ``cli_tables``' limits and procedures, played in the realistic style."""
-    return [replace(spec, style=REALISTIC) for spec in cli_tables(list(RULESETS), count, rounds, library)]
+    return [
+        replace(spec, style=REALISTIC)
+        for spec in cli_tables(list(RULESETS), count, rounds, library)
+    ]

@@ -41,7 +41,9 @@ class Style:
 
 
 PLAIN = Style("plain")
-REALISTIC = Style("realistic", heavy_stakes=True, churn=2.5, standing_arrivals=0.03, limits_every=(60, 240))
+REALISTIC = Style(
+    "realistic", heavy_stakes=True, churn=2.5, standing_arrivals=0.03, limits_every=(60, 240)
+)
 STYLES = {s.name: s for s in (PLAIN, REALISTIC)}
 
 
@@ -50,7 +52,9 @@ def heavy(rng: random.Random, low: Decimal, high: Decimal) -> Decimal:
     euros or (``HALVES``) half euros; ``low`` or ``high`` themselves when the unit falls outside."""
     unit = HALF if rng.random() < HALVES else WHOLE
     raw = float(low) * (1.0 - rng.random()) ** (-1.0 / TAIL)
-    value = (Decimal(repr(min(raw, float(high)))) / unit).to_integral_value(rounding=ROUND_DOWN) * unit
+    value = (Decimal(repr(min(raw, float(high)))) / unit).to_integral_value(
+        rounding=ROUND_DOWN
+    ) * unit
     return low if value < low else min(value, high)
 
 

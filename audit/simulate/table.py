@@ -8,9 +8,9 @@ and holds the one-off events drawn for the night (``Plan``).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Iterator
 
 from .anomalies import Anomaly
 from .clock import stamp
@@ -146,7 +146,11 @@ class TableNight:
         free = [s for s in range(1, self.spec.seats + 1) if s not in self.players]
         seat = self.rng.choice(free)
         self.players[seat] = self.new_player_id()
-        if self.anomaly is not None and self.anomaly.kind == "collusion" and self.anomaly.id is None:
+        if (
+            self.anomaly is not None
+            and self.anomaly.kind == "collusion"
+            and self.anomaly.id is None
+        ):
             self.anomaly.id = self.players[seat]  # the first player seated is the one favoured
         self.emit(f"SEAT {seat} in player={self.players[seat]}", 1, 5)
 

@@ -20,10 +20,11 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter, deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..rulesets import Rule
 from ..values import fmt_amount
@@ -33,8 +34,11 @@ from .specs import TableSpec
 #: Rounds a table waits for a fault's own situation before a fallback (bataille: the seat-range fault).
 TABLE_WAIT = 5
 CLOCK_LAG = timedelta(seconds=2)
-NOTES = ('NOTE "player at seat {s} says "no more" twice"', 'NOTE "client asked for "la bataille" rules"',
-         'NOTE "chips "color" changed at seat {s}"')
+NOTES = (
+    'NOTE "player at seat {s} says "no more" twice"',
+    'NOTE "client asked for "la bataille" rules"',
+    'NOTE "chips "color" changed at seat {s}"',
+)
 
 AMOUNT = re.compile(r"amount=(\S+)")
 SEAT = re.compile(r"\bseat=(\d+)")
@@ -47,7 +51,7 @@ CARD = re.compile(r"^(?:BURN|DEAL \S+) (\S+)$")
 class Line:
     """One event line of a table: its time and what follows the table id; the rules it must break."""
 
-    __slots__ = ("t", "body", "expects")
+    __slots__ = ("body", "expects", "t")
 
     def __init__(self, t: datetime, body: str):
         self.t = t
@@ -132,13 +136,30 @@ class TableFaults:
     """Puts a table's planned faults into its stream; a game's subclass knows its faults."""
 
     #: Tried first in a round, the rarer situations before the common ones.
-    PRIORITY = ("shoe", "missed-burn", "extra-burn", "pay-order", "bet-limit", "late-bet", "table", "drawing",
-                "wrong-payout", "deal-order", "procedure", "log-integrity", "syntax")
+    PRIORITY = (
+        "shoe",
+        "missed-burn",
+        "extra-burn",
+        "pay-order",
+        "bet-limit",
+        "late-bet",
+        "table",
+        "drawing",
+        "wrong-payout",
+        "deal-order",
+        "procedure",
+        "log-integrity",
+        "syntax",
+    )
 
     @staticmethod
     def categories(rules: FaultRules) -> set[str]:
         """The categories of fault a table whose ruleset has ``rules`` can take (the game's add theirs)."""
-        has = {"syntax": rules.syntax, "log-integrity": rules.time_order, "procedure": rules.no_more_bets}
+        has = {
+            "syntax": rules.syntax,
+            "log-integrity": rules.time_order,
+            "procedure": rules.no_more_bets,
+        }
         return {category for category, rule in has.items() if rule is not None}
 
     @staticmethod
@@ -148,9 +169,15 @@ class TableFaults:
 
     def methods(self) -> dict[str, FaultMethod]:
         """Category -> the method that tries a fault of it on a round (``fault, batch, begin, n``)."""
-        return {"syntax": self._syntax, "log-integrity": self._log_integrity, "procedure": self._procedure}
+        return {
+            "syntax": self._syntax,
+            "log-integrity": self._log_integrity,
+            "procedure": self._procedure,
+        }
 
-    def __init__(self, spec: TableSpec, number: int, faults: list[Fault], rules: FaultRules, params: Any):
+    def __init__(
+        self, spec: TableSpec, number: int, faults: list[Fault], rules: FaultRules, params: Any
+    ):
         self.spec = spec
         self.number = number
         self.rules = rules
@@ -159,15 +186,19 @@ class TableFaults:
         self.by_category = self.methods()
         self.min, self.max = spec.min, spec.max
         self.seated: set[int] = set()
-        self.shoes = 0              # shoes begun so far
-        self.machine = False        # the current shoe is a shuffling-dealing machine's
-        self.shoe_delta = 0         # cards the faults added to (+) or took from (-) the current shoe
-        self.counts: Counter[str] = Counter()  # cards logged from the current shoe, up to the last batch
+        self.shoes = 0  # shoes begun so far
+        self.machine = False  # the current shoe is a shuffling-dealing machine's
+        self.shoe_delta = 0  # cards the faults added to (+) or took from (-) the current shoe
+        self.counts: Counter[str] = (
+            Counter()
+        )  # cards logged from the current shoe, up to the last batch
         self.ahead: deque[list[Line]] = deque()
         self.source: Iterator[list[Line]] = iter(())
 
     # .. the stream
-    def run(self, stream: Iterator[tuple[datetime, str, str]]) -> Iterator[tuple[datetime, str, Line]]:
+    def run(
+        self, stream: Iterator[tuple[datetime, str, str]]
+    ) -> Iterator[tuple[datetime, str, Line]]:
         table = self.spec.table
         self.source = batches(stream)
         while True:
@@ -189,7 +220,9 @@ class TableFaults:
                     return out
                 self.ahead.append(batch)
             batch = self.ahead[i]
-            cut = next((j for j, line in enumerate(batch) if line.body.startswith("SHOE new")), None)
+            cut = next(
+                (j for j, line in enumerate(batch) if line.body.startswith("SHOE new")), None
+            )
             if cut is not None:
                 out.append(batch[:cut])
                 return out
@@ -276,9 +309,17 @@ class TableFaults:
         return range(b, len(batch))
 
     @staticmethod
-    def first(batch: list[Line], b: int, prefix: str | tuple[str, ...], start: int | None = None) -> int | None:
-        return next((i for i in range(start if start is not None else b, len(batch))
-                     if batch[i].body.startswith(prefix)), None)
+    def first(
+        batch: list[Line], b: int, prefix: str | tuple[str, ...], start: int | None = None
+    ) -> int | None:
+        return next(
+            (
+                i
+                for i in range(start if start is not None else b, len(batch))
+                if batch[i].body.startswith(prefix)
+            ),
+            None,
+        )
 
     # .. the faults of every game
     def _syntax(self, fault: Fault, batch: list[Line], b: int, n: int) -> bool:

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import groupby
 from operator import attrgetter, itemgetter
-from typing import Collection
 
 from ..engine import card_tests
 from ..engine.surveillance import SCOPES, Acc, CardSums, record_order
@@ -68,7 +68,9 @@ class Statistics:
     #: every group, in report order (a ``GroupStore`` after a build: read, not held, on a long night)
     groups: Collection[Group] = field(default_factory=list)
     #: the last answer of ``anomalies``, for the alpha and the number of groups it was read for
-    _anomalies: tuple[float, int, list[Anomaly]] | None = field(default=None, repr=False, compare=False)
+    _anomalies: tuple[float, int, list[Anomaly]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def anomalies(self) -> list[Anomaly]:
         """Holm: the k-th smallest of m p-values times (m - k + 1), never below the one before.
@@ -113,7 +115,9 @@ def build(report, library, alpha: float = DEFAULT_ALPHA) -> Statistics:
                 ruleset = library.for_table(t.ruleset, t.table)
                 figures[key] = Figures(units(ruleset) if ruleset is not None else {})
             played[t.table] = (figures[key], t.ruleset)
-        merged = heapq.merge(*(t.surveillance.records_in_order() for t in watched), key=record_order)
+        merged = heapq.merge(
+            *(t.surveillance.records_in_order() for t in watched), key=record_order
+        )
         for (scope, ident, test), records in groupby(merged, key=itemgetter(0, 1, 2)):
             if test == "result":
                 money = MoneyGroup()
@@ -122,8 +126,17 @@ def build(report, library, alpha: float = DEFAULT_ALPHA) -> Statistics:
                 stats.groups.append(_money_group(path, SCOPES[scope], ident, money))
             else:
                 for record in records:  # one: a shoe's test, or a table's shoes summed
-                    stats.groups.append(_card_group(path, SCOPES[scope], ident, test, record[3], played[record[3]][1],
-                                                    record[5]))
+                    stats.groups.append(
+                        _card_group(
+                            path,
+                            SCOPES[scope],
+                            ident,
+                            test,
+                            record[3],
+                            played[record[3]][1],
+                            record[5],
+                        )
+                    )
         for t in watched:
             t.surveillance.release()
             t.surveillance = None
@@ -146,8 +159,19 @@ def _money_group(path: str, scope: str, ident: str, m: MoneyGroup) -> Group:
     table = next(iter(m.tables)) if len(m.tables) == 1 else None
     ruleset = next(iter(m.rulesets)) if len(m.rulesets) == 1 else None
     numerator, denominator = m.ratio()
-    g = Group(scope, ident, path, "result", table, ruleset, m.rounds, handle=m.handle, result=m.result,
-              expected=cents(numerator, denominator), sd=cents(*m.sd.as_integer_ratio()))
+    g = Group(
+        scope,
+        ident,
+        path,
+        "result",
+        table,
+        ruleset,
+        m.rounds,
+        handle=m.handle,
+        result=m.result,
+        expected=cents(numerator, denominator),
+        sd=cents(*m.sd.as_integer_ratio()),
+    )
     if m.rounds >= MIN_ROUNDS and m.variance > 0:
         result, scale = m.result.as_integer_ratio()
         gap = (result * denominator - numerator * scale, scale * denominator)  # result - expected
@@ -168,40 +192,89 @@ def _money_message(g: Group, m: MoneyGroup, gap: int, scale: int) -> str:
     if g.scope == "player":
         did = "won" if gap < 0 else "lost"
         return f"player {g.id} {did} {amount} more than expected over {m.rounds} {unit} (z = {g.z:.2f})"
-    where = {"table": f"at table {g.id}", "dealer": f"with dealer {g.id} in charge", "shoe": f"over shoe {g.id}"}[g.scope]
+    where = {
+        "table": f"at table {g.id}",
+        "dealer": f"with dealer {g.id} in charge",
+        "shoe": f"over shoe {g.id}",
+    }[g.scope]
     did = "more" if gap > 0 else "less"
     return f"the house won {amount} {did} than expected {where}, {m.rounds} {unit} (z = {g.z:.2f})"
 
 
-def _card_group(path: str, scope: str, ident: str, test: str, table: str, ruleset: str, cards) -> Group:
+def _card_group(
+    path: str, scope: str, ident: str, test: str, table: str, ruleset: str, cards
+) -> Group:
     """A shoe's card test (``ShoeCards``) or a table's, its shoes summed (``CardSums``)."""
     if isinstance(cards, CardSums):
         if test == "ranks":
-            return _ranks_group(path, table, ruleset, scope, ident, cards.rounds, cards.ranked, cards.chi, cards.df)
-        return _order_group(path, table, ruleset, scope, ident, cards.rounds, cards.ordered, cards.repeats,
-                            cards.mean, cards.variance)
+            return _ranks_group(
+                path, table, ruleset, scope, ident, cards.rounds, cards.ranked, cards.chi, cards.df
+            )
+        return _order_group(
+            path,
+            table,
+            ruleset,
+            scope,
+            ident,
+            cards.rounds,
+            cards.ordered,
+            cards.repeats,
+            cards.mean,
+            cards.variance,
+        )
     if test == "ranks":
-        return _ranks_group(path, table, ruleset, scope, ident, cards.rounds, cards.seen, *cards.chi)
-    return _order_group(path, table, ruleset, scope, ident, cards.rounds, cards.seen, cards.repeats, *cards.null)
+        return _ranks_group(
+            path, table, ruleset, scope, ident, cards.rounds, cards.seen, *cards.chi
+        )
+    return _order_group(
+        path, table, ruleset, scope, ident, cards.rounds, cards.seen, cards.repeats, *cards.null
+    )
 
 
-def _ranks_group(path: str, table: str, ruleset: str, scope: str, ident: str, rounds: int, seen: int,
-                 stat: float, df: int) -> Group:
-    g = Group(scope, ident, path, "ranks", table, ruleset, rounds, cards=seen, statistic=round(stat, 2))
+def _ranks_group(
+    path: str,
+    table: str,
+    ruleset: str,
+    scope: str,
+    ident: str,
+    rounds: int,
+    seen: int,
+    stat: float,
+    df: int,
+) -> Group:
+    g = Group(
+        scope, ident, path, "ranks", table, ruleset, rounds, cards=seen, statistic=round(stat, 2)
+    )
     _set_z(g, card_tests.chi_square_z(stat, df), card_tests.chi_square_p(stat, df))
-    g.message = (f"the ranks of the {seen} cards seen from {scope} {ident} depart from its shoes' composition "
-                 f"(chi-square {stat:.2f}, {df} degrees of freedom)")
+    g.message = (
+        f"the ranks of the {seen} cards seen from {scope} {ident} depart from its shoes' composition "
+        f"(chi-square {stat:.2f}, {df} degrees of freedom)"
+    )
     return g
 
 
-def _order_group(path: str, table: str, ruleset: str, scope: str, ident: str, rounds: int, seen: int, repeats: int,
-                 mean: float, var: float) -> Group:
-    g = Group(scope, ident, path, "order", table, ruleset, rounds, cards=seen, statistic=float(repeats))
+def _order_group(
+    path: str,
+    table: str,
+    ruleset: str,
+    scope: str,
+    ident: str,
+    rounds: int,
+    seen: int,
+    repeats: int,
+    mean: float,
+    var: float,
+) -> Group:
+    g = Group(
+        scope, ident, path, "order", table, ruleset, rounds, cards=seen, statistic=float(repeats)
+    )
     z = (repeats - mean) / math.sqrt(var)
     _set_z(g, z, math.erfc(abs(z) / math.sqrt(2)))
     how = "more" if z > 0 else "fewer"
-    g.message = (f"{repeats} of the {seen} cards seen from {scope} {ident} followed a card of the same rank, "
-                 f"{how} than the {mean:.1f} a shuffled shoe gives (z = {g.z:.2f})")
+    g.message = (
+        f"{repeats} of the {seen} cards seen from {scope} {ident} followed a card of the same rank, "
+        f"{how} than the {mean:.1f} a shuffled shoe gives (z = {g.z:.2f})"
+    )
     return g
 
 

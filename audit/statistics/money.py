@@ -41,7 +41,9 @@ def units(ruleset: LoadedRuleset) -> dict[str, Unit]:
         return out
     for f in odds.figures:
         out[f.bet if f.strategy is None else f"{f.bet} {f.strategy}"] = (f.edge, f.variance)
-        out.setdefault(f.bet, (f.edge, f.variance))  # a strategy the ruleset has no row for: the bet's first
+        out.setdefault(
+            f.bet, (f.edge, f.variance)
+        )  # a strategy the ruleset has no row for: the bet's first
     return out
 
 
@@ -51,7 +53,9 @@ class Figures:
 
     def __init__(self, units: dict[str, Unit]) -> None:
         self.units = units
-        self.denominator = math.lcm(*(edge.denominator for edge, _ in units.values())) if units else 1
+        self.denominator = (
+            math.lcm(*(edge.denominator for edge, _ in units.values())) if units else 1
+        )
         self.cache: dict[str, tuple[int, float, float]] = {}
 
     def of(self, kind: str) -> tuple[int, float, float]:
@@ -59,8 +63,11 @@ class Figures:
         known = self.cache.get(kind)
         if known is None:
             edge, variance = _unit(self.units, kind)
-            known = self.cache[kind] = (edge.numerator * (self.denominator // edge.denominator),
-                                        float(variance), math.sqrt(variance))
+            known = self.cache[kind] = (
+                edge.numerator * (self.denominator // edge.denominator),
+                float(variance),
+                math.sqrt(variance),
+            )
         return known
 
 
@@ -98,7 +105,10 @@ class MoneyGroup:
     @property
     def expected(self) -> Fraction:
         """The plain figure: a sum of fractions (``ratio`` is the same, in integers)."""
-        return sum((Fraction(numerator, denominator) for denominator, numerator in self.parts.items()), Fraction(0))
+        return sum(
+            (Fraction(numerator, denominator) for denominator, numerator in self.parts.items()),
+            Fraction(0),
+        )
 
     def ratio(self) -> tuple[int, int]:
         """The expectation as (numerator, denominator), over the parts' common denominator, not reduced:
@@ -106,7 +116,9 @@ class MoneyGroup:
         if not self.parts:
             return 0, 1
         common = math.lcm(*self.parts)
-        return sum(numerator * (common // denominator) for denominator, numerator in self.parts.items()), common
+        return sum(
+            numerator * (common // denominator) for denominator, numerator in self.parts.items()
+        ), common
 
     @property
     def sd(self) -> float:

@@ -9,10 +9,10 @@ them in order, the files one after the other, as often as it needs.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import fields
 from itertools import chain
 from operator import attrgetter
-from typing import Iterator
 
 from .. import findings_store
 

@@ -8,8 +8,8 @@ test; the replay and the ``--jobs`` parts rely on it to skip work, never to deci
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Callable
 
 
 def zone_of(stamp: str) -> str:
@@ -57,7 +57,12 @@ class LogClock:
         The usual case, time moving on, is one comparison of the stamps as written."""
         ahead = self.stamp
         # ``shaped``, written out: this runs for every event, and a call costs more than the test
-        if stamp is not None and ahead is not None and len(stamp) == len(ahead) and stamp.endswith(self.zone):
+        if (
+            stamp is not None
+            and ahead is not None
+            and len(stamp) == len(ahead)
+            and stamp.endswith(self.zone)
+        ):
             if stamp >= ahead:  # the usual case: the clock's shape, and later
                 self.at_table[table] = self.latest = ts
                 self.stamp = stamp
@@ -73,12 +78,18 @@ class LogClock:
         if last is None or ts >= last:
             # latest > ts here: no date arithmetic near year 1
             if latest - ts > self.tolerance:  # type: ignore[operator]
-                self._complain(table, f"{stamp or ts.isoformat()} is more than {self.tolerance.seconds} s behind "
-                               f"the log's clock ({written_like(latest, stamp)})")  # type: ignore[arg-type]
+                self._complain(
+                    table,
+                    f"{stamp or ts.isoformat()} is more than {self.tolerance.seconds} s behind "
+                    f"the log's clock ({written_like(latest, stamp)})",
+                )  # type: ignore[arg-type]
             self.at_table[table] = ts
             return
-        self._complain(table, f"time goes back at table {table}: {stamp or ts.isoformat()} after "
-                       f"{written_like(last, stamp)}")
+        self._complain(
+            table,
+            f"time goes back at table {table}: {stamp or ts.isoformat()} after "
+            f"{written_like(last, stamp)}",
+        )
 
     def passed(self, ts: datetime, stamp: str | None) -> None:
         """An event another ``--jobs`` part replays: it moves the clock, its table is not checked

@@ -12,8 +12,9 @@ import os
 import stat
 import sys
 import zlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterator
+from typing import BinaryIO
 
 from ..engine.format_checks import SYNTAX
 from ..history.gaming_day import HEAD_LINES, DayCount, event_stamp
@@ -61,23 +62,36 @@ def expand(paths: list[str]) -> list[str]:
         elif p.exists():
             out.append(p.as_posix())
         else:
-            problems.append(f"{raw}: " + ("broken link" if p.is_symlink() else "no such file or folder"))
+            problems.append(
+                f"{raw}: " + ("broken link" if p.is_symlink() else "no such file or folder")
+            )
     if problems:
-        raise InputError(problems[0] if len(problems) == 1 else
-                         f"{len(problems)} inputs cannot be read: " + "; ".join(problems))
+        raise InputError(
+            problems[0]
+            if len(problems) == 1
+            else f"{len(problems)} inputs cannot be read: " + "; ".join(problems)
+        )
     stdin = ["-"] if "-" in out else []
     return sorted(set(out) - {"-"}) + stdin
 
 
 #: what a path that is neither a folder nor a regular file is, by its ``stat.S_IFMT``
-_NOT_REGULAR = {stat.S_IFIFO: "a FIFO", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a device", stat.S_IFBLK: "a device"}
+_NOT_REGULAR = {
+    stat.S_IFIFO: "a FIFO",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFCHR: "a device",
+    stat.S_IFBLK: "a device",
+}
 
 
 def _walk(top: Path, problems: list[str]) -> list[str]:
     """The logs under ``top`` (links to files followed; links to folders are not walked, as
     ``Path.rglob`` did not); what cannot be read is added to ``problems``."""
+
     def unreadable(err: OSError) -> None:
-        problems.append(f"{Path(err.filename).as_posix()}: cannot read the folder: {err.strerror or err}")
+        problems.append(
+            f"{Path(err.filename).as_posix()}: cannot read the folder: {err.strerror or err}"
+        )
 
     found: list[str] = []
     for folder, _, names in os.walk(top, onerror=unreadable):
@@ -88,7 +102,9 @@ def _walk(top: Path, problems: list[str]) -> list[str]:
             try:
                 mode = os.stat(path).st_mode
             except FileNotFoundError:
-                problems.append(f"{path}: broken link" if os.path.islink(path) else f"{path}: no such file")
+                problems.append(
+                    f"{path}: broken link" if os.path.islink(path) else f"{path}: no such file"
+                )
                 continue
             except OSError as err:
                 problems.append(f"{path}: cannot read: {err.strerror or err}")
@@ -140,7 +156,7 @@ class FirstStamp:
         if self.days is not None:
             self._count(lines)
             return
-        for line in lines[:self.left]:
+        for line in lines[: self.left]:
             self.stamp = event_stamp(line)
             if self.stamp is not None:
                 self.left = 0
@@ -162,8 +178,12 @@ class FirstStamp:
         self.left = max(self.left - 1, 0)
 
 
-def feed_lines(stream: BinaryIO, replay: FileReplay, tick: Callable[[int], None] | None = None,
-               first: FirstStamp | None = None) -> None:
+def feed_lines(
+    stream: BinaryIO,
+    replay: FileReplay,
+    tick: Callable[[int], None] | None = None,
+    first: FirstStamp | None = None,
+) -> None:
     """Every line to the replay, a chunk at a time (the replay decodes them): chunks are read and
     split here, so that no line over ``MAX_LINE_BYTES`` is ever held whole.
 
@@ -172,14 +192,17 @@ def feed_lines(stream: BinaryIO, replay: FileReplay, tick: Callable[[int], None]
     """
     first = first or FirstStamp()
     read = stream.read1 if tick is None else _counting(stream.read1, tick)
-    feed, limit = replay.feed_chunk, MAX_LINE_BYTES  # (no line but a chunk's first can be longer: a chunk is not)
+    feed, limit = (
+        replay.feed_chunk,
+        MAX_LINE_BYTES,
+    )  # (no line but a chunk's first can be longer: a chunk is not)
     lineno = 0
     block = read(CHUNK_BYTES)
     while 0 < len(block) < 4 and (more := read(CHUNK_BYTES)):
         block += more  # (a pipe may give the first bytes one by one: a byte-order mark has up to 4)
     bom = block.startswith(BOM)
     if bom:
-        block = block[len(BOM):] or read(CHUNK_BYTES)
+        block = block[len(BOM) :] or read(CHUNK_BYTES)
     encoding = foreign_encoding(block)
     if encoding is not None:
         replay.not_text(_count_lines(block, read), encoding)
@@ -212,7 +235,7 @@ def feed_lines(stream: BinaryIO, replay: FileReplay, tick: Callable[[int], None]
                 block = read(CHUNK_BYTES)
             if block:
                 length += end
-                block = block[end + 1:] or read(CHUNK_BYTES)
+                block = block[end + 1 :] or read(CHUNK_BYTES)
             lineno = replay.too_long(lineno + 1, length, head)
             first.skip()
     if carry or (bom and lineno == 0):  # the last line, without its end (a BOM alone is one)
@@ -234,8 +257,12 @@ def _feed_one(line: bytes, lineno: int, replay: FileReplay, first: FirstStamp) -
 
 
 #: the byte-order marks of the encodings a log is saved in by mistake (none can start UTF-8 text)
-FOREIGN_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32 LE"), (b"\x00\x00\xfe\xff", "UTF-32 BE"),
-                (b"\xff\xfe", "UTF-16 LE"), (b"\xfe\xff", "UTF-16 BE"))
+FOREIGN_BOMS = (
+    (b"\xff\xfe\x00\x00", "UTF-32 LE"),
+    (b"\x00\x00\xfe\xff", "UTF-32 BE"),
+    (b"\xff\xfe", "UTF-16 LE"),
+    (b"\xfe\xff", "UTF-16 BE"),
+)
 
 
 def foreign_encoding(block: bytes) -> str | None:
@@ -278,6 +305,7 @@ def _counting(read: Callable[[int], bytes], tick: Callable[[int], None]) -> Call
             tick(untold)
             untold = 0
         return data
+
     return counted
 
 
@@ -308,7 +336,7 @@ def _collector_for_streaming() -> Iterator[None]:
 class _Hashing(io.RawIOBase):
     """A raw stream that hashes and counts the bytes read through it (the evidence as stored)."""
 
-    def __init__(self, raw: BinaryIO, digest: "hashlib._Hash | None"):
+    def __init__(self, raw: BinaryIO, digest: hashlib._Hash | None):
         self.raw, self.digest, self.size = raw, digest, 0
 
     def readable(self) -> bool:
@@ -371,9 +399,13 @@ def _check_unchanged(path: str, fd: int, before: os.stat_result, read: int, whol
         raise InputError(changed_message(path, "modified, at the same size"))
 
 
-def audit_input(library: Library, path: str, part: tuple[int, int] | None = None,
-                tick: Callable[[int], None] | None = None,
-                source: str | None = None) -> tuple[FileReplay, InputSummary]:
+def audit_input(
+    library: Library,
+    path: str,
+    part: tuple[int, int] | None = None,
+    tick: Callable[[int], None] | None = None,
+    source: str | None = None,
+) -> tuple[FileReplay, InputSummary]:
     """Stream one input through the replay. A gzip-compressed log (nightly archives) is read as
     such; its SHA-256 and size are those of the compressed file, the evidence as stored.
 
@@ -388,7 +420,13 @@ def audit_input(library: Library, path: str, part: tuple[int, int] | None = None
     digest = hashlib.sha256()
     source = source or path
     try:
-        raw: BinaryIO = sys.stdin.buffer if path == "-" else open_url(source) if is_url(source) else open(source, "rb")
+        raw: BinaryIO = (
+            sys.stdin.buffer
+            if path == "-"
+            else open_url(source)
+            if is_url(source)
+            else open(source, "rb")
+        )
     except OSError as err:
         raise InputError(f"{path}: cannot read: {err.strerror or err}") from None
     except UrlError as err:  # no fsspec, or none of its filesystems reads this scheme
@@ -401,8 +439,12 @@ def audit_input(library: Library, path: str, part: tuple[int, int] | None = None
     if part is not None and before is not None and not regular:
         if path != "-":
             raw.close()
-        raise InputError(f"{path}: not a regular file: it can be read only once, whole, not in parts")
-    hashing = _Hashing(raw, digest)  # every part hashes what it read: the parts must agree (run._merge)
+        raise InputError(
+            f"{path}: not a regular file: it can be read only once, whole, not in parts"
+        )
+    hashing = _Hashing(
+        raw, digest
+    )  # every part hashes what it read: the parts must agree (run._merge)
     stream = io.BufferedReader(hashing, buffer_size=1 << 16)
     counted = library.gaming_day_start is not None and (part is None or part[0] == 0)
     first = FirstStamp(DayCount(library.gaming_day_start) if counted else None)  # type: ignore[arg-type]
@@ -426,8 +468,15 @@ def audit_input(library: Library, path: str, part: tuple[int, int] | None = None
             raw.close()
     replay.finish()
     stats = replay.stats
-    return replay, InputSummary(display, digest.hexdigest(), stats.lines, hashing.size, stats.accounting(),
-                                first.stamp, first.days.busiest() if first.days is not None else None)
+    return replay, InputSummary(
+        display,
+        digest.hexdigest(),
+        stats.lines,
+        hashing.size,
+        stats.accounting(),
+        first.stamp,
+        first.days.busiest() if first.days is not None else None,
+    )
 
 
 def _damaged(replay: FileReplay, err: Exception) -> None:
@@ -437,5 +486,8 @@ def _damaged(replay: FileReplay, err: Exception) -> None:
     if replay.primary:
         replay.stats.syntax += 1
         replay.sink.line, replay.sink.text = replay.stats.lines, ""
-        replay.format_flagger.flag(SYNTAX, f"the compressed log is damaged or truncated here ({err}); "
-                                   "what follows cannot be read", actual=None)
+        replay.format_flagger.flag(
+            SYNTAX,
+            f"the compressed log is damaged or truncated here ({err}); what follows cannot be read",
+            actual=None,
+        )

@@ -20,10 +20,10 @@ Two ways to pick a part's lines, with the same verdicts (a test compares them):
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial, reduce
 from itertools import compress
 from operator import itemgetter, not_, or_
-from typing import Callable, Iterable, Iterator
 
 from ..parse.grammar import is_table_id
 from ..parse.parsed import EVENT_TYPES, Parsed
@@ -50,7 +50,9 @@ class Part:
         self.clock = clock
         self._parse = parse
         self.tables: dict[str, int] = {}  # table -> the part it was dealt to
-        self.held: list[str] = []  # other parts' lines, kept unread (never rebound: the replay holds it)
+        self.held: list[
+            str
+        ] = []  # other parts' lines, kept unread (never rebound: the replay holds it)
         self.held_max = ""  # the largest held stamp, among those of the clock's shape
         self.held_mixed = False  # some held stamp is not of the clock's shape
         self._sieve = Sieve(k)
@@ -66,8 +68,13 @@ class Part:
         whose first word holds other white space is not valid whichever part reads it, and this
         same choice in every part (and in the sieve) sends it to one part."""
         words = text.split(" ", 2)
-        if len(words) == 3 and (part := self.tables.get(words[1])) is not None \
-                and (first := words[0]) and first[0] != "#" and "\t" not in first:
+        if (
+            len(words) == 3
+            and (part := self.tables.get(words[1])) is not None
+            and (first := words[0])
+            and first[0] != "#"
+            and "\t" not in first
+        ):
             if part == self.k:
                 return True
             self.hold([text], first)
@@ -89,7 +96,9 @@ class Part:
         if not is_table_id(table):
             return 0  # not a table id: a syntax problem, reported by part 0
         if len(self.tables) >= MAX_ASSIGNED:
-            return zlib.crc32(table.encode("utf-8")) % self.n  # a hostile number of tables: memory stays bounded
+            return (
+                zlib.crc32(table.encode("utf-8")) % self.n
+            )  # a hostile number of tables: memory stays bounded
         # in turn, from the last part down: part 0 also hashes the file and reports what belongs
         # to no table, so with an odd share of tables it is the one dealt fewer
         part = self.tables[table] = self.n - 1 - len(self.tables) % self.n
@@ -112,7 +121,9 @@ class Part:
         tail = list(compress(lines[start:], map(not_, own[start:])))
         if tail:
             texts = list(map(bytes.decode, tail))
-            self.hold(texts, texts[-1][:self._sifted_size])  # the last has the latest stamp: they are in order
+            self.hold(
+                texts, texts[-1][: self._sifted_size]
+            )  # the last has the latest stamp: they are in order
 
     # -- the other parts' lines and the clock -------------------------------------------------
 
@@ -131,7 +142,12 @@ class Part:
     def catch_up(self, stamp: str | None) -> None:
         """Before this part's event at ``stamp`` (as written, None if not known), with lines held:
         if it is not before any of them, they cannot move the clock past it and are dropped."""
-        if stamp is not None and not self.held_mixed and stamp >= self.held_max and self.clock.shaped(stamp):
+        if (
+            stamp is not None
+            and not self.held_mixed
+            and stamp >= self.held_max
+            and self.clock.shaped(stamp)
+        ):
             self.held.clear()
             self.held_max = ""
         else:
@@ -157,6 +173,7 @@ class Part:
 
 # -- the sieve --------------------------------------------------------------------------------
 
+
 def _either(rows: Iterable[Iterable[bool]]) -> Iterator[bool]:
     """Line by line, whether any of the rows is true (maps in C, no Python code per line)."""
     return reduce(partial(map, or_), rows)  # type: ignore[arg-type,return-value]
@@ -167,7 +184,9 @@ class Sieve:
 
     def __init__(self, k: int):
         self.k = k
-        self._made_for: tuple[int, str] | None = None  # (tables dealt, offset) the keys were made for
+        self._made_for: tuple[int, str] | None = (
+            None  # (tables dealt, offset) the keys were made for
+        )
         self._all: frozenset[bytes] = frozenset()  # offset, blank, table, blank: every dealt table
         self._own: frozenset[bytes] = frozenset()  # the same, of this part's tables
         self._widths: list[int] = []  # the dealt tables' lengths
@@ -180,7 +199,9 @@ class Sieve:
         self._own = frozenset(key for table, key in keys.items() if tables[table] == self.k)
         self._made_for = (len(tables), zone)  # tables are only ever added: their number tells
 
-    def sift(self, lines: list[bytes], tables: dict[str, int], clock: str, zone: str) -> list[bool] | None:
+    def sift(
+        self, lines: list[bytes], tables: dict[str, int], clock: str, zone: str
+    ) -> list[bool] | None:
         """Which lines of the chunk are this part's (True), or None if the chunk is not plain.
 
         ``clock`` is the file's clock as written, ``zone`` its offset (Z or +hh:mm). The chunk is
@@ -205,14 +226,18 @@ class Sieve:
         if not widths or len(widths) > MAX_WIDTHS or not lines or not b"".join(lines).isascii():
             return None
         size, offset = len(clock), len(zone)
-        keyed = [list(map(itemgetter(slice(size - offset, size + width + 2)), lines)) for width in widths]
+        keyed = [
+            list(map(itemgetter(slice(size - offset, size + width + 2)), lines)) for width in widths
+        ]
         if len(keyed) == 1:
             if not self._all.issuperset(keyed[0]):
                 return None
         elif not all(_either(map(self._all.__contains__, keys) for keys in keyed)):
             return None
         heads = list(map(itemgetter(slice(0, size - offset)), lines))  # the stamps but their offset
-        if heads[0][0] <= 0x23 or heads != sorted(heads):  # in order and the least after "#": none is "#..."
+        if heads[0][0] <= 0x23 or heads != sorted(
+            heads
+        ):  # in order and the least after "#": none is "#..."
             return None
         joined = b"".join(heads)
         if b" " in joined or b"\t" in joined:

@@ -11,19 +11,27 @@ from __future__ import annotations
 
 import difflib
 import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import compress
-from typing import Callable, Iterable
 
 from .. import events as ev
 from ..engine.flagger import Flagger, Sink
-from ..engine.format_checks import DEL_VERSION, EMPTY_LOG, OUT_OF_CONTEXT, RULESET_UNKNOWN, SYNTAX, TABLE_UNOPENED, TIME_ORDER
-from ..engine.surveillance import Surveillance
-from ..games import GAMES
+from ..engine.format_checks import (
+    DEL_VERSION,
+    EMPTY_LOG,
+    OUT_OF_CONTEXT,
+    RULESET_UNKNOWN,
+    SYNTAX,
+    TABLE_UNOPENED,
+    TIME_ORDER,
+)
 from ..engine.stats import TableStats
+from ..engine.surveillance import Surveillance
 from ..engine.table import Table
 from ..findings import Finding
+from ..games import GAMES
 from ..parse import Comment, Header, LineParser, Parsed, Problem
 from ..parse.grammar import terminal_regex
 from ..parse.parsed import EVENT_TYPES
@@ -31,7 +39,6 @@ from ..parse.plain import parse_line
 from ..rulesets import Library, LoadedRuleset
 from .clock import LogClock
 from .parts import Part
-
 
 #: the longest line the auditor holds, its end not counted (docs/log-format.md): a longer one is
 #: one syntax finding, read past in constant memory (``inputs.feed_lines``)
@@ -74,8 +81,14 @@ class InputStats:
         return sum(t.rounds for t in self.tables.values())
 
     def accounting(self) -> dict[str, int]:
-        return {"events": self.events, "comments": self.comments, "blank": self.blank, "headers": self.headers,
-                "syntax": self.syntax, "not_audited": self.not_audited}
+        return {
+            "events": self.events,
+            "comments": self.comments,
+            "blank": self.blank,
+            "headers": self.headers,
+            "syntax": self.syntax,
+            "not_audited": self.not_audited,
+        }
 
 
 _PARSERS = threading.local()
@@ -115,11 +128,15 @@ class FileReplay:
         self.unopened: set[str] = set()  # tables already reported as never opened
         #: table -> (dealer, shoe ordinal) of a table not open now: what a finding there names
         self.marks: dict[str, tuple[str | None, int | None]] = {}
-        self.last_line: str | bytes = ""  # the input's last line read: the end-of-log findings' line
+        self.last_line: str | bytes = (
+            ""  # the input's last line read: the end-of-log findings' line
+        )
         self.parser = shared_parser()
         self.skip_rest = False  # after a #DEL header of another version
         tolerance = self.format_flagger.settings(TIME_ORDER)
-        self.clock = LogClock(timedelta(seconds=tolerance.tolerance_seconds if tolerance else 0), self._time_order)
+        self.clock = LogClock(
+            timedelta(seconds=tolerance.tolerance_seconds if tolerance else 0), self._time_order
+        )
         self.part = Part(*part, self.clock, self.parser.parse) if part is not None else None
         self.primary = self.part is None or self.part.primary
 
@@ -145,8 +162,12 @@ class FileReplay:
         self.stats.lines = last
         return last
 
-    def _feed(self, lines: Iterable[str] | Iterable[bytes], numbers: Iterable[int],
-              owns: Callable[[str], bool] | None) -> int:
+    def _feed(
+        self,
+        lines: Iterable[str] | Iterable[bytes],
+        numbers: Iterable[int],
+        owns: Callable[[str], bool] | None,
+    ) -> int:
         """Lines and their numbers; ``owns``: which lines this part replays, when not all of the
         given ones (``--jobs``). Returns the number of the last event line replayed (0 if none).
 
@@ -154,9 +175,16 @@ class FileReplay:
         table's handler; everything else goes through ``_parsed`` and ``_no_table``.
         """
         parse, sink, stats, tables = self.parser.parse, self.sink, self.stats, self.tables
-        parser, advance, event_types, open_type = self.parser, self.clock.advance, EVENT_TYPES, ev.Open
+        parser, advance, event_types, open_type = (
+            self.parser,
+            self.clock.advance,
+            EVENT_TYPES,
+            ev.Open,
+        )
         part = self.part
-        held = part.held if part is not None else ()  # other parts' lines kept unread (``Part.hold``)
+        held = (
+            part.held if part is not None else ()
+        )  # other parts' lines kept unread (``Part.hold``)
         events = last_event = 0
         for lineno, text in zip(numbers, lines):
             if type(text) is bytes:
@@ -206,8 +234,12 @@ class FileReplay:
             sink = self.sink
             sink.line, sink.text = lineno, ""
             sink.stamp = readable_stamp(head.decode("utf-8", "replace"))
-            self.format_flagger.flag(SYNTAX, f"{length} bytes, longer than the {MAX_LINE_BYTES} bytes (1 MiB) "
-                                     "a line may hold; the line is not read", actual=None)
+            self.format_flagger.flag(
+                SYNTAX,
+                f"{length} bytes, longer than the {MAX_LINE_BYTES} bytes (1 MiB) "
+                "a line may hold; the line is not read",
+                actual=None,
+            )
         return lineno
 
     def not_text(self, lines: int, encoding: str) -> None:
@@ -220,8 +252,12 @@ class FileReplay:
             self.stats.not_audited += lines - 1
             sink = self.sink
             sink.line, sink.text, sink.stamp = 1, "", None
-            self.format_flagger.flag(SYNTAX, f"the file is not UTF-8 text (it looks like {encoding}): none of its "
-                                     f"{lines} lines is audited", actual=None)
+            self.format_flagger.flag(
+                SYNTAX,
+                f"the file is not UTF-8 text (it looks like {encoding}): none of its "
+                f"{lines} lines is audited",
+                actual=None,
+            )
 
     def _not_utf8(self, lineno: int, body: bytes, err: UnicodeDecodeError) -> None:
         if self.primary:
@@ -229,8 +265,11 @@ class FileReplay:
             self.sink.line = lineno
             self.sink.text = ""
             self.sink.stamp = readable_stamp(body.decode("utf-8", "replace"))
-            self.format_flagger.flag(SYNTAX, f"byte {err.start + 1}: not valid UTF-8; the line is not audited",
-                                     actual=body.decode("utf-8", "replace")[:200])
+            self.format_flagger.flag(
+                SYNTAX,
+                f"byte {err.start + 1}: not valid UTF-8; the line is not audited",
+                actual=body.decode("utf-8", "replace")[:200],
+            )
 
     def _parsed(self, lineno: int, text: str, parsed: Parsed) -> None:
         """A line that is not an event: blank, comment, header or syntax problem."""
@@ -238,7 +277,11 @@ class FileReplay:
         sink.line = lineno
         sink.text = ""
         sink.stamp = None
-        if not self.primary and not isinstance(parsed, Header) and text.lstrip(" \t").startswith("#"):
+        if (
+            not self.primary
+            and not isinstance(parsed, Header)
+            and text.lstrip(" \t").startswith("#")
+        ):
             return  # a line every part reads: the primary part reports and counts it
         if parsed is None:
             self.stats.blank += 1
@@ -249,8 +292,12 @@ class FileReplay:
         if isinstance(parsed, Problem):
             self.stats.syntax += 1
             sink.stamp = readable_stamp(text)
-            column = len(text[: parsed.column - 1].encode("utf-8")) + 1  # a byte column, as editors and hexdumps count
-            self.format_flagger.flag(SYNTAX, f"column {column}: {parsed.message}", actual=text.strip()[:200])
+            column = (
+                len(text[: parsed.column - 1].encode("utf-8")) + 1
+            )  # a byte column, as editors and hexdumps count
+            self.format_flagger.flag(
+                SYNTAX, f"column {column}: {parsed.message}", actual=text.strip()[:200]
+            )
             return
         if self.part is not None and self.part.held:
             self.part.settle()  # whether an event came first decides what a header line is
@@ -270,8 +317,12 @@ class FileReplay:
             self.skip_rest = True
             if not self.primary:
                 return
-            self.format_flagger.flag(DEL_VERSION, f"format version {header.value}; this auditor reads version 1 "
-                                     "only: the rest of the file is not audited", expected="#DEL 1")
+            self.format_flagger.flag(
+                DEL_VERSION,
+                f"format version {header.value}; this auditor reads version 1 "
+                "only: the rest of the file is not audited",
+                expected="#DEL 1",
+            )
 
     def _time_order(self, table_id: str, message: str) -> None:
         """A time-order finding of the clock, at the table's ruleset when it is open."""
@@ -290,12 +341,17 @@ class FileReplay:
         flagger.flag(TIME_ORDER, message, round=table.round.n if table.round is not None else None)
         flagger.dealer, flagger.shoe = dealer, shoe
 
-    def _flagger(self, table: str, format_rules: LoadedRuleset, ruleset: LoadedRuleset | None = None) -> Flagger:
+    def _flagger(
+        self, table: str, format_rules: LoadedRuleset, ruleset: LoadedRuleset | None = None
+    ) -> Flagger:
         """A flagger for ``table``, which knows its dealer and shoe so far."""
         flagger = Flagger(self.sink, format_rules, ruleset, table)
         open_now = self.tables.get(table)
-        flagger.dealer, flagger.shoe = ((open_now.flagger.dealer, open_now.flagger.shoe) if open_now is not None
-                                        else self.marks.get(table, (None, None)))
+        flagger.dealer, flagger.shoe = (
+            (open_now.flagger.dealer, open_now.flagger.shoe)
+            if open_now is not None
+            else self.marks.get(table, (None, None))
+        )
         return flagger
 
     def _no_table(self, e: ev.Event) -> None:
@@ -305,12 +361,16 @@ class FileReplay:
             return
         if type(e) is ev.Dealer or type(e) is ev.Shoe:  # still the table's dealer and shoes
             dealer, shoe = self.marks.get(e.table, (None, None))
-            self.marks[e.table] = (e.id, shoe) if type(e) is ev.Dealer else (dealer, (shoe or 0) + 1)
+            self.marks[e.table] = (
+                (e.id, shoe) if type(e) is ev.Dealer else (dealer, (shoe or 0) + 1)
+            )
         if e.table not in self.unopened:
             self.unopened.add(e.table)
             self._flagger(e.table, self.library.format_rules).flag(
-                TABLE_UNOPENED, f"event for table {e.table}, which is not open; "
-                "its events are not audited until it opens")
+                TABLE_UNOPENED,
+                f"event for table {e.table}, which is not open; "
+                "its events are not audited until it opens",
+            )
 
     def _open(self, e: ev.Open) -> None:
         flagger_fmt = self._flagger(e.table, self.library.format_rules)
@@ -318,32 +378,43 @@ class FileReplay:
             flagger_fmt.flag(OUT_OF_CONTEXT, f"table {e.table} opened again without closing")
             return
         if len(self.tables) >= MAX_OPEN_TABLES:
-            flagger_fmt.flag(OUT_OF_CONTEXT, f"table {e.table} opened while {MAX_OPEN_TABLES} tables are open, the "
-                             "most the auditor follows at once; its events are not audited until it opens again "
-                             "after one of them closes")
+            flagger_fmt.flag(
+                OUT_OF_CONTEXT,
+                f"table {e.table} opened while {MAX_OPEN_TABLES} tables are open, the "
+                "most the auditor follows at once; its events are not audited until it opens again "
+                "after one of them closes",
+            )
             self.unopened.add(e.table)
             return
         ruleset = self.library.for_table(e.ruleset, e.table)
         if ruleset is None or ruleset.game != e.game:
-            why = (self._unknown_ruleset(e.ruleset, e.game) if ruleset is None
-                   else f"ruleset {e.ruleset} governs {ruleset.game}, not {e.game}")
+            why = (
+                self._unknown_ruleset(e.ruleset, e.game)
+                if ruleset is None
+                else f"ruleset {e.ruleset} governs {ruleset.game}, not {e.game}"
+            )
             flagger_fmt.flag(RULESET_UNKNOWN, f"{why}; table {e.table} is not audited")
             self.unopened.add(e.table)
             return
         self.unopened.discard(e.table)
         overlay = ruleset.overlay.model.overlay if ruleset.overlay else None
         stats = self.stats.tables.setdefault(
-            e.table, TableStats(self.sink.path, e.table, ruleset.id, e.game, overlay))
+            e.table, TableStats(self.sink.path, e.table, ruleset.id, e.game, overlay)
+        )
         format_rules = self.library.for_table("del-v1", e.table) or self.library.format_rules
         if self.library.statistics and stats.surveillance is None:  # a table opened again goes on
             stats.surveillance = Surveillance(e.table, GAMES[e.game].house_banked)
-        self.tables[e.table] = Table(e, self._flagger(e.table, format_rules, ruleset), stats, GAMES[e.game])
+        self.tables[e.table] = Table(
+            e, self._flagger(e.table, format_rules, ruleset), stats, GAMES[e.game]
+        )
 
     def _unknown_ruleset(self, name: str, game: str) -> str:
         """An unknown ruleset id, with the known ids of that game, nearest first (a typo is the usual cause)."""
         known = sorted(r.id for r in self.library.rulesets.values() if r.game == game)
         near = difflib.get_close_matches(name, known, n=len(known), cutoff=0.0)
-        return f"no ruleset {name!r} is known" + (f" (the {game} rulesets: {', '.join(near)})" if near else "")
+        return f"no ruleset {name!r} is known" + (
+            f" (the {game} rulesets: {', '.join(near)})" if near else ""
+        )
 
     def finish(self) -> None:
         sink = self.sink
@@ -353,14 +424,24 @@ class FileReplay:
         parsed = parse_line(text.rstrip())
         if sink.line != self.stats.lines:
             sink.line, sink.text = self.stats.lines, ""
-        sink.stamp = (written_stamp(text) if type(parsed) in EVENT_TYPES
-                      else readable_stamp(text) if isinstance(parsed, Problem) else None)
+        sink.stamp = (
+            written_stamp(text)
+            if type(parsed) in EVENT_TYPES
+            else readable_stamp(text)
+            if isinstance(parsed, Problem)
+            else None
+        )
         for table_id in sorted(self.tables):
             self.tables[table_id].end_of_input(self.stats.lines)
         stats = self.stats
         if self.primary and stats.lines == stats.blank + stats.comments + stats.headers:
             # (these counts are the whole file's in part 0: other parts count only events and syntax)
             sink.line = max(stats.lines, 1)  # (a finding is on a line: the first, of an empty file)
-            self.format_flagger.flag(EMPTY_LOG, "the file is empty: it holds no event" if not stats.lines else
-                                     f"the file holds no event: its {stats.lines} lines are blank lines, "
-                                     "comments and headers", actual=None)
+            self.format_flagger.flag(
+                EMPTY_LOG,
+                "the file is empty: it holds no event"
+                if not stats.lines
+                else f"the file holds no event: its {stats.lines} lines are blank lines, "
+                "comments and headers",
+                actual=None,
+            )

@@ -42,7 +42,9 @@ class Case:
     name: str
     paths: tuple[str, ...]  # relative to ROOT, as given on the command line
     options: tuple[str, ...] = ()
-    same_as: str | None = None  # compared with the reports recorded for that case (e.g. --jobs against one process)
+    same_as: str | None = (
+        None  # compared with the reports recorded for that case (e.g. --jobs against one process)
+    )
 
 
 #: the statistics left out and asked for, whatever the default (off: docs/statistics.md)
@@ -54,27 +56,93 @@ CASES = (
     Case("mc-sun-war-2006-faulty", ("tests/golden/logs/mc-sun-war-2006-faulty.del",)),
     Case("be-ostende-cdf-faulty", ("tests/golden/logs/be-ostende-cdf-faulty.del",)),
     Case("mixed-faulty", ("tests/golden/logs/mixed-faulty.del",)),
-    Case("mixed-faulty-jobs2", ("tests/golden/logs/mixed-faulty.del",), ("--jobs", "2"), same_as="mixed-faulty"),
-    Case("mixed-faulty-plain", ("tests/golden/logs/mixed-faulty.del",), PLAIN, same_as="mixed-faulty"),
-    Case("fr-house", ("tests/golden/logs/fr-bataille-2007-faulty.del",),
-         ("--house", "rulesets/house/casino-exemple-fr.yaml")),
+    Case(
+        "mixed-faulty-jobs2",
+        ("tests/golden/logs/mixed-faulty.del",),
+        ("--jobs", "2"),
+        same_as="mixed-faulty",
+    ),
+    Case(
+        "mixed-faulty-plain", ("tests/golden/logs/mixed-faulty.del",), PLAIN, same_as="mixed-faulty"
+    ),
+    Case(
+        "fr-house",
+        ("tests/golden/logs/fr-bataille-2007-faulty.del",),
+        ("--house", "rulesets/house/casino-exemple-fr.yaml"),
+    ),
     Case("nights", ("fixtures/nights",)),
     Case("rule-fixtures", ("fixtures/rules",)),
     # the surveillance statistics (money groups and card tests) of the shipped nights, in every format
     Case("nights-statistics", ("fixtures/nights",), STATISTICS),
-    Case("nights-statistics-jobs2", ("fixtures/nights",), (*STATISTICS, "--jobs", "2"), same_as="nights-statistics"),
+    Case(
+        "nights-statistics-jobs2",
+        ("fixtures/nights",),
+        (*STATISTICS, "--jobs", "2"),
+        same_as="nights-statistics",
+    ),
     Case("mixed-faulty-statistics", ("tests/golden/logs/mixed-faulty.del",), STATISTICS),
 )
 
 #: simulator commands whose output is pinned by digest (arguments after ``audit simulate``)
 SIMULATIONS = {
-    "fr-60-seed3-inject": ["-r", "fr-bataille-2007", "--rounds", "60", "--seed", "3", "--inject", "all"],
-    "mc-60-seed3-inject": ["-r", "mc-sun-war-2006", "--rounds", "60", "--seed", "3", "--inject", "all"],
-    "cdf-60-seed3-inject": ["-r", "be-ostende-cdf", "--rounds", "60", "--seed", "3", "--inject", "all"],
-    "mixed-80-seed11-inject": ["-r", "fr-bataille-2007", "-r", "mc-sun-war-2006", "-r", "be-ostende-cdf",
-                               "--rounds", "80", "--seed", "11", "--inject", "all"],
-    "mixed-200-seed5": ["-r", "fr-bataille-2007", "-r", "mc-sun-war-2006", "-r", "be-ostende-cdf",
-                        "--tables", "5", "--rounds", "200", "--seed", "5"],
+    "fr-60-seed3-inject": [
+        "-r",
+        "fr-bataille-2007",
+        "--rounds",
+        "60",
+        "--seed",
+        "3",
+        "--inject",
+        "all",
+    ],
+    "mc-60-seed3-inject": [
+        "-r",
+        "mc-sun-war-2006",
+        "--rounds",
+        "60",
+        "--seed",
+        "3",
+        "--inject",
+        "all",
+    ],
+    "cdf-60-seed3-inject": [
+        "-r",
+        "be-ostende-cdf",
+        "--rounds",
+        "60",
+        "--seed",
+        "3",
+        "--inject",
+        "all",
+    ],
+    "mixed-80-seed11-inject": [
+        "-r",
+        "fr-bataille-2007",
+        "-r",
+        "mc-sun-war-2006",
+        "-r",
+        "be-ostende-cdf",
+        "--rounds",
+        "80",
+        "--seed",
+        "11",
+        "--inject",
+        "all",
+    ],
+    "mixed-200-seed5": [
+        "-r",
+        "fr-bataille-2007",
+        "-r",
+        "mc-sun-war-2006",
+        "-r",
+        "be-ostende-cdf",
+        "--tables",
+        "5",
+        "--rounds",
+        "200",
+        "--seed",
+        "5",
+    ],
     "night-example": ["--night", "example"],
     "night-cdf": ["--night", "cdf"],
     "night-mixed": ["--night", "mixed"],
@@ -82,7 +150,9 @@ SIMULATIONS = {
 
 
 def _audit(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "audit", *args], cwd=ROOT, capture_output=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "audit", *args], cwd=ROOT, capture_output=True, timeout=600
+    )
 
 
 def run_case(case: Case, out: Path) -> dict[str, bytes]:
@@ -94,7 +164,9 @@ def run_case(case: Case, out: Path) -> dict[str, bytes]:
         args += ["--format", fmt, "--output", str(files[fmt])]
     done = _audit(*args, *case.paths)
     if done.returncode not in (0, 1):
-        raise RuntimeError(f"{case.name}: exit {done.returncode}: {done.stderr.decode(errors='replace')}")
+        raise RuntimeError(
+            f"{case.name}: exit {done.returncode}: {done.stderr.decode(errors='replace')}"
+        )
     got = {fmt: path.read_bytes() for fmt, path in files.items()}
     got["exit"] = f"{done.returncode}\n".encode()
     return got
@@ -102,8 +174,12 @@ def run_case(case: Case, out: Path) -> dict[str, bytes]:
 
 def write_simulated(args: list[str], log: Path) -> None:
     """``python -m audit.simulate ARGS -o LOG`` (the shipped nights' writer, which takes --night)."""
-    done = subprocess.run([sys.executable, "-m", "audit.simulate", *args, "-o", str(log)],
-                          cwd=ROOT, capture_output=True, timeout=1200)
+    done = subprocess.run(
+        [sys.executable, "-m", "audit.simulate", *args, "-o", str(log)],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=1200,
+    )
     if done.returncode != 0:
         raise RuntimeError(f"simulate {args}: {done.stderr.decode(errors='replace')}")
 
@@ -117,7 +193,9 @@ def simulate(args: list[str]) -> str:
             return hashlib.sha256(log.read_bytes()).hexdigest()
     done = _audit("simulate", *args)
     if done.returncode != 0:
-        raise RuntimeError(f"simulate {args}: exit {done.returncode}: {done.stderr.decode(errors='replace')}")
+        raise RuntimeError(
+            f"simulate {args}: exit {done.returncode}: {done.stderr.decode(errors='replace')}"
+        )
     return hashlib.sha256(done.stdout).hexdigest()
 
 
@@ -157,8 +235,13 @@ def bench_digests() -> dict[str, str]:
         digests = {}
         for suffix, options in (("", ()), ("+statistics", STATISTICS)):
             got = run_case(Case("bench-night", (str(log),), options), Path(tmp))
-            digests.update({fmt + suffix: hashlib.sha256(data.replace(tmp.encode(), b"TMP")).hexdigest()
-                            for fmt, data in got.items() if not suffix or fmt in ("json", "text")})
+            digests.update(
+                {
+                    fmt + suffix: hashlib.sha256(data.replace(tmp.encode(), b"TMP")).hexdigest()
+                    for fmt, data in got.items()
+                    if not suffix or fmt in ("json", "text")
+                }
+            )
         digests["log"] = hashlib.sha256(log.read_bytes()).hexdigest()
     return digests
 
@@ -166,21 +249,31 @@ def bench_digests() -> dict[str, str]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--update", action="store_true", help="record the current reports and digests")
-    ap.add_argument("--bench", action="store_true", help="also the benchmark's night (about a minute)")
+    ap.add_argument(
+        "--bench", action="store_true", help="also the benchmark's night (about a minute)"
+    )
     args = ap.parse_args(argv)
     if args.update:
         update()
         if args.bench:
-            BENCH.write_text(json.dumps(bench_digests(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
+            BENCH.write_text(
+                json.dumps(bench_digests(), indent=2, sort_keys=True) + "\n", encoding="utf-8"
+            )
         return 0
     wrong = [w for case in CASES for w in differences(case)]
     pinned = json.loads(SIMULATED.read_text(encoding="utf-8"))
-    wrong += [f"simulate {name}: the log differs" for name, args in SIMULATIONS.items()
-              if simulate(args) != pinned.get(name)]
+    wrong += [
+        f"simulate {name}: the log differs"
+        for name, args in SIMULATIONS.items()
+        if simulate(args) != pinned.get(name)
+    ]
     if args.bench:
         recorded = json.loads(BENCH.read_text(encoding="utf-8"))
-        wrong += [f"benchmark night: the {what} differs" for what, digest in bench_digests().items()
-                  if recorded.get(what) != digest]
+        wrong += [
+            f"benchmark night: the {what} differs"
+            for what, digest in bench_digests().items()
+            if recorded.get(what) != digest
+        ]
     print("\n".join(wrong) or "every report and simulated log is as recorded")
     return 1 if wrong else 0
 

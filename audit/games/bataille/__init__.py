@@ -4,4 +4,10 @@ from ...engine.game import Game
 from .round import BatailleRound
 from .table import BatailleTable
 
-GAME = Game(name="bataille", title="bataille", round=BatailleRound, extension=BatailleTable, house_banked=True)
+GAME = Game(
+    name="bataille",
+    title="bataille",
+    round=BatailleRound,
+    extension=BatailleTable,
+    house_banked=True,
+)

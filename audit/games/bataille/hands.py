@@ -14,7 +14,7 @@ EGALITE_SPOTS = frozenset(("egalite", "egalite-war"))
 class Spot:
     """The chips on one betting spot of a hand, by owner."""
 
-    __slots__ = ("stakes", "last_line", "settled_line", "total")
+    __slots__ = ("last_line", "settled_line", "stakes", "total")
 
     def __init__(self) -> None:
         #: owner -> [their chips, the line of their last move]: one dictionary, one hash of the owner
@@ -46,7 +46,7 @@ class Spot:
 class HandState:
     """One seat's hand in a round: its spots, its cards, its choice at a tie."""
 
-    __slots__ = ("seat", "spots", "card", "war_card", "choice")
+    __slots__ = ("card", "choice", "seat", "spots", "war_card")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat

@@ -29,8 +29,19 @@ from collections import Counter
 from ...simulate.money import CENT
 from ...simulate.params import BatailleParams, FaultRules
 from ...simulate.shoe import DECK
-from ...simulate.table_faults import (CARD, SPOT, TABLE_WAIT, Fault, FaultMethod, Line, TableFaults, amount,
-                                      by_of, seat_of, with_amount)
+from ...simulate.table_faults import (
+    CARD,
+    SPOT,
+    TABLE_WAIT,
+    Fault,
+    FaultMethod,
+    Line,
+    TableFaults,
+    amount,
+    by_of,
+    seat_of,
+    with_amount,
+)
 from ...values import RANKS, SUITS, fmt_amount
 
 
@@ -39,10 +50,20 @@ class BatailleFaults(TableFaults):
 
     @staticmethod
     def categories(rules: FaultRules) -> set[str]:
-        has = {"late-bet": rules.late_bet, "bet-limit": rules.bet_limits, "missed-burn": rules.burn_start,
-               "extra-burn": rules.burn_start_extra, "deal-order": rules.deal_first, "wrong-payout": rules.pay_main,
-               "pay-order": rules.pay_order, "shoe": rules.shoe_cut, "table": rules.vacant_seat or rules.seat_range}
-        return TableFaults.categories(rules) | {category for category, rule in has.items() if rule is not None}
+        has = {
+            "late-bet": rules.late_bet,
+            "bet-limit": rules.bet_limits,
+            "missed-burn": rules.burn_start,
+            "extra-burn": rules.burn_start_extra,
+            "deal-order": rules.deal_first,
+            "wrong-payout": rules.pay_main,
+            "pay-order": rules.pay_order,
+            "shoe": rules.shoe_cut,
+            "table": rules.vacant_seat or rules.seat_range,
+        }
+        return TableFaults.categories(rules) | {
+            category for category, rule in has.items() if rule is not None
+        }
 
     @staticmethod
     def rounds_per_shoe_at_most(params: BatailleParams) -> int:
@@ -51,10 +72,18 @@ class BatailleFaults(TableFaults):
         return (DECK * params.decks - params.min_talon - params.start_burns) // 2 + 1
 
     def methods(self) -> dict[str, FaultMethod]:
-        return {**super().methods(), "late-bet": self._late_bet, "bet-limit": self._bet_limit,
-                "missed-burn": self._missed_burn, "extra-burn": self._extra_burn, "deal-order": self._deal_order,
-                "wrong-payout": self._wrong_payout, "pay-order": self._pay_order, "shoe": self._shoe,
-                "table": self._table}
+        return {
+            **super().methods(),
+            "late-bet": self._late_bet,
+            "bet-limit": self._bet_limit,
+            "missed-burn": self._missed_burn,
+            "extra-burn": self._extra_burn,
+            "deal-order": self._deal_order,
+            "wrong-payout": self._wrong_payout,
+            "pay-order": self._pay_order,
+            "shoe": self._shoe,
+            "table": self._table,
+        }
 
     # .. what a round holds
     def _settlements(self, batch: list[Line], b: int) -> dict[tuple[int, str], int]:
@@ -68,8 +97,14 @@ class BatailleFaults(TableFaults):
 
     def _untied(self, batch: list[Line], b: int) -> set[int]:
         """Seats with a first card and no CHOICE: their main stake is settled at once."""
-        dealt = {seat_of(batch[i]) for i in self.round_range(batch, b) if batch[i].startswith("DEAL seat=")}
-        chose = {seat_of(batch[i]) for i in self.round_range(batch, b) if batch[i].startswith("CHOICE ")}
+        dealt = {
+            seat_of(batch[i])
+            for i in self.round_range(batch, b)
+            if batch[i].startswith("DEAL seat=")
+        }
+        chose = {
+            seat_of(batch[i]) for i in self.round_range(batch, b) if batch[i].startswith("CHOICE ")
+        }
         return {s for s in dealt - chose if s is not None}
 
     def _own_main_bets(self, batch: list[Line], b: int) -> dict[int, list[int]]:
@@ -88,8 +123,12 @@ class BatailleFaults(TableFaults):
         options = []
         for seat in sorted(self._own_main_bets(batch, b)):
             i = settle.get((seat, "main"))
-            if seat in untied and i is not None and batch[i].verb in ("PAY", "COLLECT") \
-                    and amount(batch[i]) + self.min <= self.max:
+            if (
+                seat in untied
+                and i is not None
+                and batch[i].verb in ("PAY", "COLLECT")
+                and amount(batch[i]) + self.min <= self.max
+            ):
                 options.append((seat, i))
         if not options:
             return False
@@ -105,13 +144,22 @@ class BatailleFaults(TableFaults):
     def _bet_limit(self, fault: Fault, batch: list[Line], b: int, n: int) -> bool:
         settle = self._settlements(batch, b)
         untied = self._untied(batch, b)
-        withdrawn = {seat_of(batch[i]) for i in self.round_range(batch, b) if batch[i].startswith("WITHDRAW ")}
+        withdrawn = {
+            seat_of(batch[i])
+            for i in self.round_range(batch, b)
+            if batch[i].startswith("WITHDRAW ")
+        }
         low = (self.min / 2).quantize(CENT)
         options = []
         for seat, bets in sorted(self._own_main_bets(batch, b).items()):
             i = settle.get((seat, "main"))
-            if len(bets) == 1 and seat in untied and seat not in withdrawn and i is not None \
-                    and batch[i].verb in ("PAY", "COLLECT"):
+            if (
+                len(bets) == 1
+                and seat in untied
+                and seat not in withdrawn
+                and i is not None
+                and batch[i].verb in ("PAY", "COLLECT")
+            ):
                 options.append((bets[0], i))
         if not options or not 0 < low < self.min:
             return False
@@ -146,8 +194,11 @@ class BatailleFaults(TableFaults):
         where, at = site
         if where == "play":
             dealer = self.first(batch, b, "DEAL dealer")
-            burns = [i for i in self.round_range(batch, b) if dealer is not None and i > dealer
-                     and batch[i].body.startswith("BURN")]
+            burns = [
+                i
+                for i in self.round_range(batch, b)
+                if dealer is not None and i > dealer and batch[i].body.startswith("BURN")
+            ]
             rule = self.rules.burn_bataille
         else:
             burns = [i for i in range(at, b) if batch[i].body.startswith("BURN")]
@@ -188,8 +239,10 @@ class BatailleFaults(TableFaults):
                 if m:
                     counts[m.group(1)] += 1
         left = [f"{r}{s}" for r in RANKS for s in SUITS if counts[f"{r}{s}"] < self.params.decks]
-        burn = Line(batch[at - 1].t if where != "play" else batch[b].t,
-                    f"BURN {fault.rng.choice(left)}" if left else "BURN")
+        burn = Line(
+            batch[at - 1].t if where != "play" else batch[b].t,
+            f"BURN {fault.rng.choice(left)}" if left else "BURN",
+        )
         batch.insert(at, burn)
         self.expect(burn, rule)
         self.shoe_delta += 1
@@ -199,8 +252,11 @@ class BatailleFaults(TableFaults):
         dealer = self.first(batch, b, "DEAL dealer")
         if dealer is None:
             return False
-        pairs = [i for i in range(b, dealer - 1)
-                 if batch[i].startswith("DEAL seat=") and batch[i + 1].startswith("DEAL seat=")]
+        pairs = [
+            i
+            for i in range(b, dealer - 1)
+            if batch[i].startswith("DEAL seat=") and batch[i + 1].startswith("DEAL seat=")
+        ]
         if not pairs:
             return False
         i = fault.rng.choice(pairs)
@@ -210,8 +266,11 @@ class BatailleFaults(TableFaults):
 
     def _wrong_payout(self, fault: Fault, batch: list[Line], b: int, n: int) -> bool:
         untied = self._untied(batch, b)
-        pays = [i for (seat, spot), i in sorted(self._settlements(batch, b).items())
-                if spot == "main" and seat in untied and batch[i].verb == "PAY"]
+        pays = [
+            i
+            for (seat, spot), i in sorted(self._settlements(batch, b).items())
+            if spot == "main" and seat in untied and batch[i].verb == "PAY"
+        ]
         if not pays:
             return False
         i = fault.rng.choice(pays)
@@ -228,7 +287,9 @@ class BatailleFaults(TableFaults):
         if start is None:
             return False
         end = start
-        while end < len(batch) and batch[end].startswith("PAY seat=", "COLLECT seat=", "PUSH seat="):
+        while end < len(batch) and batch[end].startswith(
+            "PAY seat=", "COLLECT seat=", "PUSH seat="
+        ):
             end += 1
         blocks: list[list[int]] = []
         for i in range(start, end):
@@ -268,8 +329,13 @@ class BatailleFaults(TableFaults):
         return True
 
     def _table(self, fault: Fault, batch: list[Line], b: int, n: int) -> bool:
-        vacant = [i for i in self.round_range(batch, b)
-                  if batch[i].startswith("BET ") and "spot=main" in batch[i].body and " approved" in batch[i].body]
+        vacant = [
+            i
+            for i in self.round_range(batch, b)
+            if batch[i].startswith("BET ")
+            and "spot=main" in batch[i].body
+            and " approved" in batch[i].body
+        ]
         if vacant and self.rules.vacant_seat is not None:
             i = fault.rng.choice(vacant)
             batch[i].body = batch[i].body.replace(" approved", "")

@@ -10,8 +10,9 @@ itself (choices, the war's cards and burns) is in ``war``, the settlements in
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
-from typing import TYPE_CHECKING, Callable, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
@@ -83,7 +84,9 @@ class BatailleRound(War, Settlement, Round):
         self.dealt: set[int] = set()
         self.dealer_card = None
         self.dealer_war_card = None
-        self.war_queue: list[int | None] = []  # seats still to get a bataille card; None: the dealer
+        self.war_queue: list[
+            int | None
+        ] = []  # seats still to get a bataille card; None: the dealer
         self.war_players_dealt = 0
         self.burn_lines: list[int] = []  # bataille burns since the last card
         self.closed_by_deal = False
@@ -127,67 +130,115 @@ class BatailleRound(War, Settlement, Round):
         seat, spot = e.seat, e.spot
         owner = e.by or SEATED[seat]
         if e.amount <= ZERO:
-            self.flag(BET_LIMITS, f"a bet of {fmt_amount(e.amount)} on seat {seat} {spot}",
-                      expected=f"BET seat={seat} spot={spot} amount=<more than 0>")
+            self.flag(
+                BET_LIMITS,
+                f"a bet of {fmt_amount(e.amount)} on seat {seat} {spot}",
+                expected=f"BET seat={seat} spot={spot} amount=<more than 0>",
+            )
         if seat > self.seats:
-            self.flag(SEAT_RANGE, f"bet on seat {seat}; the table has {self.seats} places",
-                      expected=f"BET seat=N with N from 1 to {self.seats}")
+            self.flag(
+                SEAT_RANGE,
+                f"bet on seat {seat}; the table has {self.seats} places",
+                expected=f"BET seat=N with N from 1 to {self.seats}",
+            )
         if spot not in WAR_SPOTS:
-            if e.by is not None or seat not in self.seated:  # a seated player's own bet needs no more
+            if (
+                e.by is not None or seat not in self.seated
+            ):  # a seated player's own bet needs no more
                 self._verify_owner(seat, owner, e.approved)
         if spot in EGALITE_SPOTS:
             offered = self.rules.egalite_offered
             if offered is not None and not offered.offered:
-                self.flag(EGALITE_OFFERED, "an égalité bet at a table whose house rules do not offer it",
-                          expected="no égalité bet: the house does not offer it")
+                self.flag(
+                    EGALITE_OFFERED,
+                    "an égalité bet at a table whose house rules do not offer it",
+                    expected="no égalité bet: the house does not offer it",
+                )
         if self.phase != "betting":
             self._verify_late(seat, spot, "BET")
         elif spot in WAR_SPOTS:
-            self.flag(OUT_OF_CONTEXT, f"a {spot} bet before any card is dealt",
-                      expected=f"BET seat={seat} spot={spot} after CHOICE seat={seat} war")
+            self.flag(
+                OUT_OF_CONTEXT,
+                f"a {spot} bet before any card is dealt",
+                expected=f"BET seat={seat} spot={spot} after CHOICE seat={seat} war",
+            )
         if spot == "egalite":
             rule = self.rules.egalite_needs_stake
-            if rule is not None and rule.order == "after" and self.hand(seat).spot("main").held(owner) <= 0:
-                self.flag(EGALITE_NEEDS_STAKE,
-                          f"égalité bet on seat {seat} by {owner} before any initial stake of theirs",
-                          expected=f"BET seat={seat} spot=main by={owner} before the égalité bet")
+            if (
+                rule is not None
+                and rule.order == "after"
+                and self.hand(seat).spot("main").held(owner) <= 0
+            ):
+                self.flag(
+                    EGALITE_NEEDS_STAKE,
+                    f"égalité bet on seat {seat} by {owner} before any initial stake of theirs",
+                    expected=f"BET seat={seat} spot=main by={owner} before the égalité bet",
+                )
 
     def _verify_owner(self, seat: int, owner: Owner, approved: bool) -> None:
         occupied = seat in self.seated
         owner_seat = int(owner.id) if owner.kind == "seat" else None
         if owner_seat is not None and owner_seat != seat and owner_seat not in self.seated:
-            self.flag(OUT_OF_CONTEXT, f"by={owner}: nobody sits at seat {owner_seat}",
-                      expected="by= naming a seated player")
+            self.flag(
+                OUT_OF_CONTEXT,
+                f"by={owner}: nobody sits at seat {owner_seat}",
+                expected="by= naming a seated player",
+            )
         if not occupied:
             if owner.kind == "standing":
-                self.flag(VACANT_SEAT_APPROVAL,
-                          f"standing player {owner.id} bets on vacant seat {seat}: a standing player bets only on a seated player's hand",
-                          expected="a standing player bets on an occupied seat only")
+                self.flag(
+                    VACANT_SEAT_APPROVAL,
+                    f"standing player {owner.id} bets on vacant seat {seat}: a standing player bets only on a seated player's hand",
+                    expected="a standing player bets on an occupied seat only",
+                )
             elif owner_seat == seat:
-                self.flag(VACANT_SEAT_APPROVAL, f"bet on vacant seat {seat} with no seated player named as its owner",
-                          expected=f"BET seat={seat} ... by=seat:M approved")
+                self.flag(
+                    VACANT_SEAT_APPROVAL,
+                    f"bet on vacant seat {seat} with no seated player named as its owner",
+                    expected=f"BET seat={seat} ... by=seat:M approved",
+                )
             elif not approved:
-                self.flag(VACANT_SEAT_APPROVAL, f"seat {owner_seat} bets on vacant seat {seat} without the dealer's approval",
-                          expected=f"BET seat={seat} ... by={owner} approved")
+                self.flag(
+                    VACANT_SEAT_APPROVAL,
+                    f"seat {owner_seat} bets on vacant seat {seat} without the dealer's approval",
+                    expected=f"BET seat={seat} ... by={owner} approved",
+                )
             return
         if owner.kind == "standing":
-            self.flag(STANDING_FORBIDDEN, f"standing player {owner.id} bets on seat {seat}; the house rules forbid it",
-                      expected="no bet by a standing player")
+            self.flag(
+                STANDING_FORBIDDEN,
+                f"standing player {owner.id} bets on seat {seat}; the house rules forbid it",
+                expected="no bet by a standing player",
+            )
             if not self.table.supervisor:
-                self.flag(STANDING_SUPERVISOR,
-                          f"standing player {owner.id} bets on seat {seat} with no table supervisor present",
-                          expected="SUPERVISOR present (before the bet)")
+                self.flag(
+                    STANDING_SUPERVISOR,
+                    f"standing player {owner.id} bets on seat {seat} with no table supervisor present",
+                    expected="SUPERVISOR present (before the bet)",
+                )
 
     def _verify_late(self, seat: int, spot: str, verb: str) -> None:
         allowed = self.rules.late_bet
         hand = self.hands.get(seat)
-        window = ("choices",) if spot == "war" else ("choices", "bataille")  # the war stake opens the bataille
-        if verb == "BET" and allowed is not None and spot in allowed.at_bataille and hand is not None \
-                and hand.choice == "war" and self.phase in window and hand.war_card is None:
+        window = (
+            ("choices",) if spot == "war" else ("choices", "bataille")
+        )  # the war stake opens the bataille
+        if (
+            verb == "BET"
+            and allowed is not None
+            and spot in allowed.at_bataille
+            and hand is not None
+            and hand.choice == "war"
+            and self.phase in window
+            and hand.war_card is None
+        ):
             return
         what = "placed" if verb == "BET" else "withdrawn"
-        self.flag(LATE_BET, f"chips {what} on seat {seat} {spot} after \"rien ne va plus\" (line {self.closed_bets_line})",
-                  expected=f"no {verb} after NOMOREBETS (line {self.closed_bets_line})")
+        self.flag(
+            LATE_BET,
+            f'chips {what} on seat {seat} {spot} after "rien ne va plus" (line {self.closed_bets_line})',
+            expected=f"no {verb} after NOMOREBETS (line {self.closed_bets_line})",
+        )
 
     def apply_bet(self, e: ev.Bet) -> None:
         self.stats.drop += e.amount
@@ -209,9 +260,12 @@ class BatailleRound(War, Settlement, Round):
         held = self.hands.get(e.seat)
         have = held.spots[e.spot].held(owner) if held and e.spot in held.spots else ZERO
         if e.amount > have:
-            self.flag(OUT_OF_CONTEXT, f"{owner} withdraws {fmt_amount(e.amount)} from seat {e.seat} {e.spot}, "
-                        f"which holds {fmt_amount(have)} of theirs",
-                        expected=f"WITHDRAW seat={e.seat} spot={e.spot} amount={fmt_amount(have)} (at most)")
+            self.flag(
+                OUT_OF_CONTEXT,
+                f"{owner} withdraws {fmt_amount(e.amount)} from seat {e.seat} {e.spot}, "
+                f"which holds {fmt_amount(have)} of theirs",
+                expected=f"WITHDRAW seat={e.seat} spot={e.spot} amount={fmt_amount(have)} (at most)",
+            )
 
     def apply_withdraw(self, e: ev.Withdraw) -> None:
         self.stats.drop -= e.amount
@@ -222,7 +276,11 @@ class BatailleRound(War, Settlement, Round):
 
     def verify_nomorebets(self, e: ev.NoMoreBets) -> None:
         if self.phase != "betting" and not self.closed_by_deal:
-            self.flag(OUT_OF_CONTEXT, "\"rien ne va plus\" announced twice", expected="one NOMOREBETS per round")
+            self.flag(
+                OUT_OF_CONTEXT,
+                '"rien ne va plus" announced twice',
+                expected="one NOMOREBETS per round",
+            )
         self.closed_by_deal = False
 
     def apply_nomorebets(self, e: ev.NoMoreBets) -> None:
@@ -245,23 +303,35 @@ class BatailleRound(War, Settlement, Round):
                     if amount <= ZERO:
                         continue
                     if amount < lim.min:
-                        self.flag(BET_LIMITS, f"seat {seat} main: {owner} stakes {fmt_amount(amount)}, "
-                                  f"below the table minimum {fmt_amount(lim.min)}", line=line,
-                                  expected=f"a stake of at least {fmt_amount(lim.min)}")
+                        self.flag(
+                            BET_LIMITS,
+                            f"seat {seat} main: {owner} stakes {fmt_amount(amount)}, "
+                            f"below the table minimum {fmt_amount(lim.min)}",
+                            line=line,
+                            expected=f"a stake of at least {fmt_amount(lim.min)}",
+                        )
                     if count_boxes and owner.kind == "seat":
                         boxes[owner] = boxes.get(owner, 0) + 1
                         players.add(int(owner.id))
                 if main.total > lim.max:
-                    self.flag(BET_LIMITS, f"seat {seat} main: stakes total {fmt_amount(main.total)}, "
-                              f"above the table maximum {fmt_amount(lim.max)}", line=main.last_line,
-                              expected=f"at most {fmt_amount(lim.max)} on the hand")
+                    self.flag(
+                        BET_LIMITS,
+                        f"seat {seat} main: stakes total {fmt_amount(main.total)}, "
+                        f"above the table maximum {fmt_amount(lim.max)}",
+                        line=main.last_line,
+                        expected=f"at most {fmt_amount(lim.max)} on the hand",
+                    )
             eg = hand.spots.get("egalite")
             if eg is not None and eg.total > ZERO:
                 self._check_egalite(seat, "egalite", eg)
                 needs = self.rules.egalite_needs_stake
                 if needs is not None and needs.order == "anytime" and hand.stake("main") <= 0:
-                    self.flag(EGALITE_NEEDS_STAKE, f"égalité bet on seat {seat}, which holds no initial stake",
-                              line=eg.last_line, expected=f"BET seat={seat} spot=main with the égalité bet")
+                    self.flag(
+                        EGALITE_NEEDS_STAKE,
+                        f"égalité bet on seat {seat}, which holds no initial stake",
+                        line=eg.last_line,
+                        expected=f"BET seat={seat} spot=main with the égalité bet",
+                    )
         self._check_house_boxes(players, boxes)
 
     def _check_egalite(self, seat: int, name: str, spot: Spot) -> None:
@@ -269,28 +339,44 @@ class BatailleRound(War, Settlement, Round):
         eg_min = lim.eg_min
         for owner, (amount, line) in spot.stakes.items():
             if ZERO < amount < eg_min:
-                self.flag(EGALITE_LIMITS, f"seat {seat} {name}: {owner} stakes {fmt_amount(amount)}, below the "
-                          f"égalité minimum {fmt_amount(eg_min)}", line=line,
-                          expected=f"an égalité stake of at least {fmt_amount(eg_min)}")
+                self.flag(
+                    EGALITE_LIMITS,
+                    f"seat {seat} {name}: {owner} stakes {fmt_amount(amount)}, below the "
+                    f"égalité minimum {fmt_amount(eg_min)}",
+                    line=line,
+                    expected=f"an égalité stake of at least {fmt_amount(eg_min)}",
+                )
         if spot.total > lim.eg_max:
-            self.flag(EGALITE_LIMITS, f"seat {seat} {name}: {fmt_amount(spot.total)} staked, above the égalité "
-                      f"maximum {fmt_amount(lim.eg_max)}", line=spot.last_line,
-                      expected=f"at most {fmt_amount(lim.eg_max)} on the égalité")
+            self.flag(
+                EGALITE_LIMITS,
+                f"seat {seat} {name}: {fmt_amount(spot.total)} staked, above the égalité "
+                f"maximum {fmt_amount(lim.eg_max)}",
+                line=spot.last_line,
+                expected=f"at most {fmt_amount(lim.eg_max)} on the égalité",
+            )
 
     def _check_house_boxes(self, players: set[int], boxes: dict[Owner, int]) -> None:
         if self.rules.lone_player_two_boxes and len(self.seated) == 1:
             owner = Owner.seated(next(iter(self.seated)))
             count = boxes.get(owner, 0)
             if 0 < count < 2:
-                self.flag(LONE_PLAYER_TWO_BOXES, f"the only player ({owner}) plays {count} box; the house requires two",
-                          line=self.closed_bets_line, expected=f"two boxes played by {owner}")
+                self.flag(
+                    LONE_PLAYER_TWO_BOXES,
+                    f"the only player ({owner}) plays {count} box; the house requires two",
+                    line=self.closed_bets_line,
+                    expected=f"two boxes played by {owner}",
+                )
         cap = self.rules.boxes_per_player
         if cap is not None and len(players) > 1:
             for owner, count in boxes.items():
                 if count > cap.max_boxes:
-                    self.flag(BOXES_PER_PLAYER, f"{owner} plays {count} boxes while others play; "
-                              f"the house allows {cap.max_boxes}", line=self.closed_bets_line,
-                              expected=f"at most {cap.max_boxes} boxes for {owner}")
+                    self.flag(
+                        BOXES_PER_PLAYER,
+                        f"{owner} plays {count} boxes while others play; "
+                        f"the house allows {cap.max_boxes}",
+                        line=self.closed_bets_line,
+                        expected=f"at most {cap.max_boxes} boxes for {owner}",
+                    )
 
     # -- cards -----------------------------------------------------------------------
 
@@ -298,11 +384,14 @@ class BatailleRound(War, Settlement, Round):
         if self.phase == "dealing" and e.to == "seat" and e.seat == self._next_first():
             return  # the usual card: the next staked seat's, in order
         if e.to in ("ponte", "banker"):
-            self.flag(OUT_OF_CONTEXT, f"DEAL {e.to} is a chemin de fer event",
-                      expected="DEAL seat=N <card> or DEAL dealer <card>")
+            self.flag(
+                OUT_OF_CONTEXT,
+                f"DEAL {e.to} is a chemin de fer event",
+                expected="DEAL seat=N <card> or DEAL dealer <card>",
+            )
             return
         if self.phase == "betting":
-            self.cards_before_close("a card dealt before \"rien ne va plus\"")
+            self.cards_before_close('a card dealt before "rien ne va plus"')
             self.apply_nomorebets(e)  # the bets are closed in fact
             self.closed_bets_line = e.line
             self.closed_by_deal = True
@@ -315,8 +404,11 @@ class BatailleRound(War, Settlement, Round):
         elif self.phase == "dealing":
             self._verify_first_deal(e)
         else:
-            self.flag(DEAL_FIRST, "a card too many: the round's cards are all dealt",
-                      expected="no further DEAL in the round")
+            self.flag(
+                DEAL_FIRST,
+                "a card too many: the round's cards are all dealt",
+                expected="no further DEAL in the round",
+            )
 
     def _verify_first_deal(self, e: ev.Deal) -> None:
         order = self.staked_seats()
@@ -324,20 +416,33 @@ class BatailleRound(War, Settlement, Round):
         if e.to == "dealer":
             if pending:  # where their cards were due: reported here once, dealt late or never
                 self.first_missing.update(pending)
-                self.flag(DEAL_FIRST, "the dealer took his card before seat(s) "
-                          + ", ".join(map(str, pending)) + " got theirs",
-                          expected=f"DEAL seat={pending[0]} <card>")
+                self.flag(
+                    DEAL_FIRST,
+                    "the dealer took his card before seat(s) "
+                    + ", ".join(map(str, pending))
+                    + " got theirs",
+                    expected=f"DEAL seat={pending[0]} <card>",
+                )
             return
         seat = e.seat or 0
         if seat not in order:
-            self.flag(DEAL_FIRST, f"a card to seat {seat}, which holds no initial stake",
-                      expected=f"DEAL seat={pending[0]} <card>" if pending else "DEAL dealer <card>")
+            self.flag(
+                DEAL_FIRST,
+                f"a card to seat {seat}, which holds no initial stake",
+                expected=f"DEAL seat={pending[0]} <card>" if pending else "DEAL dealer <card>",
+            )
         elif seat in self.dealt:
-            self.flag(DEAL_FIRST, f"a second card to seat {seat}",
-                      expected=f"DEAL seat={pending[0]} <card>" if pending else "DEAL dealer <card>")
+            self.flag(
+                DEAL_FIRST,
+                f"a second card to seat {seat}",
+                expected=f"DEAL seat={pending[0]} <card>" if pending else "DEAL dealer <card>",
+            )
         elif pending and seat != pending[0]:
-            self.flag(DEAL_FIRST, f"seat {seat} dealt before seat {pending[0]}: cards go from the dealer's left, clockwise",
-                      expected=f"DEAL seat={pending[0]} <card>")
+            self.flag(
+                DEAL_FIRST,
+                f"seat {seat} dealt before seat {pending[0]}: cards go from the dealer's left, clockwise",
+                expected=f"DEAL seat={pending[0]} <card>",
+            )
 
     def _pending_first(self) -> list[int]:
         return [s for s in self.staked_seats() if s not in self.dealt]
@@ -357,7 +462,9 @@ class BatailleRound(War, Settlement, Round):
         phase = self.phase
         if phase == "dealing" and e.to == "seat":  # the usual card first
             hand = self.hands.get(e.seat)  # type: ignore[arg-type]
-            main = hand.spots.get("main") if hand is not None else None  # (``stake("main")``, without its call)
+            main = (
+                hand.spots.get("main") if hand is not None else None
+            )  # (``stake("main")``, without its call)
             if main is not None and e.seat not in self.dealt and main.total > ZERO:
                 hand.card = e.card  # type: ignore[union-attr]
             self.dealt.add(e.seat)  # type: ignore[arg-type]
@@ -372,7 +479,11 @@ class BatailleRound(War, Settlement, Round):
                 self.dealer_card = e.card
                 self.phase = "choices"
                 self.cards_came()
-            elif e.seat in self.hands and e.seat not in self.dealt and self.hands[e.seat].stake("main") > ZERO:
+            elif (
+                e.seat in self.hands
+                and e.seat not in self.dealt
+                and self.hands[e.seat].stake("main") > ZERO
+            ):
                 self.hands[e.seat].card = e.card
                 self.dealt.add(e.seat)
             elif e.seat is not None:
@@ -381,15 +492,20 @@ class BatailleRound(War, Settlement, Round):
             self._apply_war_deal(e)
         self.burn_lines = []
 
-
     def verify_burn(self, e: ev.Burn) -> None:
         if self.phase == "choices" and self.warring():
             self._start_bataille()
         if self.phase != "bataille":
-            where = {"betting": "while bets are placed", "dealing": "during the first deal",
-                     "choices": "with no bataille to deal"}[self.phase]
-            self.flag(BURN_UNEXPECTED, f"a card burned where the rules require none ({where})",
-                      expected="no BURN there")
+            where = {
+                "betting": "while bets are placed",
+                "dealing": "during the first deal",
+                "choices": "with no bataille to deal",
+            }[self.phase]
+            self.flag(
+                BURN_UNEXPECTED,
+                f"a card burned where the rules require none ({where})",
+                expected="no BURN there",
+            )
 
     def apply_burn(self, e: ev.Burn) -> None:
         if self.phase == "bataille":
@@ -405,7 +521,11 @@ class BatailleRound(War, Settlement, Round):
         chose war) is due before the settlements it decides only: the others, the first cards
         decide, and they come first. A bet, a choice or "rien ne va plus" keep their own windows
         and show nothing missing."""
-        if e.verb in _SETTLEMENTS and not self.due_line and (self.phase != "choices" or self._bataille_decides(e)):
+        if (
+            e.verb in _SETTLEMENTS
+            and not self.due_line
+            and (self.phase != "choices" or self._bataille_decides(e))
+        ):
             self.due_line = e.line
             self.flagger.keep()
 
@@ -456,12 +576,22 @@ class BatailleRound(War, Settlement, Round):
         for seat in self._pending_first():
             if seat not in self.first_missing:
                 self.first_missing.add(seat)
-                self.flag(DEAL_FIRST, f"seat {seat} holds a stake but got no card", line=at, actual=None,
-                          expected=f"DEAL seat={seat} <card>")
+                self.flag(
+                    DEAL_FIRST,
+                    f"seat {seat} holds a stake but got no card",
+                    line=at,
+                    actual=None,
+                    expected=f"DEAL seat={seat} <card>",
+                )
         if self.dealer_card is None and None not in self.first_missing:
             self.first_missing.add(None)
-            self.flag(DEAL_FIRST, "the first deal ended with no card to the dealer", line=at, actual=None,
-                      expected="DEAL dealer <card> after the hands' cards")
+            self.flag(
+                DEAL_FIRST,
+                "the first deal ended with no card to the dealer",
+                line=at,
+                actual=None,
+                expected="DEAL dealer <card> after the hands' cards",
+            )
 
     # -- end of the round -------------------------------------------------------------
 
@@ -475,8 +605,13 @@ class BatailleRound(War, Settlement, Round):
         for seat in self.staked_seats():
             if hands[seat].card is None and seat not in self.first_missing:
                 self.first_missing.add(seat)
-                self.flag(DEAL_FIRST, f"seat {seat} holds a stake but got no card", line=line, actual=None,
-                          expected=f"DEAL seat={seat} <card>")
+                self.flag(
+                    DEAL_FIRST,
+                    f"seat {seat} holds a stake but got no card",
+                    line=line,
+                    actual=None,
+                    expected=f"DEAL seat={seat} <card>",
+                )
         self._finish_war(line)
         self._finish_settlements(line)
         if self.table.surveillance is not None:

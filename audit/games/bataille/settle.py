@@ -66,7 +66,10 @@ PAY_ORDER = declare("pay-order", PayOrder, SCOPE)
 
 #: the statistics' bet kinds, named as ``audit odds`` names the rows
 MAIN_BATAILLE, MAIN_SURRENDER, EGALITE = "main bataille", "main surrender", "egalite"
-EGALITE_WAR_ALONE, EGALITE_WAR_OTHERS = "egalite-war alone at bataille", "egalite-war others at bataille"
+EGALITE_WAR_ALONE, EGALITE_WAR_OTHERS = (
+    "egalite-war alone at bataille",
+    "egalite-war others at bataille",
+)
 
 
 class Settlement:
@@ -74,17 +77,29 @@ class Settlement:
 
     def verify_settle(self: BatailleRound, e: ev.Pay | ev.Collect | ev.Push) -> None:
         if e.seat is None or e.spot is None:
-            self.flag(OUT_OF_CONTEXT, f"{e.verb} by= is a chemin de fer settlement", expected=f"{e.verb} seat=N spot=S")
+            self.flag(
+                OUT_OF_CONTEXT,
+                f"{e.verb} by= is a chemin de fer settlement",
+                expected=f"{e.verb} seat=N spot=S",
+            )
             return
         hand = self.hands.get(e.seat)
         spot = hand.spots.get(e.spot) if hand else None
-        if spot is None or spot.total <= ZERO:  # (ZERO: a Decimal compares with an int by converting it first)
-            self.flag(SETTLE_ONCE, f"seat {e.seat} {e.spot} settled, but nothing is staked there",
-                      expected=f"no {e.verb} on an empty spot")
+        if (
+            spot is None or spot.total <= ZERO
+        ):  # (ZERO: a Decimal compares with an int by converting it first)
+            self.flag(
+                SETTLE_ONCE,
+                f"seat {e.seat} {e.spot} settled, but nothing is staked there",
+                expected=f"no {e.verb} on an empty spot",
+            )
             return
         if spot.settled_line:
-            self.flag(SETTLE_ONCE, f"seat {e.seat} {e.spot} settled twice (first at line {spot.settled_line})",
-                      expected=f"one settlement of seat {e.seat} {e.spot} (line {spot.settled_line})")
+            self.flag(
+                SETTLE_ONCE,
+                f"seat {e.seat} {e.spot} settled twice (first at line {spot.settled_line})",
+                expected=f"one settlement of seat {e.seat} {e.spot} (line {spot.settled_line})",
+            )
             return
         self._verify_order(e.seat)
         expected = self._expected(hand, e.spot)
@@ -95,19 +110,34 @@ class Settlement:
         if verb == e.verb and (amount is None or amount == got_amount):
             return
         why = self._expected(hand, e.spot, why=True)[3]  # type: ignore[index]
-        want = f"{verb} seat={e.seat} spot={e.spot}" + (f" amount={fmt_amount(amount)}" if amount is not None else "")
-        self.flag(check, f"seat {e.seat} {e.spot}: {_said(e.verb, got_amount)}, rules {_said(verb, amount, rule=True)} ({why})",
-                  expected=want)
+        want = f"{verb} seat={e.seat} spot={e.spot}" + (
+            f" amount={fmt_amount(amount)}" if amount is not None else ""
+        )
+        self.flag(
+            check,
+            f"seat {e.seat} {e.spot}: {_said(e.verb, got_amount)}, rules {_said(verb, amount, rule=True)} ({why})",
+            expected=want,
+        )
 
     def _verify_order(self: BatailleRound, seat: int) -> None:
         rule = self.rules.pay_order
         if rule is None:
             return
         last = self.last_settled_seat
-        if last is not None and ((rule.order == "descending" and seat > last) or (rule.order == "ascending" and seat < last)):
-            way = "right to left (descending seats)" if rule.order == "descending" else "ascending seats"
-            self.flag(PAY_ORDER, f"seat {seat} settled after seat {last}: settlements go {way}",
-                      expected=f"seat {seat} settled before seat {last}")
+        if last is not None and (
+            (rule.order == "descending" and seat > last)
+            or (rule.order == "ascending" and seat < last)
+        ):
+            way = (
+                "right to left (descending seats)"
+                if rule.order == "descending"
+                else "ascending seats"
+            )
+            self.flag(
+                PAY_ORDER,
+                f"seat {seat} settled after seat {last}: settlements go {way}",
+                expected=f"seat {seat} settled before seat {last}",
+            )
 
     verify_pay = verify_collect = verify_push = verify_settle
 
@@ -126,23 +156,42 @@ class Settlement:
             return
         spot.settled_line = e.line
         self.last_settled_seat = e.seat
-        self.settlements.append((e.seat, e.spot, -e.amount if verb == "PAY" else e.amount if verb == "COLLECT" else ZERO))  # type: ignore[union-attr]
+        self.settlements.append(
+            (
+                e.seat,
+                e.spot,
+                -e.amount if verb == "PAY" else e.amount if verb == "COLLECT" else ZERO,
+            )
+        )  # type: ignore[union-attr]
 
     apply_pay = apply_collect = apply_push = apply_settle
 
-    def _expected(self: BatailleRound, hand: HandState, spot: str,
-                  why: bool = False) -> tuple[Check, str, Decimal | None, str] | None:
+    def _expected(
+        self: BatailleRound, hand: HandState, spot: str, why: bool = False
+    ) -> tuple[Check, str, Decimal | None, str] | None:
         """(check, verb, amount, reason) the rules require for a spot now, or None if it cannot be
         settled yet; the reason is written only when asked (``why``), for a finding."""
         stake = hand.stake(spot)
         if hand.card is None and hand.stake("main") <= ZERO:
-            return SETTLE_ONCE, "PUSH", None, ("the hand holds no initial stake and got no card: the bet is returned" if why else "")
+            return (
+                SETTLE_ONCE,
+                "PUSH",
+                None,
+                (
+                    "the hand holds no initial stake and got no card: the bet is returned"
+                    if why
+                    else ""
+                ),
+            )
         if hand.card is None or self.dealer_card is None:
             if hand.card is None and hand.seat in self.first_missing:
                 return None  # the missing card is the finding (reported where it was due), not this settlement
-            self.defer(SETTLE_ONCE, f"seat {hand.seat} {spot} settled before its card and the dealer's were dealt",
-                       f"DEAL seat={hand.seat} and DEAL dealer before the settlement",
-                       lambda: hand.card is not None and self.dealer_card is not None)
+            self.defer(
+                SETTLE_ONCE,
+                f"seat {hand.seat} {spot} settled before its card and the dealer's were dealt",
+                f"DEAL seat={hand.seat} and DEAL dealer before the settlement",
+                lambda: hand.card is not None and self.dealer_card is not None,
+            )
             return None
         first = compare(hand.card, self.dealer_card)
         if spot == "egalite":
@@ -150,49 +199,114 @@ class Settlement:
             if odds is None:
                 return None
             if first == "equal":
-                return PAY_EGALITE, "PAY", stake * odds.odds, (f"égalité {fmt_amount(odds.odds)} to 1 on {fmt_amount(stake)}, first cards equal" if why else "")
-            return PAY_EGALITE, "COLLECT", stake, (f"first cards {hand.card} and {self.dealer_card} differ" if why else "")
+                return (
+                    PAY_EGALITE,
+                    "PAY",
+                    stake * odds.odds,
+                    (
+                        f"égalité {fmt_amount(odds.odds)} to 1 on {fmt_amount(stake)}, first cards equal"
+                        if why
+                        else ""
+                    ),
+                )
+            return (
+                PAY_EGALITE,
+                "COLLECT",
+                stake,
+                (f"first cards {hand.card} and {self.dealer_card} differ" if why else ""),
+            )
         if spot == "main" and first != "equal":
             odds = self.rules.pay_main
             if odds is None:
                 return None
             if first == "higher":
-                return PAY_MAIN, "PAY", stake * odds.odds, (f"{fmt_amount(odds.odds)} to 1 on a stake of {fmt_amount(stake)}, {hand.card} beats {self.dealer_card}" if why else "")
-            return PAY_MAIN, "COLLECT", stake, (f"{hand.card} loses to {self.dealer_card}" if why else "")
+                return (
+                    PAY_MAIN,
+                    "PAY",
+                    stake * odds.odds,
+                    (
+                        f"{fmt_amount(odds.odds)} to 1 on a stake of {fmt_amount(stake)}, {hand.card} beats {self.dealer_card}"
+                        if why
+                        else ""
+                    ),
+                )
+            return (
+                PAY_MAIN,
+                "COLLECT",
+                stake,
+                (f"{hand.card} loses to {self.dealer_card}" if why else ""),
+            )
         if spot == "main" and hand.choice == "surrender":
             rule = self.rules.surrender
             if rule is None:
                 return None
             share = (stake * rule.fraction).quantize(CENT, rounding=_ROUNDING[rule.rounding])
-            return SURRENDER, "COLLECT", share, (f"surrender: the house keeps {rule.fraction} of {fmt_amount(stake)}" if why else "")
+            return (
+                SURRENDER,
+                "COLLECT",
+                share,
+                (
+                    f"surrender: the house keeps {rule.fraction} of {fmt_amount(stake)}"
+                    if why
+                    else ""
+                ),
+            )
         if first == "equal" and hand.choice is None:
             # the choice was due before the hand is settled: its absence is the finding, and no
             # settlement of a hand that never chose can be judged
             self.choice_missing(hand.seat, "made no choice before its settlement")
             return None
         if first != "equal" or hand.choice != "war":
-            self.flag(SETTLE_ONCE, f"seat {hand.seat} {spot} settled, but the hand is tied and no bataille decides it",
-                      expected=f"CHOICE seat={hand.seat} war and its bataille before the settlement")
+            self.flag(
+                SETTLE_ONCE,
+                f"seat {hand.seat} {spot} settled, but the hand is tied and no bataille decides it",
+                expected=f"CHOICE seat={hand.seat} war and its bataille before the settlement",
+            )
             return None
         outcome = self._war_outcome(hand)
         if outcome is None:
-            self.defer(SETTLE_ONCE, f"seat {hand.seat} {spot} settled before the bataille decided it",
-                       f"the bataille cards of seat {hand.seat} and the dealer before the settlement",
-                       lambda: self._war_outcome(hand) is not None)
+            self.defer(
+                SETTLE_ONCE,
+                f"seat {hand.seat} {spot} settled before the bataille decided it",
+                f"the bataille cards of seat {hand.seat} and the dealer before the settlement",
+                lambda: self._war_outcome(hand) is not None,
+            )
             return None
         if spot == "egalite-war":
             odds = self.rules.pay_egalite_war
             if odds is None:
                 return None
-            if self.dealer_war_card is None and not self._lone_ace():  # (an Ace wins, but ties the dealer's Ace)
-                self.defer(SETTLE_ONCE, f"seat {hand.seat} {spot} settled before the dealer's bataille card",
-                           "DEAL dealer <card> (the bataille's) before the settlement",
-                           lambda: self.dealer_war_card is not None)
+            if (
+                self.dealer_war_card is None and not self._lone_ace()
+            ):  # (an Ace wins, but ties the dealer's Ace)
+                self.defer(
+                    SETTLE_ONCE,
+                    f"seat {hand.seat} {spot} settled before the dealer's bataille card",
+                    "DEAL dealer <card> (the bataille's) before the settlement",
+                    lambda: self.dealer_war_card is not None,
+                )
                 return None
-            equal = self.dealer_war_card is not None and compare(hand.war_card, self.dealer_war_card) == "equal"  # type: ignore[arg-type]
+            equal = (
+                self.dealer_war_card is not None
+                and compare(hand.war_card, self.dealer_war_card) == "equal"
+            )  # type: ignore[arg-type]
             if equal:
-                return PAY_EGALITE_WAR, "PAY", stake * odds.odds, (f"égalité re-bet {fmt_amount(odds.odds)} to 1, bataille cards equal" if why else "")
-            return PAY_EGALITE_WAR, "COLLECT", stake, ("the bataille cards are not equal" if why else "")
+                return (
+                    PAY_EGALITE_WAR,
+                    "PAY",
+                    stake * odds.odds,
+                    (
+                        f"égalité re-bet {fmt_amount(odds.odds)} to 1, bataille cards equal"
+                        if why
+                        else ""
+                    ),
+                )
+            return (
+                PAY_EGALITE_WAR,
+                "COLLECT",
+                stake,
+                ("the bataille cards are not equal" if why else ""),
+            )
         rule = self.rules.pay_bataille
         if rule is None:
             return None
@@ -200,8 +314,11 @@ class Settlement:
         reason = ""
         if why:
             ace = self.rules.bataille_ace and hand.war_card.rank == "A"  # type: ignore[union-attr]
-            vs = (f"{hand.war_card} vs {self.dealer_war_card}" + (": an Ace wins" if ace else "")
-                  if self.dealer_war_card else f"{hand.war_card} (Ace)")
+            vs = (
+                f"{hand.war_card} vs {self.dealer_war_card}" + (": an Ace wins" if ace else "")
+                if self.dealer_war_card
+                else f"{hand.war_card} (Ace)"
+            )
             reason = f"bataille {outcome} ({vs})"
         if verb == "pay":
             return PAY_BATAILLE, "PAY", stake * rule.odds, reason
@@ -271,14 +388,26 @@ class Settlement:
         for seat, hand in self.hands.items():
             for name, spot in hand.spots.items():
                 if spot.total > ZERO and not spot.settled_line:
-                    self.flag(SETTLE_ONCE, f"seat {seat} {name} ({fmt_amount(spot.total)}) was never settled",
-                              line=line, actual=None,
-                              expected=f"PAY, COLLECT or PUSH seat={seat} spot={name} before ROUND {self.n} end")
+                    self.flag(
+                        SETTLE_ONCE,
+                        f"seat {seat} {name} ({fmt_amount(spot.total)}) was never settled",
+                        line=line,
+                        actual=None,
+                        expected=f"PAY, COLLECT or PUSH seat={seat} spot={name} before ROUND {self.n} end",
+                    )
 
 
 def _said(verb: str, amount: Decimal | None, rule: bool = False) -> str:
     if verb == "PAY":
-        return f"{'pay' if rule else 'paid'} {fmt_amount(amount)}" if amount is not None else ("pay" if rule else "paid")
+        return (
+            f"{'pay' if rule else 'paid'} {fmt_amount(amount)}"
+            if amount is not None
+            else ("pay" if rule else "paid")
+        )
     if verb == "COLLECT":
-        return f"{'collect' if rule else 'collected'} {fmt_amount(amount)}" if amount is not None else "collect"
+        return (
+            f"{'collect' if rule else 'collected'} {fmt_amount(amount)}"
+            if amount is not None
+            else "collect"
+        )
     return "push (return the stake)" if rule else "pushed"

@@ -32,22 +32,24 @@ from ...simulate.table import Plan, TableNight
 from ...values import Card, fmt_amount
 
 #: How often things happen (per round, or per hand where it says so).
-P_PLAYS = 0.85          # a seated player stakes his own hand
-P_EGALITE = 0.3         # ... and adds an égalité bet
-P_WITHDRAW = 0.05       # ... after first putting (then taking back) more
-P_VACANT = 0.1          # a seated player stakes a vacant place (approved)
-P_STANDING = 0.2        # a standing player joins a seated hand
-P_WAR = 0.7             # a tied hand goes to bataille rather than surrender
-P_EGALITE_WAR = 0.4     # a player at bataille re-bets égalité, where the ruleset offers it
-P_LEAVE = 0.08          # a seated player leaves between rounds
-P_SIT = 0.1             # a new player sits down between rounds
-P_CUT_REFUSED = 0.25    # the first player asked declines to cut, where the ruleset lets him
+P_PLAYS = 0.85  # a seated player stakes his own hand
+P_EGALITE = 0.3  # ... and adds an égalité bet
+P_WITHDRAW = 0.05  # ... after first putting (then taking back) more
+P_VACANT = 0.1  # a seated player stakes a vacant place (approved)
+P_STANDING = 0.2  # a standing player joins a seated hand
+P_WAR = 0.7  # a tied hand goes to bataille rather than surrender
+P_EGALITE_WAR = 0.4  # a player at bataille re-bets égalité, where the ruleset offers it
+P_LEAVE = 0.08  # a seated player leaves between rounds
+P_SIT = 0.1  # a new player sits down between rounds
+P_CUT_REFUSED = 0.25  # the first player asked declines to cut, where the ruleset lets him
 #: Where the ruleset leaves the limits free, a change keeps the maximum at least this many minimums.
 LIMITS_SPREAD = 10
 
 
 def _compare(player: Card, dealer: Card) -> int:
-    return (player.bataille_value > dealer.bataille_value) - (player.bataille_value < dealer.bataille_value)
+    return (player.bataille_value > dealer.bataille_value) - (
+        player.bataille_value < dealer.bataille_value
+    )
 
 
 class BatailleNight(TableNight):
@@ -60,24 +62,44 @@ class BatailleNight(TableNight):
     @staticmethod
     def check(spec: TableSpec, params: BatailleParams) -> None:
         """Refuse (``ValueError``) a table its ruleset does not allow."""
-        if spec.egalite_min is None or spec.egalite_max is None or not 0 < spec.egalite_min <= spec.egalite_max:
-            raise ValueError("a bataille table needs positive égalité limits with egalite_min <= egalite_max")
+        if (
+            spec.egalite_min is None
+            or spec.egalite_max is None
+            or not 0 < spec.egalite_min <= spec.egalite_max
+        ):
+            raise ValueError(
+                "a bataille table needs positive égalité limits with egalite_min <= egalite_max"
+            )
         if params.max_seats is not None and spec.seats > params.max_seats:
             raise ValueError(f"a {params.ruleset} table has at most {params.max_seats} seats")
         multiples = params.limit_multiples
         if multiples is not None and spec.max not in [spec.min * k for k in multiples]:
-            raise ValueError(f"a {params.ruleset} maximum must be {', '.join(map(str, multiples))} "
-                             f"times the minimum")
+            raise ValueError(
+                f"a {params.ruleset} maximum must be {', '.join(map(str, multiples))} "
+                f"times the minimum"
+            )
         if spec.procedure not in params.procedures:
-            raise ValueError(f"a {params.ruleset} table's shoe is one of {', '.join(params.procedures)}")
+            raise ValueError(
+                f"a {params.ruleset} table's shoe is one of {', '.join(params.procedures)}"
+            )
         for what, value, bound, below in (
-                ("minimum", spec.min, params.house_min_at_least, True),
-                ("maximum", spec.max, params.house_max_at_most, False),
-                ("égalité maximum", spec.egalite_max, params.house_egalite_max_at_most, False)):
+            ("minimum", spec.min, params.house_min_at_least, True),
+            ("maximum", spec.max, params.house_max_at_most, False),
+            ("égalité maximum", spec.egalite_max, params.house_egalite_max_at_most, False),
+        ):
             if bound is not None and (value < bound if below else value > bound):
-                raise ValueError(f"the house's {what} is {'at least' if below else 'at most'} {fmt_amount(bound)}")
+                raise ValueError(
+                    f"the house's {what} is {'at least' if below else 'at most'} {fmt_amount(bound)}"
+                )
 
-    def __init__(self, spec: TableSpec, params: BatailleParams, rng: random.Random, start: datetime, number: int):
+    def __init__(
+        self,
+        spec: TableSpec,
+        params: BatailleParams,
+        rng: random.Random,
+        start: datetime,
+        number: int,
+    ):
         super().__init__(spec, rng, start, number)
         self.p = params
         self.eg_min, self.eg_max = spec.egalite_min, spec.egalite_max
@@ -127,9 +149,13 @@ class BatailleNight(TableNight):
 
     def open(self) -> None:
         s = self.spec
-        self.emit(f"OPEN game=bataille ruleset={s.ruleset} seats={s.seats} min={fmt_amount(s.min)} "
-                  f"max={fmt_amount(s.max)} egalite-min={fmt_amount(s.egalite_min)} "
-                  f"egalite-max={fmt_amount(s.egalite_max)}", 0.0, 0.5)
+        self.emit(
+            f"OPEN game=bataille ruleset={s.ruleset} seats={s.seats} min={fmt_amount(s.min)} "
+            f"max={fmt_amount(s.max)} egalite-min={fmt_amount(s.egalite_min)} "
+            f"egalite-max={fmt_amount(s.egalite_max)}",
+            0.0,
+            0.5,
+        )
         self.relief()
         for _ in range(self.rng.randint(min(2, s.seats), min(5, s.seats))):
             self.sit()
@@ -159,7 +185,9 @@ class BatailleNight(TableNight):
         churn = self.spec.style.churn
         if len(self.players) > 1 and self.rng.random() < P_LEAVE * churn:
             seat = self.rng.choice(sorted(self.players))
-            if self.anomaly is None or self.players[seat] != self.anomaly.id:  # the favoured player stays
+            if (
+                self.anomaly is None or self.players[seat] != self.anomaly.id
+            ):  # the favoured player stays
                 self.leave(seat)
         want = P_SIT * churn * (3 if len(self.players) < 2 else 1)
         if len(self.players) < self.spec.seats and self.rng.random() < want:
@@ -168,11 +196,20 @@ class BatailleNight(TableNight):
     def change_limits(self) -> None:
         multiples, cap = self.p.limit_multiples, self.p.house_max_at_most
         if multiples is None:
-            options = [(self.min * 2, self.max * 2), (self.min, self.max * 2), (self.min * 2, self.max)]
-            options = [o for o in options if o[1] >= o[0] * LIMITS_SPREAD and (cap is None or o[1] <= cap)]
+            options = [
+                (self.min * 2, self.max * 2),
+                (self.min, self.max * 2),
+                (self.min * 2, self.max),
+            ]
+            options = [
+                o for o in options if o[1] >= o[0] * LIMITS_SPREAD and (cap is None or o[1] <= cap)
+            ]
         else:  # the minimum changes only by closing the table: a new maximum among the multiples
-            options = [(self.min, self.min * k) for k in multiples
-                       if self.min * k != self.max and (cap is None or self.min * k <= cap)]
+            options = [
+                (self.min, self.min * k)
+                for k in multiples
+                if self.min * k != self.max and (cap is None or self.min * k <= cap)
+            ]
         if not options:
             return  # the house's bounds leave no other limits
         if multiples is None:
@@ -182,8 +219,12 @@ class BatailleNight(TableNight):
         self.post_limits()
 
     def post_limits(self) -> None:
-        self.emit(f"LIMITS min={fmt_amount(self.min)} max={fmt_amount(self.max)} "
-                  f"egalite-min={fmt_amount(self.eg_min)} egalite-max={fmt_amount(self.eg_max)}", 2, 8)
+        self.emit(
+            f"LIMITS min={fmt_amount(self.min)} max={fmt_amount(self.max)} "
+            f"egalite-min={fmt_amount(self.eg_min)} egalite-max={fmt_amount(self.eg_max)}",
+            2,
+            8,
+        )
 
     # .. shuffling-dealing machine stops for lack of players
     def _pause_due(self, n: int) -> bool:
@@ -205,7 +246,11 @@ class BatailleNight(TableNight):
     def _new_shoe(self) -> None:
         self.shoe = StopCardShoe(self.rng, self.p.decks, self.spec.procedure, self.p.min_talon)
         self.shoes += 1
-        if self.anomaly is not None and self.anomaly.kind == "stacked-shoe" and self.shoes == STACKED:
+        if (
+            self.anomaly is not None
+            and self.anomaly.kind == "stacked-shoe"
+            and self.shoes == STACKED
+        ):
             stack(self.shoe.cards)
             self.anomaly.id = f"{self.spec.table}#{self.shoes}"
         self.emit(f"SHOE new decks={self.p.decks} procedure={self.spec.procedure}", 5, 15)
@@ -227,6 +272,7 @@ class BatailleNight(TableNight):
 
 
 # -- one round --------------------------------------------------------------------------
+
 
 @dataclass
 class _Hand:
@@ -290,10 +336,14 @@ class _Round:
                 self._seated_bet(seat)
         if not self.hands:
             self._seated_bet(self.rng.choice(seats))
-        lone = self.p.lone_player_two_boxes and len(t.players) == 1  # the house has him play two boxes
+        lone = (
+            self.p.lone_player_two_boxes and len(t.players) == 1
+        )  # the house has him play two boxes
         if lone or self.rng.random() < P_VACANT:
             self._vacant_bet()
-        may_stand = self.p.standing_allowed and (t.supervisor or not self.p.standing_needs_supervisor)
+        may_stand = self.p.standing_allowed and (
+            t.supervisor or not self.p.standing_needs_supervisor
+        )
         if may_stand and self.rng.random() < P_STANDING:
             self._standing_bet()
 
@@ -361,8 +411,12 @@ class _Round:
     def _war_bets(self, hand: _Hand) -> None:
         hand.war = hand.total
         self._bet(hand, "war", hand.war, hand.by())
-        if self.p.egalite_war_odds is not None and self.p.egalite_offered and not hand.vacant \
-                and self.rng.random() < P_EGALITE_WAR:
+        if (
+            self.p.egalite_war_odds is not None
+            and self.p.egalite_offered
+            and not hand.vacant
+            and self.rng.random() < P_EGALITE_WAR
+        ):
             hand.egalite_war = self.table.pick(self.rng, self.table.eg_min, self.table.eg_max)
             self._bet(hand, "egalite-war", hand.egalite_war)
 
@@ -381,9 +435,13 @@ class _Round:
                 kept = share(hand.total, self.p.surrender_fraction, self.p.surrender_rounding)
                 self._settle("COLLECT", hand, "main", kept)
             if hand.egalite:
-                self._settle_egalite(hand, "egalite", hand.egalite, self._tied(hand), self.p.egalite_odds)
+                self._settle_egalite(
+                    hand, "egalite", hand.egalite, self._tied(hand), self.p.egalite_odds
+                )
 
-    def _settle_egalite(self, hand: _Hand, spot: str, stake: Decimal, won: bool, odds: Decimal) -> None:
+    def _settle_egalite(
+        self, hand: _Hand, spot: str, stake: Decimal, won: bool, odds: Decimal
+    ) -> None:
         if won:
             self._settle("PAY", hand, spot, stake * odds)
         else:
@@ -408,15 +466,22 @@ class _Round:
     def _settle_bataille(self) -> None:
         for hand in reversed(self.warring()):
             outcome = 1 if self.dealer_war is None else _compare(hand.war_card, self.dealer_war)
-            result = self.p.higher if outcome > 0 else self.p.equal if outcome == 0 else self.p.lower
+            result = (
+                self.p.higher if outcome > 0 else self.p.equal if outcome == 0 else self.p.lower
+            )
             self._settle_stakes(hand, result)
             if hand.egalite_war:
                 equal = self.dealer_war is not None and outcome == 0
                 assert self.p.egalite_war_odds is not None
-                self._settle_egalite(hand, "egalite-war", hand.egalite_war, equal, self.p.egalite_war_odds)
+                self._settle_egalite(
+                    hand, "egalite-war", hand.egalite_war, equal, self.p.egalite_war_odds
+                )
 
     def _settle_stakes(self, hand: _Hand, result: Outcome) -> None:
-        for spot, outcome, stake in (("main", result.main, hand.total), ("war", result.war, hand.war)):
+        for spot, outcome, stake in (
+            ("main", result.main, hand.total),
+            ("war", result.war, hand.war),
+        ):
             if outcome == "pay":
                 self._settle("PAY", hand, spot, stake * self.p.bataille_odds)
             elif outcome == "push":

@@ -10,7 +10,13 @@ from typing import TYPE_CHECKING
 
 from ...engine.checks import NoParams, declare
 from ..seats import SeatMoves
-from .round import BOXES_PER_PLAYER, EGALITE_NEEDS_STAKE, EGALITE_OFFERED, LATE_BET, LONE_PLAYER_TWO_BOXES
+from .round import (
+    BOXES_PER_PLAYER,
+    EGALITE_NEEDS_STAKE,
+    EGALITE_OFFERED,
+    LATE_BET,
+    LONE_PLAYER_TWO_BOXES,
+)
 from .settle import PAY_BATAILLE, PAY_EGALITE, PAY_EGALITE_WAR, PAY_MAIN, PAY_ORDER, SURRENDER
 from .war import BATAILLE_ACE, BURN_BATAILLE, BURN_BATAILLE_EXTRA
 
@@ -46,5 +52,9 @@ class BatailleTable(SeatMoves):
         """The cards of a paused machine stay in it until play resumes."""
         old, self.shoe = self.shoe, shoe
         if old is not None and old.paused and old.machine and self.pause_new_shoe:
-            self.flagger.flag(PAUSE_NEW_SHOE, f"a new shoe while the machine of line {old.line} stands paused: the "
-                              "cards of a pause stay in the machine", expected="RESUME, then the paused shoe's cards")
+            self.flagger.flag(
+                PAUSE_NEW_SHOE,
+                f"a new shoe while the machine of line {old.line} stands paused: the "
+                "cards of a pause stay in the machine",
+                expected="RESUME, then the paused shoe's cards",
+            )

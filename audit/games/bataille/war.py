@@ -41,22 +41,42 @@ class War:
     def verify_choice(self: BatailleRound, e: ev.Choice) -> None:
         hand = self.hands.get(e.seat)
         if hand is None or hand.card is None or self.dealer_card is None:
-            self.flag(BATAILLE_CHOICE, f"seat {e.seat} chooses {e.choice} before its card and the dealer's are out",
-                      expected=f"DEAL seat={e.seat} and DEAL dealer before CHOICE seat={e.seat}")
+            self.flag(
+                BATAILLE_CHOICE,
+                f"seat {e.seat} chooses {e.choice} before its card and the dealer's are out",
+                expected=f"DEAL seat={e.seat} and DEAL dealer before CHOICE seat={e.seat}",
+            )
             return
         if compare(hand.card, self.dealer_card) != "equal":
-            self.flag(BATAILLE_CHOICE, f"seat {e.seat} chooses {e.choice}, but {hand.card} does not tie the dealer's {self.dealer_card}",
-                      expected=f"no CHOICE for seat {e.seat}: only a hand level with the dealer chooses")
+            self.flag(
+                BATAILLE_CHOICE,
+                f"seat {e.seat} chooses {e.choice}, but {hand.card} does not tie the dealer's {self.dealer_card}",
+                expected=f"no CHOICE for seat {e.seat}: only a hand level with the dealer chooses",
+            )
         elif hand.choice is not None:
-            self.flag(BATAILLE_CHOICE, f"seat {e.seat} chooses twice", expected=f"one CHOICE for seat {e.seat}")
-        elif self.phase == "bataille" and e.seat not in self.choice_missing_seats:  # (else reported where it was due)
-            self.flag(BATAILLE_CHOICE, f"seat {e.seat} chooses after the bataille began",
-                      expected=f"CHOICE seat={e.seat} before the bataille's first card")
+            self.flag(
+                BATAILLE_CHOICE,
+                f"seat {e.seat} chooses twice",
+                expected=f"one CHOICE for seat {e.seat}",
+            )
+        elif (
+            self.phase == "bataille" and e.seat not in self.choice_missing_seats
+        ):  # (else reported where it was due)
+            self.flag(
+                BATAILLE_CHOICE,
+                f"seat {e.seat} chooses after the bataille began",
+                expected=f"CHOICE seat={e.seat} before the bataille's first card",
+            )
 
     def apply_choice(self: BatailleRound, e: ev.Choice) -> None:
         hand = self.hands.get(e.seat)
-        if hand is not None and hand.choice is None and hand.card and self.dealer_card \
-                and compare(hand.card, self.dealer_card) == "equal":
+        if (
+            hand is not None
+            and hand.choice is None
+            and hand.card
+            and self.dealer_card
+            and compare(hand.card, self.dealer_card) == "equal"
+        ):
             hand.choice = e.choice
             if e.choice == "war" and self.phase == "choices":
                 self.owed = True  # the bataille: due before the settlements it decides
@@ -66,8 +86,11 @@ class War:
         if dealer is None:
             return []
         value, hands = BATAILLE_VALUE[dealer.rank], self.hands
-        return [s for s in self.staked_seats()
-                if hands[s].card is not None and BATAILLE_VALUE[hands[s].card.rank] == value]  # type: ignore[union-attr]
+        return [
+            s
+            for s in self.staked_seats()
+            if hands[s].card is not None and BATAILLE_VALUE[hands[s].card.rank] == value
+        ]  # type: ignore[union-attr]
 
     def _start_bataille(self: BatailleRound) -> None:
         if self.due_line:  # settlements it decides came before it: early, now that it begins
@@ -88,18 +111,29 @@ class War:
         if seat in self.choice_missing_seats:
             return
         self.choice_missing_seats.add(seat)
-        self.flag(BATAILLE_CHOICE, f"seat {seat} tied the dealer and {what}", actual=None,
-                  expected=f"CHOICE seat={seat} war or CHOICE seat={seat} surrender", **kw)
+        self.flag(
+            BATAILLE_CHOICE,
+            f"seat {seat} tied the dealer and {what}",
+            actual=None,
+            expected=f"CHOICE seat={seat} war or CHOICE seat={seat} surrender",
+            **kw,
+        )
 
     def _check_war_stake(self: BatailleRound, seat: int) -> None:
         hand = self.hands[seat]
         main, war = hand.stake("main"), hand.stake("war")
         if war != main:
             # at the last war BET, which shows the stake; else where it was due, nothing to show
-            where = {"line": hand.spots["war"].last_line} if "war" in hand.spots else {"actual": None}
-            self.flag(WAR_STAKE, f"seat {seat} goes to bataille with {fmt_amount(war)} on war; "
-                      f"the initial stake is {fmt_amount(main)}",
-                      expected=f"BET seat={seat} spot=war amount={fmt_amount(main)}", **where)
+            where = (
+                {"line": hand.spots["war"].last_line} if "war" in hand.spots else {"actual": None}
+            )
+            self.flag(
+                WAR_STAKE,
+                f"seat {seat} goes to bataille with {fmt_amount(war)} on war; "
+                f"the initial stake is {fmt_amount(main)}",
+                expected=f"BET seat={seat} spot=war amount={fmt_amount(main)}",
+                **where,
+            )
 
     def _check_egalite_war(self: BatailleRound, seat: int) -> None:
         """The égalité re-bet may come until the seat's bataille card: judged then (or at the
@@ -111,8 +145,12 @@ class War:
 
     def _lone_ace(self: BatailleRound) -> bool:
         players = self.warring()
-        return (self.rules.bataille_ace and len(players) == 1
-                and self.hands[players[0]].war_card is not None and self.hands[players[0]].war_card.rank == "A")
+        return (
+            self.rules.bataille_ace
+            and len(players) == 1
+            and self.hands[players[0]].war_card is not None
+            and self.hands[players[0]].war_card.rank == "A"
+        )
 
     def _burns_needed(self: BatailleRound, key: int | None) -> int:
         """Burns the rules put before this bataille card: the first player's, a later player's, the dealer's."""
@@ -121,12 +159,17 @@ class War:
             return 0
         if key is None:
             return burns.before_dealer
-        return (burns.before_players if self.war_players_dealt == 0 else 0) + burns.before_each_player
+        return (
+            burns.before_players if self.war_players_dealt == 0 else 0
+        ) + burns.before_each_player
 
     def _verify_war_deal(self: BatailleRound, e: ev.Deal) -> None:
         if not self.war_queue:
-            self.flag(DEAL_BATAILLE, "a card too many: the bataille's cards are all dealt",
-                      expected="no further DEAL in the bataille")
+            self.flag(
+                DEAL_BATAILLE,
+                "a card too many: the bataille's cards are all dealt",
+                expected="no further DEAL in the bataille",
+            )
             return
         queue, skipped = self.war_queue, self.war_missing
         # the cards due now, in turn: those already reported missing (skipped) are not due again
@@ -134,19 +177,27 @@ class War:
         target = due[0] if due else queue[0]
         who = "the dealer" if e.to == "dealer" else f"seat {e.seat}"
         if e.to == "dealer" and self._lone_ace():
-            self.flag(BATAILLE_ACE, "the only player at bataille received an Ace: the dealer's card is not needed",
-                      expected="no DEAL dealer: the lone player's Ace wins the bataille")
+            self.flag(
+                BATAILLE_ACE,
+                "the only player at bataille received an Ace: the dealer's card is not needed",
+                expected="no DEAL dealer: the lone player's Ace wins the bataille",
+            )
         want = "dealer" if target is None else f"seat={target}"
         key = None if e.to == "dealer" else e.seat
         if key not in queue:
-            self.flag(DEAL_BATAILLE, f"a bataille card to {who}, which is not in the bataille or already has its card",
-                      expected=f"DEAL {want} <card>")
+            self.flag(
+                DEAL_BATAILLE,
+                f"a bataille card to {who}, which is not in the bataille or already has its card",
+                expected=f"DEAL {want} <card>",
+            )
             return
         if key != target and key not in skipped:
             # the cards it skips were due here: this line is their one finding, whether they come late
             # (in turn then, no other finding) or never (not reported again where the round ends)
-            skipped.update(due[:due.index(key)])
-            self.flag(DEAL_BATAILLE, f"bataille card to {who} out of turn", expected=f"DEAL {want} <card>")
+            skipped.update(due[: due.index(key)])
+            self.flag(
+                DEAL_BATAILLE, f"bataille card to {who} out of turn", expected=f"DEAL {want} <card>"
+            )
         self._verify_war_burns(key)
         if key is not None:
             self._check_egalite_war(key)
@@ -156,12 +207,18 @@ class War:
         got = len(self.burn_lines)
         card = "DEAL dealer" if key is None else f"DEAL seat={key}"
         if got < need:
-            self.flag(BURN_BATAILLE, f"{got} card(s) burned before this bataille card; the rules burn {need}",
-                      expected=f"BURN (×{need}) before {card}")
+            self.flag(
+                BURN_BATAILLE,
+                f"{got} card(s) burned before this bataille card; the rules burn {need}",
+                expected=f"BURN (×{need}) before {card}",
+            )
         elif got > need:
-            self.flag(BURN_BATAILLE_EXTRA, f"{got} cards burned before the next bataille card ({card}); "
-                      f"the rules burn {need}", line=self.burn_lines[need],
-                      expected=f"BURN (×{need}) before the bataille card")
+            self.flag(
+                BURN_BATAILLE_EXTRA,
+                f"{got} cards burned before the next bataille card ({card}); the rules burn {need}",
+                line=self.burn_lines[need],
+                expected=f"BURN (×{need}) before the bataille card",
+            )
 
     def _apply_war_deal(self: BatailleRound, e: ev.Deal) -> None:
         key = None if e.to == "dealer" else e.seat
@@ -182,16 +239,28 @@ class War:
         card dealt that was neither a burn nor a card (the first settlement, else ROUND end), each
         once. The burns made for the missing card were its own: not extra."""
         rest = self.war_queue
-        queue = [key for key in rest if key not in self.war_missing]  # (not those skipped: reported already)
+        queue = [
+            key for key in rest if key not in self.war_missing
+        ]  # (not those skipped: reported already)
         for key in queue:
             self.war_missing.add(key)
             if key is not None:
-                self.flag(DEAL_BATAILLE, f"seat {key} went to bataille but got no bataille card", line=at,
-                          actual=None, expected=f"DEAL seat={key} <card> (its bataille card)")
+                self.flag(
+                    DEAL_BATAILLE,
+                    f"seat {key} went to bataille but got no bataille card",
+                    line=at,
+                    actual=None,
+                    expected=f"DEAL seat={key} <card> (its bataille card)",
+                )
             elif not self._lone_ace():
                 need = self._burns_needed(None) - len(self.burn_lines)
-                self.flag(DEAL_BATAILLE, "the dealer took no bataille card", line=at, actual=None,
-                          expected=(f"BURN (×{need}), then " if need > 0 else "") + "DEAL dealer <card>")
+                self.flag(
+                    DEAL_BATAILLE,
+                    "the dealer took no bataille card",
+                    line=at,
+                    actual=None,
+                    expected=(f"BURN (×{need}), then " if need > 0 else "") + "DEAL dealer <card>",
+                )
         if rest and len(self.burn_lines) <= self._burns_needed(rest[0]):
             self.burn_lines = []
 
@@ -204,9 +273,15 @@ class War:
         self.war_missing.update(seats)
         burns = self._burns_needed(seats[0])
         listed = ", ".join(map(str, seats))
-        self.flag(DEAL_BATAILLE, f"seat(s) {listed} went to bataille, but the bataille never began: no bataille "
-                  "burn or card", line=at, actual=None,
-                  expected=(f"BURN (×{burns}), then " if burns else "") + f"DEAL seat={seats[0]} <card> (the bataille's)")
+        self.flag(
+            DEAL_BATAILLE,
+            f"seat(s) {listed} went to bataille, but the bataille never began: no bataille "
+            "burn or card",
+            line=at,
+            actual=None,
+            expected=(f"BURN (×{burns}), then " if burns else "")
+            + f"DEAL seat={seats[0]} <card> (the bataille's)",
+        )
 
     def _finish_war(self: BatailleRound, line: int) -> None:
         """At ROUND end: every tie chose, every warring hand and the dealer got a bataille card."""
@@ -220,8 +295,17 @@ class War:
             elif hand.choice == "war" and hand.war_card is None and seat not in self.war_missing:
                 # a choice too late for the bataille's queue: its card, missing, shows at the round's end
                 self.war_missing.add(seat)
-                self.flag(DEAL_BATAILLE, f"seat {seat} went to bataille but got no bataille card", line=line, actual=None,
-                          expected=f"DEAL seat={seat} <card> (its bataille card)")
+                self.flag(
+                    DEAL_BATAILLE,
+                    f"seat {seat} went to bataille but got no bataille card",
+                    line=line,
+                    actual=None,
+                    expected=f"DEAL seat={seat} <card> (its bataille card)",
+                )
         if self.burn_lines:
-            self.flag(BURN_BATAILLE_EXTRA, f"{len(self.burn_lines)} card(s) burned after the bataille's last card",
-                      line=self.burn_lines[0], expected="no BURN after the bataille's last card")
+            self.flag(
+                BURN_BATAILLE_EXTRA,
+                f"{len(self.burn_lines)} card(s) burned after the bataille's last card",
+                line=self.burn_lines[0],
+                expected="no BURN after the bataille's last card",
+            )

@@ -4,4 +4,10 @@ from ...engine.game import Game
 from .round import CdfRound
 from .table import CdfTable
 
-GAME = Game(name="chemin-de-fer", title="chemin de fer", round=CdfRound, extension=CdfTable, house_banked=False)
+GAME = Game(
+    name="chemin-de-fer",
+    title="chemin de fer",
+    round=CdfRound,
+    extension=CdfTable,
+    house_banked=False,
+)

@@ -36,7 +36,9 @@ class BankerTable(Params):
     def _eleven(cls, rows: dict[int, list[str]]) -> dict[int, list[str]]:
         for point, cells in rows.items():
             if not 0 <= point <= 9 or len(cells) != 11:
-                raise ValueError(f"row {point}: a row is a point 0-9 with 11 cells (third card 0-9, then NON)")
+                raise ValueError(
+                    f"row {point}: a row is a point 0-9 with 11 cells (third card 0-9, then NON)"
+                )
         return rows
 
 
@@ -83,8 +85,11 @@ class Drawing:
 
     def verify_deal(self: CdfRound, e: ev.Deal) -> None:
         if e.to not in ("ponte", "banker"):
-            self.flag(OUT_OF_CONTEXT, f"DEAL {e.to} is a bataille event",
-                      expected="DEAL ponte <card> or DEAL banker <card>")
+            self.flag(
+                OUT_OF_CONTEXT,
+                f"DEAL {e.to} is a bataille event",
+                expected="DEAL ponte <card> or DEAL banker <card>",
+            )
             return
         if not self.started:
             self._first_card()
@@ -95,47 +100,86 @@ class Drawing:
         if n < 4:
             want = "ponte" if n % 2 == 0 else "banker"
             if side != want:
-                self.flag(CDF_DEAL_ORDER, f"card {n + 1} of the coup to the {side}; the first four alternate "
-                          "ponte, banker, ponte, banker", expected=f"DEAL {want} <card>")
+                self.flag(
+                    CDF_DEAL_ORDER,
+                    f"card {n + 1} of the coup to the {side}; the first four alternate "
+                    "ponte, banker, ponte, banker",
+                    expected=f"DEAL {want} <card>",
+                )
             return
         if self.abat["ponte"] or self.abat["banker"]:
-            self.flag(CDF_DEAL_ORDER, f"a card to the {side} after a natural was shown",
-                      expected="no card after ABAT: the natural decides the coup")
-        elif side == "banker" and self.banker_base:  # his draw after dealing himself too many (art. 30)
+            self.flag(
+                CDF_DEAL_ORDER,
+                f"a card to the {side} after a natural was shown",
+                expected="no card after ABAT: the natural decides the coup",
+            )
+        elif (
+            side == "banker" and self.banker_base
+        ):  # his draw after dealing himself too many (art. 30)
             if len(self.cards["banker"]) > self.banker_base:
-                self.flag(CDF_DEAL_ORDER, "a second card drawn by a banker who dealt himself too many",
-                          expected="no further DEAL banker")
+                self.flag(
+                    CDF_DEAL_ORDER,
+                    "a second card drawn by a banker who dealt himself too many",
+                    expected="no further DEAL banker",
+                )
             elif self.calls["banker"] is not True:
-                self.flag(CDF_DEAL_ORDER, "a card to the banker, who did not call for one", expected="CALL banker card")
+                self.flag(
+                    CDF_DEAL_ORDER,
+                    "a card to the banker, who did not call for one",
+                    expected="CALL banker card",
+                )
         elif len(self.cards[side]) >= 3:
-            self.flag(CDF_DEAL_ORDER, f"a fourth card to the {side}", expected=f"no fourth card to the {side}")
+            self.flag(
+                CDF_DEAL_ORDER,
+                f"a fourth card to the {side}",
+                expected=f"no fourth card to the {side}",
+            )
         elif side == "ponte" and self.calls["banker"] is not None and self.once("ponte-first"):
-            self.flag(CDF_PONTE_FIRST, "the ponte's third card is dealt after the banker has played",
-                      expected="DEAL ponte <card> before CALL banker")
+            self.flag(
+                CDF_PONTE_FIRST,
+                "the ponte's third card is dealt after the banker has played",
+                expected="DEAL ponte <card> before CALL banker",
+            )
         elif self.calls[side] is False and side == "ponte":
             return  # art. 31: the banker may give a card to a ponte who said "non" by mistake
         elif self.calls[side] is False and points(self.cards["banker"]) == 0:
             return  # art. 30: a banker on Baccara keeps his right to a card after announcing his point
         elif self.calls[side] is False:
-            self.flag(CDF_POINT_TABLED, f"the banker draws after standing on {points(self.cards['banker'])}: "
-                      "once his point is announced he may take no card, except on Baccara",
-                      expected="no card after CALL banker non, except on Baccara")
+            self.flag(
+                CDF_POINT_TABLED,
+                f"the banker draws after standing on {points(self.cards['banker'])}: "
+                "once his point is announced he may take no card, except on Baccara",
+                expected="no card after CALL banker non, except on Baccara",
+            )
         elif self.calls[side] is not True:
-            self.flag(CDF_DEAL_ORDER, f"a third card to the {side}, who did not call for one",
-                      expected=f"CALL {side} card")
+            self.flag(
+                CDF_DEAL_ORDER,
+                f"a third card to the {side}, who did not call for one",
+                expected=f"CALL {side} card",
+            )
 
     def apply_deal(self: CdfRound, e: ev.Deal) -> None:
         if e.to in ("ponte", "banker"):
             cards = self.cards[e.to]
             cards.append(e.card)
             self.dealt += 1
-            if self.dealt == 4 and not self.abat["ponte"] and not self.abat["banker"] and (
-                    natural(self.cards["ponte"][:2]) or natural(self.cards["banker"][:2])):
+            if (
+                self.dealt == 4
+                and not self.abat["ponte"]
+                and not self.abat["banker"]
+                and (natural(self.cards["ponte"][:2]) or natural(self.cards["banker"][:2]))
+            ):
                 self.naturals_due = self.owed = True  # shown before the next event
             if self.thirds_due:
                 self._third_check()
-            if (e.to == "banker" and len(cards) == 3 and not self.banker_base and self.calls["ponte"] is None
-                    and self.calls["banker"] is None and not self.abat["ponte"]):
+            if (
+                e.to == "banker"
+                and len(cards) == 3
+                and not self.banker_base
+                and self.calls["ponte"] is None
+                and self.calls["banker"] is None
+                and not self.abat["ponte"]
+            ):
                 # art. 30: the banker dealt himself more cards than his due at the deal: his point is
                 # Baccara, and he keeps his right to draw (from the next card on)
                 self.banker_base = 3
@@ -145,7 +189,7 @@ class Drawing:
         the deal, plus his draw; the best three of a ponte dealt four cards."""
         cards = self.cards[side]
         if side == "banker":
-            return points(cards[self.banker_base:]) if self.banker_base else points(cards)
+            return points(cards[self.banker_base :]) if self.banker_base else points(cards)
         if len(cards) > 3:
             return max(points(list(c)) for c in combinations(cards, 3))
         return points(cards)
@@ -157,7 +201,11 @@ class Drawing:
         """A card burned after a call: either a lifted card replaced by the next (art. 14), or a
         draw against the rules cancelled (arts. 11, 26). Which one shows in what follows."""
         for side in ("ponte", "banker"):
-            if self.calls[side] is True and len(self.cards[side]) == 2 and not self.burned_third[side]:
+            if (
+                self.calls[side] is True
+                and len(self.cards[side]) == 2
+                and not self.burned_third[side]
+            ):
                 self.burned_third[side] = True
                 break
         if self.thirds_due:
@@ -168,28 +216,40 @@ class Drawing:
     def verify_abat(self: CdfRound, e: ev.Abat) -> None:
         hand = self.cards[e.side]
         if not natural(hand):
-            self.flag(CDF_NATURAL, f"the {e.side} shows {e.point} with {' '.join(map(str, hand)) or 'no card'}: "
-                      "only a natural (8 or 9 on two cards) is shown",
-                      expected=f"ABAT {e.side} only with 8 or 9 on two cards")
+            self.flag(
+                CDF_NATURAL,
+                f"the {e.side} shows {e.point} with {' '.join(map(str, hand)) or 'no card'}: "
+                "only a natural (8 or 9 on two cards) is shown",
+                expected=f"ABAT {e.side} only with 8 or 9 on two cards",
+            )
         elif points(hand) != e.point:
-            self.flag(CDF_POINT, f"the {e.side} shows {e.point}; the cards make {points(hand)}",
-                      expected=f"ABAT {e.side} {points(hand)}")
+            self.flag(
+                CDF_POINT,
+                f"the {e.side} shows {e.point}; the cards make {points(hand)}",
+                expected=f"ABAT {e.side} {points(hand)}",
+            )
 
     def apply_abat(self: CdfRound, e: ev.Abat) -> None:
         self.abat[e.side] = True
 
     def _natural_not_shown(self: CdfRound, side: str) -> None:
         if natural(self.cards[side][:2]) and not self.abat[side] and self.once(f"natural-{side}"):
-            self.flag(CDF_NATURAL, f"the {side} holds a natural ({points(self.cards[side][:2])}) and does not show it",
-                      expected=f"ABAT {side} {points(self.cards[side][:2])}")
+            self.flag(
+                CDF_NATURAL,
+                f"the {side} holds a natural ({points(self.cards[side][:2])}) and does not show it",
+                expected=f"ABAT {side} {points(self.cards[side][:2])}",
+            )
 
     def _may_call(self: CdfRound) -> bool:
         return self.dealt >= 4 and not self.abat["ponte"] and not self.abat["banker"]
 
     def verify_call(self: CdfRound, e: ev.Call) -> None:
         if not self._may_call():
-            self.flag(OUT_OF_CONTEXT, f"CALL {e.side} when no third card can be asked",
-                      expected="CALL after the four cards, with no natural shown")
+            self.flag(
+                OUT_OF_CONTEXT,
+                f"CALL {e.side} when no third card can be asked",
+                expected="CALL after the four cards, with no natural shown",
+            )
             return
         self._natural_not_shown(e.side)
         if e.side == "ponte":
@@ -215,58 +275,102 @@ class Drawing:
 
     def _ponte_call(self: CdfRound, e: ev.Call) -> None:
         if self.calls["banker"] is not None and self.once("ponte-first"):
-            self.flag(CDF_PONTE_FIRST, "the ponte speaks after the banker", expected="CALL ponte before CALL banker")
+            self.flag(
+                CDF_PONTE_FIRST,
+                "the ponte speaks after the banker",
+                expected="CALL ponte before CALL banker",
+            )
         p = points(self.cards["ponte"][:2])
-        banco = self.ponte_mode in ("solo", "suivi", "follower")  # their draws are free (arts. 12, 23)
-        check, rule = (CDF_DRAW_PONTE, self.rules.draw_ponte) if banco else (CDF_DRAW_PONTE_TABLE, self.rules.draw_ponte_table)
+        banco = self.ponte_mode in (
+            "solo",
+            "suivi",
+            "follower",
+        )  # their draws are free (arts. 12, 23)
+        check, rule = (
+            (CDF_DRAW_PONTE, self.rules.draw_ponte)
+            if banco
+            else (CDF_DRAW_PONTE_TABLE, self.rules.draw_ponte_table)
+        )
         if rule is None:
             return
         wrong = (e.draw and p in rule.stand_on) or (not e.draw and p in rule.draw_on)
         if wrong and self.ponte_mode == "follower":
-            self.follower_faux = True  # art. 12: the others who staked on his hand are settled by the tableau
+            self.follower_faux = (
+                True  # art. 12: the others who staked on his hand are settled by the tableau
+            )
         if wrong:
-            who = ("the follower" if self.ponte_mode == "follower" else "the banco ponte") if banco else "the ponte holding the cards for the table"
-            self.flag(check, f"faux tirage: {who} {'draws' if e.draw else 'stands'} on {p}",
-                      expected=f"CALL ponte {'non' if e.draw else 'card'}")
+            who = (
+                ("the follower" if self.ponte_mode == "follower" else "the banco ponte")
+                if banco
+                else "the ponte holding the cards for the table"
+            )
+            self.flag(
+                check,
+                f"faux tirage: {who} {'draws' if e.draw else 'stands'} on {p}",
+                expected=f"CALL ponte {'non' if e.draw else 'card'}",
+            )
 
     def _banker_call(self: CdfRound, e: ev.Call) -> None:
         if self.calls["banker"] is False:  # he stood: his point is announced (art. 30)
             if e.draw and points(self.cards["banker"]) != 0:
-                self.flag(CDF_POINT_TABLED, f"the banker asks for a card after standing on "
-                          f"{points(self.cards['banker'])}: once his point is announced he may take no card, "
-                          "except on Baccara", expected="no CALL banker card after CALL banker non, except on Baccara")
+                self.flag(
+                    CDF_POINT_TABLED,
+                    f"the banker asks for a card after standing on "
+                    f"{points(self.cards['banker'])}: once his point is announced he may take no card, "
+                    "except on Baccara",
+                    expected="no CALL banker card after CALL banker non, except on Baccara",
+                )
             return
         ponte = self.cards["ponte"]
-        if self.calls["ponte"] is None:  # a ponte who said "carte" and got none was refused it (art. 31)
-            self.flag(CDF_PONTE_FIRST, "the banker plays before the ponte has spoken",
-                      expected="CALL ponte card or CALL ponte non before CALL banker")
-        elif len(ponte) == 2 and points(ponte) == 0:  # the exception of art. 31: Baccara gets its card
-            self.flag(CDF_CALL_ERROR, "the ponte on Baccara gets no card: the banker may take a ponte at an "
-                      "erroneous word, except on Baccara", expected="DEAL ponte <card>")
+        if (
+            self.calls["ponte"] is None
+        ):  # a ponte who said "carte" and got none was refused it (art. 31)
+            self.flag(
+                CDF_PONTE_FIRST,
+                "the banker plays before the ponte has spoken",
+                expected="CALL ponte card or CALL ponte non before CALL banker",
+            )
+        elif (
+            len(ponte) == 2 and points(ponte) == 0
+        ):  # the exception of art. 31: Baccara gets its card
+            self.flag(
+                CDF_CALL_ERROR,
+                "the ponte on Baccara gets no card: the banker may take a ponte at an "
+                "erroneous word, except on Baccara",
+                expected="DEAL ponte <card>",
+            )
         want = self.banker_should()
         if want is None or want == "O" or (want == "T") == e.draw:
             return
         b = self.hand_points("banker") if self.banker_base else points(self.cards["banker"][:2])
         third = self._ponte_third()
         col = "NON" if third is None else str(third)
-        self.flag(CDF_TABLEAU if self.tableau else CDF_DRAW_BANKER,
-                  f"{'' if self.tableau else 'faux tirage: '}banker on {b} against "
-                  f"{'a ponte who stood' if third is None else f'a third card worth {third}'} "
-                  f"{'draws' if e.draw else 'stands'}; the tableau says {'draw' if want == 'T' else 'stand'} (row {b}, column {col})"
-                  + (" — he asked for the tableau" if self.tableau else ""),
-                  expected=f"CALL banker {'card' if want == 'T' else 'non'}")
+        self.flag(
+            CDF_TABLEAU if self.tableau else CDF_DRAW_BANKER,
+            f"{'' if self.tableau else 'faux tirage: '}banker on {b} against "
+            f"{'a ponte who stood' if third is None else f'a third card worth {third}'} "
+            f"{'draws' if e.draw else 'stands'}; the tableau says {'draw' if want == 'T' else 'stand'} (row {b}, column {col})"
+            + (" — he asked for the tableau" if self.tableau else ""),
+            expected=f"CALL banker {'card' if want == 'T' else 'non'}",
+        )
 
     def _ponte_third(self: CdfRound) -> int | None:
         return self.cards["ponte"][2].baccara_points if len(self.cards["ponte"]) >= 3 else None
 
     def banker_should(self: CdfRound) -> str | None:
         """The banker's tableau cell now: T (draw), R (stand), O (free); None when no table applies."""
-        b = 0 if self.banker_base else points(self.cards["banker"][:2])  # Baccara after too many (art. 30)
+        b = (
+            0 if self.banker_base else points(self.cards["banker"][:2])
+        )  # Baccara after too many (art. 30)
         return self._cell(b, self._ponte_third())
 
     def _cell(self: CdfRound, b: int, third: int | None) -> str | None:
         rules = self.rules
-        rule = (rules.tableau if self.tableau else rules.draw_banker) or rules.draw_banker or rules.tableau
+        rule = (
+            (rules.tableau if self.tableau else rules.draw_banker)
+            or rules.draw_banker
+            or rules.tableau
+        )
         if rule is None:
             return None
         if b in rule.always_draw:
@@ -282,8 +386,14 @@ class Drawing:
         they left the shoe); None where the log cannot tell: a card that never left the shoe, a cell
         « à volonté », a dealing error or a card burned."""
         ponte, banker, rule = self.cards["ponte"], self.cards["banker"], self.rules.draw_ponte
-        if (rule is None or self.banker_base or len(ponte) > 3 or len(banker) > 3
-                or self.burned_third["ponte"] or self.burned_third["banker"]):
+        if (
+            rule is None
+            or self.banker_base
+            or len(ponte) > 3
+            or len(banker) > 3
+            or self.burned_third["ponte"]
+            or self.burned_third["banker"]
+        ):
             return None
         drawn = ponte[2:] + banker[2:]  # the ponte speaks and draws first
         p_cards, b_cards = ponte[:2], banker[:2]
@@ -310,8 +420,11 @@ class Drawing:
         rule = self.rules.advice
         p = points(self.cards["ponte"][:2])
         if rule is not None and p in rule.points and e.draw:
-            self.flag(CDF_ADVICE, f"the employee advises a ponte on {p} to draw; the answer is always \"non\"",
-                      expected="ADVICE ponte non")
+            self.flag(
+                CDF_ADVICE,
+                f'the employee advises a ponte on {p} to draw; the answer is always "non"',
+                expected="ADVICE ponte non",
+            )
 
     def apply_advice(self: CdfRound, e: ev.Advice) -> None:
         """Advice changes nothing in the coup: the ponte's CALL says what he did."""
@@ -319,8 +432,11 @@ class Drawing:
     def verify_point(self: CdfRound, e: ev.Point) -> None:
         p, b = self.hand_points("ponte"), self.hand_points("banker")
         if (e.ponte, e.banker) != (p, b):
-            self.flag(CDF_POINT, f"points announced ponte {e.ponte}, banker {e.banker}; the cards make {p} and {b}",
-                      expected=f"POINT ponte={p} banker={b}")
+            self.flag(
+                CDF_POINT,
+                f"points announced ponte {e.ponte}, banker {e.banker}; the cards make {p} and {b}",
+                expected=f"POINT ponte={p} banker={b}",
+            )
 
     def apply_point(self: CdfRound, e: ev.Point) -> None:
         """The announcement changes nothing: the cards decide the coup."""
@@ -334,8 +450,11 @@ class Drawing:
             return False
         if self.calls["banker"] is None:
             return natural(self.cards["ponte"][:2]) or natural(self.cards["banker"][:2])
-        return (not self.calls["banker"] or len(self.cards["banker"]) >= 3 + (self.banker_base > 0)
-                or self.burned_third["banker"])
+        return (
+            not self.calls["banker"]
+            or len(self.cards["banker"]) >= 3 + (self.banker_base > 0)
+            or self.burned_third["banker"]
+        )
 
     def outcome(self: CdfRound) -> str:
         p, b = self.hand_points("ponte"), self.hand_points("banker")

@@ -103,28 +103,47 @@ class HandPassing(Places):
         who = e.by or Owner.seated(e.seat)
         how = e.how
         coup = self._coup()
-        first_of_shoe = (b.coups_in_shoe == 0 and not b.first_given
-                         and (table.round is None or not table.round.started))  # type: ignore[attr-defined]
+        first_of_shoe = (
+            b.coups_in_shoe == 0
+            and not b.first_given
+            and (table.round is None or not table.round.started)
+        )  # type: ignore[attr-defined]
         if first_of_shoe:
             lowest = min(table.seated) if table.seated else None
             if how != "first" or e.seat != lowest:
-                self.flagger.flag(CDF_FIRST_HAND, f"the first hand of the shoe goes to seat {e.seat} ({how or 'no how'}); "
-                                  f"it belongs to the first seated player at the employee's right (seat {lowest})",
-                                  round=coup, expected=f"HAND seat={lowest} how=first")
+                self.flagger.flag(
+                    CDF_FIRST_HAND,
+                    f"the first hand of the shoe goes to seat {e.seat} ({how or 'no how'}); "
+                    f"it belongs to the first seated player at the employee's right (seat {lowest})",
+                    round=coup,
+                    expected=f"HAND seat={lowest} how=first",
+                )
             return
         if how == "next":
             self.verify_next(e, coup)
         self.verify_salute(e, coup)
         problem = expected = None
         if how == "first":
-            problem, expected = "how=first is only for the first coup of a shoe", f"HAND seat={e.seat} how=suite, taken, taux or auction"
+            problem, expected = (
+                "how=first is only for the first coup of a shoe",
+                f"HAND seat={e.seat} how=suite, taken, taux or auction",
+            )
         elif how == "suite":
             if who != b.holder:
-                problem, expected = f"{who} goes on (suite) with a hand held by {b.holder}", f"HAND seat={e.seat} how=taken"
+                problem, expected = (
+                    f"{who} goes on (suite) with a hand held by {b.holder}",
+                    f"HAND seat={e.seat} how=taken",
+                )
             elif b.passed_by is not None:
-                problem, expected = "the banker goes on (suite) after passing the hand", f"HAND by={who} how=taux"
+                problem, expected = (
+                    "the banker goes on (suite) after passing the hand",
+                    f"HAND by={who} how=taux",
+                )
             elif b.last_result == "lost":
-                problem, expected = "the banker goes on (suite) after the bank lost", "HAND seat=N how=taken by another player"
+                problem, expected = (
+                    "the banker goes on (suite) after the bank lost",
+                    "HAND seat=N how=taken by another player",
+                )
         elif how == "taken":
             if b.award is not None and who != b.award[0]:
                 problem = f"{who} takes a hand awarded to {b.award[0]}; only the awardee takes it"
@@ -134,18 +153,32 @@ class HandPassing(Places):
                 expected = f"HAND seat={b.holder_seat} how=suite"
             elif who == b.passed_by or (b.last_result == "lost" and who == b.holder):
                 problem = f"{who} takes back the hand he passed or lost; a passed hand is retaken only au taux"
-                expected = f"HAND by={who} how=taux" if who == b.passed_by else "HAND seat=N how=taken by another player"
+                expected = (
+                    f"HAND by={who} how=taux"
+                    if who == b.passed_by
+                    else "HAND seat=N how=taken by another player"
+                )
         elif how == "taux":
             if b.passed_by is None or who != b.passed_by:
-                problem = f"{who} takes the hand au taux, which only the banker who passed it may do"
+                problem = (
+                    f"{who} takes the hand au taux, which only the banker who passed it may do"
+                )
                 expected = f"HAND seat={e.seat} how=taken"
             elif b.bids or b.award is not None:
                 problem = f"{who} takes the hand back au taux after the auction began (art. 8: « Toute main qui n'est pas reprise à son taux est mise à prix »)"
-                expected = f"HAND by={b.award[0]} how=auction" if b.award is not None else "AWARD by=<highest bidder>, then HAND how=auction"
+                expected = (
+                    f"HAND by={b.award[0]} how=auction"
+                    if b.award is not None
+                    else "AWARD by=<highest bidder>, then HAND how=auction"
+                )
         elif how == "auction":
             if b.award is None or b.award[0] != who:
                 problem = f"{who} takes the hand by auction, but it was not awarded to him"
-                expected = f"HAND by={b.award[0]} how=auction" if b.award is not None else "AWARD by=OWNER before HAND how=auction"
+                expected = (
+                    f"HAND by={b.award[0]} how=auction"
+                    if b.award is not None
+                    else "AWARD by=OWNER before HAND how=auction"
+                )
         if problem:
             self.flagger.flag(CDF_HAND_PASSING, problem, round=coup, expected=expected)
 
@@ -165,7 +198,9 @@ class HandPassing(Places):
         b.holder, b.holder_seat = who, e.seat
         b.first_given = True
         b.must_deal = e.how == "auction"
-        b.award_price = b.award[1] if e.how == "auction" and b.award is not None and b.award[0] == who else None
+        b.award_price = (
+            b.award[1] if e.how == "auction" and b.award is not None and b.award[0] == who else None
+        )
         b.excluded = ()
         b.passed_by = None
         b.associate_of_passed = []
@@ -178,12 +213,20 @@ class HandPassing(Places):
 
     def verify_pass(self, e: ev.Pass) -> None:
         if self.bank.holder is None:
-            self.flagger.flag(OUT_OF_CONTEXT, "PASS with no banker", round=self._coup(),
-                              expected="HAND seat=N before PASS")
+            self.flagger.flag(
+                OUT_OF_CONTEXT,
+                "PASS with no banker",
+                round=self._coup(),
+                expected="HAND seat=N before PASS",
+            )
         elif self.bank.must_deal:
-            self.flagger.flag(CDF_HAND_PASSING, f"{self.bank.holder} passes a hand awarded to him before giving its "
-                              "first coup (art. 9: « l'adjudicataire doit donner le premier coup »)",
-                              round=self._coup(), expected="the awardee's first coup dealt before PASS")
+            self.flagger.flag(
+                CDF_HAND_PASSING,
+                f"{self.bank.holder} passes a hand awarded to him before giving its "
+                "first coup (art. 9: « l'adjudicataire doit donner le premier coup »)",
+                round=self._coup(),
+                expected="the awardee's first coup dealt before PASS",
+            )
 
     def apply_pass(self, e: ev.Pass) -> None:
         b = self.bank
@@ -199,24 +242,41 @@ class HandPassing(Places):
     def verify_bid(self, e: ev.Bid) -> None:
         b, rule, coup = self.bank, self.auction, self._coup()
         if b.passed_by is None:
-            self.flagger.flag(OUT_OF_CONTEXT, "a bid with no passed hand to auction", round=coup,
-                              expected="PASS before BID")
+            self.flagger.flag(
+                OUT_OF_CONTEXT,
+                "a bid with no passed hand to auction",
+                round=coup,
+                expected="PASS before BID",
+            )
         elif rule is not None:
             again = b.award is not None  # the awardee refused: the hand is auctioned again (art. 9)
             if e.by == b.passed_by or e.by in b.associate_of_passed:
-                self.flagger.flag(CDF_AUCTION, f"{e.by} bids on the hand he (or his banker) passed", round=coup,
-                                  expected="no BID by the banker who passed or his associate")
+                self.flagger.flag(
+                    CDF_AUCTION,
+                    f"{e.by} bids on the hand he (or his banker) passed",
+                    round=coup,
+                    expected="no BID by the banker who passed or his associate",
+                )
             elif e.by == (b.award[0] if again else None) or e.by in b.excluded:  # type: ignore[index]
-                self.flagger.flag(CDF_AUCTION, f"{e.by} bids again on a hand awarded to him and refused (art. 9: "
-                                  "« ni le dernier adjudicataire ni le précédent détenteur de la main […] n'ont "
-                                  "droit aux enchères »)", round=coup, expected=f"no BID by {e.by}")
+                self.flagger.flag(
+                    CDF_AUCTION,
+                    f"{e.by} bids again on a hand awarded to him and refused (art. 9: "
+                    "« ni le dernier adjudicataire ni le précédent détenteur de la main […] n'ont "
+                    "droit aux enchères »)",
+                    round=coup,
+                    expected=f"no BID by {e.by}",
+                )
             top = None if again else max((amount for _, amount in b.bids), default=None)
             minimum = self.table.limits.min
             if top is None:
                 if e.amount < minimum:
-                    self.flagger.flag(CDF_AUCTION, f"first bid {fmt_amount(e.amount)} below the table minimum "
-                                      f"{fmt_amount(minimum)}", round=coup,
-                                      expected=f"BID ... amount={fmt_amount(minimum)} (or more)")
+                    self.flagger.flag(
+                        CDF_AUCTION,
+                        f"first bid {fmt_amount(e.amount)} below the table minimum "
+                        f"{fmt_amount(minimum)}",
+                        round=coup,
+                        expected=f"BID ... amount={fmt_amount(minimum)} (or more)",
+                    )
             else:
                 rise = e.amount - top
                 if rule.grid == "landing-bracket":
@@ -227,9 +287,13 @@ class HandPassing(Places):
                     off = rise % step != 0
                 nxt = (top // step + 1) * step if rule.grid == "landing-bracket" else top + step
                 if rise < 0 or off:  # equal bids are allowed (art. 8)
-                    self.flagger.flag(CDF_AUCTION, f"bid {fmt_amount(e.amount)} after {fmt_amount(top)}: bids rise by "
-                                      f"steps of {fmt_amount(step)} at that level", round=coup,
-                                      expected=f"BID ... amount={fmt_amount(nxt)} (or more by {fmt_amount(step)})")
+                    self.flagger.flag(
+                        CDF_AUCTION,
+                        f"bid {fmt_amount(e.amount)} after {fmt_amount(top)}: bids rise by "
+                        f"steps of {fmt_amount(step)} at that level",
+                        round=coup,
+                        expected=f"BID ... amount={fmt_amount(nxt)} (or more by {fmt_amount(step)})",
+                    )
 
     def apply_bid(self, e: ev.Bid) -> None:
         b = self.bank
@@ -251,11 +315,17 @@ class HandPassing(Places):
             tied = [o for o, a in b.bids if a == top_amount]
             top_owner = min(tied, key=lambda o: self._place_from_banker(o, tied.index(o)))
             if (e.by, e.amount) != (top_owner, top_amount):
-                self.flagger.flag(CDF_AUCTION, f"hand awarded to {e.by} for {fmt_amount(e.amount)}; the highest bid is "
-                                  f"{top_owner}'s {fmt_amount(top_amount)}", round=coup,
-                                  expected=f"AWARD by={top_owner} amount={fmt_amount(top_amount)}")
+                self.flagger.flag(
+                    CDF_AUCTION,
+                    f"hand awarded to {e.by} for {fmt_amount(e.amount)}; the highest bid is "
+                    f"{top_owner}'s {fmt_amount(top_amount)}",
+                    round=coup,
+                    expected=f"AWARD by={top_owner} amount={fmt_amount(top_amount)}",
+                )
         else:
-            self.flagger.flag(CDF_AUCTION, "a hand awarded with no bid", round=coup, expected="BID before AWARD")
+            self.flagger.flag(
+                CDF_AUCTION, "a hand awarded with no bid", round=coup, expected="BID before AWARD"
+            )
 
     def apply_award(self, e: ev.Award) -> None:
         self.bank.award = (e.by, e.amount)
@@ -280,11 +350,19 @@ class HandPassing(Places):
                 seat = cut.by.seat if cut.by != "dealer" else None
                 want = order[i] if i < len(order) else None
                 if seat is None or seat != want:
-                    problem = (f"cut {i + 1} by {cut.by}; the cut is offered from the employee's left (seat "
-                               f"{order[0] if order else '?'}) to each previous player in turn")
+                    problem = (
+                        f"cut {i + 1} by {cut.by}; the cut is offered from the employee's left (seat "
+                        f"{order[0] if order else '?'}) to each previous player in turn"
+                    )
                     break
         if problem:
-            self.flagger.flag(CDF_CUT_ORDER, problem, line=cuts[-1].line if cuts else (shoe.due_line or None),
-                              expected=f"CUT by=seat:{order[0]}" if order else None,
-                              actual=CURRENT if cuts else None,  # the last CUT, else where the cut was due: no evidence
-                              round=None if shoe.due_line else self._coup())  # a shoe finding, before the round
+            self.flagger.flag(
+                CDF_CUT_ORDER,
+                problem,
+                line=cuts[-1].line if cuts else (shoe.due_line or None),
+                expected=f"CUT by=seat:{order[0]}" if order else None,
+                actual=CURRENT
+                if cuts
+                else None,  # the last CUT, else where the cut was due: no evidence
+                round=None if shoe.due_line else self._coup(),
+            )  # a shoe finding, before the round

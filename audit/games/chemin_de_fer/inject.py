@@ -26,7 +26,15 @@ from decimal import Decimal
 
 from ...simulate.params import CdfParams, FaultRules
 from ...simulate.shoe import DECK
-from ...simulate.table_faults import Fault, FaultMethod, Line, TableFaults, amount, by_of, with_amount
+from ...simulate.table_faults import (
+    Fault,
+    FaultMethod,
+    Line,
+    TableFaults,
+    amount,
+    by_of,
+    with_amount,
+)
 from ...values import fmt_amount
 from .simulate import STAKES
 
@@ -42,10 +50,19 @@ class CdfFaults(TableFaults):
 
     @staticmethod
     def categories(rules: FaultRules) -> set[str]:
-        has = {"late-bet": rules.late_stake, "bet-limit": rules.stakes_bank, "deal-order": rules.deal_order,
-               "wrong-payout": rules.settle, "pay-order": rules.cdf_pay_order, "shoe": rules.cut_order,
-               "table": rules.seat_range, "drawing": rules.point}
-        return TableFaults.categories(rules) | {category for category, rule in has.items() if rule is not None}
+        has = {
+            "late-bet": rules.late_stake,
+            "bet-limit": rules.stakes_bank,
+            "deal-order": rules.deal_order,
+            "wrong-payout": rules.settle,
+            "pay-order": rules.cdf_pay_order,
+            "shoe": rules.cut_order,
+            "table": rules.seat_range,
+            "drawing": rules.point,
+        }
+        return TableFaults.categories(rules) | {
+            category for category, rule in has.items() if rule is not None
+        }
 
     @staticmethod
     def rounds_per_shoe_at_most(params: CdfParams) -> int:
@@ -53,15 +70,30 @@ class CdfFaults(TableFaults):
         return DECK * params.decks // 4
 
     def methods(self) -> dict[str, FaultMethod]:
-        return {**super().methods(), "late-bet": self._late_bet, "bet-limit": self._bet_limit,
-                "deal-order": self._deal_order, "wrong-payout": self._wrong_payout, "pay-order": self._pay_order,
-                "shoe": self._shoe, "table": self._table, "drawing": self._drawing}
+        return {
+            **super().methods(),
+            "late-bet": self._late_bet,
+            "bet-limit": self._bet_limit,
+            "deal-order": self._deal_order,
+            "wrong-payout": self._wrong_payout,
+            "pay-order": self._pay_order,
+            "shoe": self._shoe,
+            "table": self._table,
+            "drawing": self._drawing,
+        }
 
     # .. what a coup holds
     def _coup(self, batch: list[Line], b: int) -> dict:
         """What the generator wrote of a coup: stakes, bancos, bank, outcome, settlement lines."""
-        info: dict = {"stakes": {}, "stake_lines": {}, "banco": False, "bank": None, "ponte": None,
-                      "settle": [], "point": None}
+        info: dict = {
+            "stakes": {},
+            "stake_lines": {},
+            "banco": False,
+            "bank": None,
+            "ponte": None,
+            "settle": [],
+            "point": None,
+        }
         for i in self.round_range(batch, b):
             line = batch[i]
             if line.startswith("STAKE "):
@@ -85,8 +117,14 @@ class CdfFaults(TableFaults):
     def _bank_does_not_win(info: dict) -> bool:
         """Stakes only, and the ponte wins or ties: no bank carried to the next coup depends on them."""
         point = info["point"]
-        return (not info["banco"] and info["bank"] is not None and info["ponte"] is not None
-                and point is not None and point[1] >= point[2] and info["stakes"])
+        return (
+            not info["banco"]
+            and info["bank"] is not None
+            and info["ponte"] is not None
+            and point is not None
+            and point[1] >= point[2]
+            and info["stakes"]
+        )
 
     @staticmethod
     def _settle_line(batch: list[Line], info: dict, who: str) -> int | None:
@@ -171,13 +209,19 @@ class CdfFaults(TableFaults):
         cuts = [i for i in range(new_shoe, b) if batch[i].startswith("CUT ")]
         refused = {by_of(batch[i]) for i in cuts[:-1]}
         cut = batch[cuts[-1]]
-        others = [s for s in sorted(self.seated) if f"seat:{s}" not in refused and f"seat:{s}" != by_of(cut)]
+        others = [
+            s
+            for s in sorted(self.seated)
+            if f"seat:{s}" not in refused and f"seat:{s}" != by_of(cut)
+        ]
         if others:  # the cut taken by a player it was not offered to
             cut.body = f"CUT by=seat:{fault.rng.choice(others)}"
         else:  # every other player declined: the first two were offered it in the wrong order
             first, second = batch[cuts[0]], batch[cuts[1]]
-            first.body, second.body = (first.body.replace(by_of(first), by_of(second)),  # type: ignore[arg-type]
-                                       second.body.replace(by_of(second), by_of(first)))  # type: ignore[arg-type]
+            first.body, second.body = (
+                first.body.replace(by_of(first), by_of(second)),  # type: ignore[arg-type]
+                second.body.replace(by_of(second), by_of(first)),
+            )  # type: ignore[arg-type]
         self.expect(cut, self.rules.cut_order)
         return True
 

@@ -61,17 +61,25 @@ class Places(SeatMoves):
 
     def verify_move(self, e: ev.Move) -> None:
         super().verify_move(e)
-        self._verify_follow(e.seat, e.to_seat, f"the player at seat {e.seat} moves to seat {e.to_seat}",
-                            "no MOVE while the hand is passed")
+        self._verify_follow(
+            e.seat,
+            e.to_seat,
+            f"the player at seat {e.seat} moves to seat {e.to_seat}",
+            "no MOVE while the hand is passed",
+        )
 
     def _verify_follow(self, seat: int, to_seat: int, who: str, expected: str) -> None:
         start = self.bank.holder_seat
         if start is None or not self.follow or not self._passing():
             return
         if self._closer(seat, to_seat):
-            self.flagger.flag(CDF_FOLLOW_HAND, f"{who}, closer to the hand passed by seat {start} before it has found "
-                              "its banker: players may not move to follow the hand", round=self._round_n(),
-                              expected=expected)
+            self.flagger.flag(
+                CDF_FOLLOW_HAND,
+                f"{who}, closer to the hand passed by seat {start} before it has found "
+                "its banker: players may not move to follow the hand",
+                round=self._round_n(),
+                expected=expected,
+            )
 
     def apply_move(self, e: ev.Move) -> None:
         player = self.table.seated.get(e.seat)
@@ -92,8 +100,12 @@ class Places(SeatMoves):
         seat = self.left.pop(player, None)
         if seat is None or seat == e.seat:
             return
-        self._verify_follow(seat, e.seat, f"player {player} leaves seat {seat} and sits at seat {e.seat}",
-                            f"no change of place (SEAT {seat} out, SEAT {e.seat} in) while the hand is passed")
+        self._verify_follow(
+            seat,
+            e.seat,
+            f"player {player} leaves seat {seat} and sits at seat {e.seat}",
+            f"no change of place (SEAT {seat} out, SEAT {e.seat} in) while the hand is passed",
+        )
         self._moved(seat, e.seat, player)
 
     def _moved(self, seat: int, to_seat: int, player: str | None) -> None:
@@ -102,12 +114,21 @@ class Places(SeatMoves):
         if moved in self.penalised:
             self.penalised.discard(moved)
             self.penalised.add(Owner.seated(to_seat))
-        elif self.follow and self.bank.holder_seat is not None and self._passing() and self._closer(seat, to_seat):
+        elif (
+            self.follow
+            and self.bank.holder_seat is not None
+            and self._passing()
+            and self._closer(seat, to_seat)
+        ):
             self.penalised.add(Owner.seated(to_seat))
         owed = self.salute.pop(seat, ...)
         shoe = self.table.shoe
-        if owed is not ... or (shoe is not None and shoe.dealt_any and self.bank.holder_seat is not None
-                               and self._closer(seat, to_seat)):
+        if owed is not ... or (
+            shoe is not None
+            and shoe.dealt_any
+            and self.bank.holder_seat is not None
+            and self._closer(seat, to_seat)
+        ):
             self.salute[to_seat] = player  # during a taille: the hand must pass him once
 
     def _closer(self, seat: int, to_seat: int) -> bool:
@@ -121,15 +142,27 @@ class Places(SeatMoves):
     def verify_salute(self, e: ev.Hand, coup: int | None) -> None:
         """The player who moved closer to the shoe takes the hand the first time it reaches him. Not a
         hand no one bid for (how=next): art. 8 obliges the next player to take it."""
-        if e.seat in self.salute and self.table.seated.get(e.seat, ...) == self.salute[e.seat] \
-                and e.how not in ("suite", "taux", "auction", "first", "next"):
-            self.flagger.flag(CDF_SALUTE, f"seat {e.seat} takes the hand the first time it reaches him after moving "
-                              "closer to the shoe during the taille; he must salute it (let it pass) once",
-                              round=coup, expected=f"the hand passes seat {e.seat} once, then HAND seat={e.seat}")
+        if (
+            e.seat in self.salute
+            and self.table.seated.get(e.seat, ...) == self.salute[e.seat]
+            and e.how not in ("suite", "taux", "auction", "first", "next")
+        ):
+            self.flagger.flag(
+                CDF_SALUTE,
+                f"seat {e.seat} takes the hand the first time it reaches him after moving "
+                "closer to the shoe during the taille; he must salute it (let it pass) once",
+                round=coup,
+                expected=f"the hand passes seat {e.seat} once, then HAND seat={e.seat}",
+            )
 
     def hand_passes(self, start: int | None, e: ev.Hand) -> None:
         """The hand went from the banker at ``start`` to seat ``e.seat``: the salutes it discharges."""
-        if not self.salute or start is None or e.seat == start or e.how in ("suite", "taux", "auction", "first"):
+        if (
+            not self.salute
+            or start is None
+            or e.seat == start
+            or e.how in ("suite", "taux", "auction", "first")
+        ):
             return  # the hand stays, goes back, or is bought: it passes in front of no one
         reached = self._places_before(e.seat, start)
         for seat in [s for s in self.salute if self._places_before(s, start) <= reached]:
@@ -140,9 +173,13 @@ class Places(SeatMoves):
         banker's right, who takes it or leaves his place (art. 8)."""
         b = self.bank
         if b.passed_by is None or b.bids or b.award is not None:
-            self.flagger.flag(CDF_NEXT_HAND, "how=next is for a passed hand that found no bidder; "
-                              + ("no hand is passed" if b.passed_by is None else "this one had bids"),
-                              round=coup, expected="HAND seat=N how=taken, taux or auction")
+            self.flagger.flag(
+                CDF_NEXT_HAND,
+                "how=next is for a passed hand that found no bidder; "
+                + ("no hand is passed" if b.passed_by is None else "this one had bids"),
+                round=coup,
+                expected="HAND seat=N how=taken, taux or auction",
+            )
             return
         start = b.holder_seat
         others = [s for s in self.table.seated if s != start]
@@ -150,6 +187,10 @@ class Places(SeatMoves):
             return
         nxt = min(others, key=lambda s: self._places_before(s, start))
         if e.seat != nxt:
-            self.flagger.flag(CDF_NEXT_HAND, f"the hand no one bid for goes to seat {e.seat}; it goes to the next "
-                              f"player from the banker's right, seat {nxt}, who must take it or give up his place",
-                              round=coup, expected=f"HAND seat={nxt} how=next (or SEAT {nxt} out first)")
+            self.flagger.flag(
+                CDF_NEXT_HAND,
+                f"the hand no one bid for goes to seat {e.seat}; it goes to the next "
+                f"player from the banker's right, seat {nxt}, who must take it or give up his place",
+                round=coup,
+                expected=f"HAND seat={nxt} how=next (or SEAT {nxt} out first)",
+            )

@@ -99,7 +99,9 @@ class CdfRound(Drawing, Round):
         self.closed = False
         self.announced = False
         self.ponte: Owner | None = None
-        self.ponte_mode: str | None = None  # solo, suivi, table, follower (art. 12), or None (largest stake)
+        self.ponte_mode: str | None = (
+            None  # solo, suivi, table, follower (art. 12), or None (largest stake)
+        )
         self.cards: dict[str, list[Card]] = {"ponte": [], "banker": []}
         self.dealt = 0
         self.abat: dict[str, bool] = {"ponte": False, "banker": False}
@@ -139,9 +141,12 @@ class CdfRound(Drawing, Round):
         rule = self.rules.min_players
         seated = len(self.table.seated)
         if rule is not None and seated < rule.min_players:
-            self.flag(CDF_MIN_PLAYERS, f"coup {self.n} is played with {seated} seated player(s); "
-                      f"the rules require {rule.min_players}",
-                      expected=f"at least {rule.min_players} players seated (SEAT N in) for the coup")
+            self.flag(
+                CDF_MIN_PLAYERS,
+                f"coup {self.n} is played with {seated} seated player(s); "
+                f"the rules require {rule.min_players}",
+                expected=f"at least {rule.min_players} players seated (SEAT N in) for the coup",
+            )
 
     def report_owed(self, e: ev.Event) -> None:
         """The bank not yet announced at a bet against it or the coup's close; a natural not shown
@@ -154,7 +159,9 @@ class CdfRound(Drawing, Round):
         if self.thirds_due and verb in _THIRD_DUE and not self.third_due_line:
             self.third_due_line = e.line  # where the banker's card was due, if it never comes
             self.flagger.keep()
-        self.owed = (self.bank is None and not self.bank_missing) or self.naturals_due or self.thirds_due
+        self.owed = (
+            (self.bank is None and not self.bank_missing) or self.naturals_due or self.thirds_due
+        )
 
     def third_came(self) -> None:
         """The banker's card came (or a burn cancelled his draw): the settlements before it were early."""
@@ -170,13 +177,22 @@ class CdfRound(Drawing, Round):
         self.thirds_due = False
         self.third_deferred = []
         if self.third_owed("banker"):
-            self.flag(CDF_DEAL_ORDER, "the banker called for a card and got none", line=self.third_due_line or line,
-                      actual=None, expected="DEAL banker <card> after CALL banker card")
+            self.flag(
+                CDF_DEAL_ORDER,
+                "the banker called for a card and got none",
+                line=self.third_due_line or line,
+                actual=None,
+                expected="DEAL banker <card> after CALL banker card",
+            )
 
     def _bank_missing(self) -> None:
         self.bank_missing = True
-        self.flag(CDF_BANK_ANNOUNCED, "no bank announced for the coup before the bets against it",
-                  expected="BANK amount=<taux> before the bets", actual=None)
+        self.flag(
+            CDF_BANK_ANNOUNCED,
+            "no bank announced for the coup before the bets against it",
+            expected="BANK amount=<taux> before the bets",
+            actual=None,
+        )
 
     def _naturals_due(self) -> None:
         """The four cards are out: a natural is shown (ABAT) before anything else happens."""
@@ -195,28 +211,46 @@ class CdfRound(Drawing, Round):
     def verify_bank(self, e: ev.Bank) -> None:
         b = self.hand
         if not self.suite and e.amount < self.limits.min:
-            self.flag(CDF_BANK_MIN, f"bank of {fmt_amount(e.amount)}, below the table minimum {fmt_amount(self.limits.min)}",
-                      expected=f"BANK amount={fmt_amount(self.limits.min)} (or more)")
+            self.flag(
+                CDF_BANK_MIN,
+                f"bank of {fmt_amount(e.amount)}, below the table minimum {fmt_amount(self.limits.min)}",
+                expected=f"BANK amount={fmt_amount(self.limits.min)} (or more)",
+            )
         if (self.suite or self.taux) and b.last_bank is not None and b.last_result != "lost":
             floor = b.last_bank + b.last_net
             if e.amount < floor:
                 how = "taken back au taux" if self.taux else "after the last coup"
-                self.flag(CDF_BANK_LOWERED, f"bank lowered to {fmt_amount(e.amount)}; the hand holds "
-                          f"{fmt_amount(floor)} {how}", expected=f"BANK amount={fmt_amount(floor)} (or more)")
+                self.flag(
+                    CDF_BANK_LOWERED,
+                    f"bank lowered to {fmt_amount(e.amount)}; the hand holds "
+                    f"{fmt_amount(floor)} {how}",
+                    expected=f"BANK amount={fmt_amount(floor)} (or more)",
+                )
         auction = self.rules.auction
-        if b.award_price is not None and auction is not None and auction.bank_at_least_price and e.amount < b.award_price:
-            self.flag(CDF_AUCTION, f"bank of {fmt_amount(e.amount)} announced by the awardee, below the price of "
-                      f"{fmt_amount(b.award_price)} he bid for the hand",
-                      expected=f"BANK amount={fmt_amount(b.award_price)} (or more)")
+        if (
+            b.award_price is not None
+            and auction is not None
+            and auction.bank_at_least_price
+            and e.amount < b.award_price
+        ):
+            self.flag(
+                CDF_AUCTION,
+                f"bank of {fmt_amount(e.amount)} announced by the awardee, below the price of "
+                f"{fmt_amount(b.award_price)} he bid for the hand",
+                expected=f"BANK amount={fmt_amount(b.award_price)} (or more)",
+            )
         if self.rules.associate is not None:  # associates announced before the bank (art. 6)
             for owner, share in self.associates:
                 self._check_share(owner, share, e.amount)
 
     def _check_share(self, owner: Owner, share: Decimal, bank: Decimal) -> None:
         if share > bank - share:
-            self.flag(CDF_ASSOCIATE, f"associate {owner}'s share {fmt_amount(share)} exceeds the banker's own "
-                      f"{fmt_amount(bank - share)}",
-                      expected=f"ASSOCIATE by={owner} amount={fmt_amount(bank / 2)} (at most)")
+            self.flag(
+                CDF_ASSOCIATE,
+                f"associate {owner}'s share {fmt_amount(share)} exceeds the banker's own "
+                f"{fmt_amount(bank - share)}",
+                expected=f"ASSOCIATE by={owner} amount={fmt_amount(bank / 2)} (at most)",
+            )
 
     def apply_bank(self, e: ev.Bank) -> None:
         self.bank = e.amount
@@ -226,12 +260,18 @@ class CdfRound(Drawing, Round):
         rule = self.rules.associate
         if rule is not None:
             if self.suite:
-                self.flag(CDF_ASSOCIATE, f"{e.by} joins as associate of a hand already in play",
-                          expected="ASSOCIATE only when the hand is taken, before its first coup")
+                self.flag(
+                    CDF_ASSOCIATE,
+                    f"{e.by} joins as associate of a hand already in play",
+                    expected="ASSOCIATE only when the hand is taken, before its first coup",
+                )
             elif len(b.associates) + 1 > rule.max_associates:
-                self.flag(CDF_ASSOCIATE, f"{e.by} is associate number {len(b.associates) + 1}; "
-                          f"the banker may take {rule.max_associates}",
-                          expected=f"at most {rule.max_associates} ASSOCIATE for a hand")
+                self.flag(
+                    CDF_ASSOCIATE,
+                    f"{e.by} is associate number {len(b.associates) + 1}; "
+                    f"the banker may take {rule.max_associates}",
+                    expected=f"at most {rule.max_associates} ASSOCIATE for a hand",
+                )
             if self.bank is not None:
                 self._check_share(e.by, e.amount, self.bank)
 
@@ -243,22 +283,40 @@ class CdfRound(Drawing, Round):
         b = self.hand
         follower = e.mode == "suivi" and e.by == b.prev_banco  # art. 23's exception
         if self.closed and not follower:
-            self.flag(CDF_LATE_STAKE, f"banco by {e.by} after \"rien ne va plus\"", expected="BANCO before NOMOREBETS")
-        elif (self.closed and self.rules.late_stake is not None and self.rules.late_stake.follower_until == "cards-taken"
-              and (self.calls["ponte"] is not None or self.abat["ponte"])):
-            self.flag(CDF_LATE_STAKE, f"banco suivi by {e.by} after the cards were taken in hand (art. 23: « pourvu "
-                      "qu'elles n'aient pas été prises en main »)",
-                      expected="BANCO mode=suivi before the ponte's CALL or ABAT")
+            self.flag(
+                CDF_LATE_STAKE,
+                f'banco by {e.by} after "rien ne va plus"',
+                expected="BANCO before NOMOREBETS",
+            )
+        elif (
+            self.closed
+            and self.rules.late_stake is not None
+            and self.rules.late_stake.follower_until == "cards-taken"
+            and (self.calls["ponte"] is not None or self.abat["ponte"])
+        ):
+            self.flag(
+                CDF_LATE_STAKE,
+                f"banco suivi by {e.by} after the cards were taken in hand (art. 23: « pourvu "
+                "qu'elles n'aient pas été prises en main »)",
+                expected="BANCO mode=suivi before the ponte's CALL or ABAT",
+            )
         if e.mode == "suivi" and e.by not in (b.prev_banco, b.prev_sole_staker):
-            self.flag(CDF_BANCO_SUIVI, f"{e.by} calls banco suivi without having held or alone staked the last coup",
-                      expected=f"BANCO by={e.by} mode=solo")
+            self.flag(
+                CDF_BANCO_SUIVI,
+                f"{e.by} calls banco suivi without having held or alone staked the last coup",
+                expected=f"BANCO by={e.by} mode=solo",
+            )
 
     def apply_banco(self, e: ev.Banco) -> None:
         self.bancos.append((e.by, e.mode))
 
     def verify_stake(self, e: ev.Stake) -> None:
         if self.closed:
-            self.flag(CDF_LATE_STAKE, f"stake by {e.by} after \"rien ne va plus\"", expected="STAKE before NOMOREBETS")
+            self.flag(
+                CDF_LATE_STAKE,
+                f'stake by {e.by} after "rien ne va plus"',
+                expected="STAKE before NOMOREBETS",
+            )
 
     def apply_stake(self, e: ev.Stake) -> None:
         if e.by not in self.stakes:
@@ -267,7 +325,11 @@ class CdfRound(Drawing, Round):
 
     def verify_nomorebets(self, e: ev.NoMoreBets) -> None:
         if self.announced:
-            self.flag(OUT_OF_CONTEXT, "\"rien ne va plus\" announced twice", expected="one NOMOREBETS per coup")
+            self.flag(
+                OUT_OF_CONTEXT,
+                '"rien ne va plus" announced twice',
+                expected="one NOMOREBETS per coup",
+            )
 
     def apply_nomorebets(self, e: ev.NoMoreBets) -> None:
         self.closed = self.announced = True
@@ -285,16 +347,24 @@ class CdfRound(Drawing, Round):
         """The banco with priority (art. 23): suivi, then solo, then avec la table; by place. Among the
         solo bancos, the ponte of the last coup's banco avec la table comes first (art. 21)."""
         table = self.hand.prev_table_banco
-        _, best, mode = min(((((_BANCO_RANK[m] - (m == "solo" and o == table) * 0.5), *self._place(o, i)), o, m)
-                             for i, (o, m) in enumerate(self.bancos)), key=lambda r: r[0])
+        _, best, mode = min(
+            (
+                (((_BANCO_RANK[m] - (m == "solo" and o == table) * 0.5), *self._place(o, i)), o, m)
+                for i, (o, m) in enumerate(self.bancos)
+            ),
+            key=lambda r: r[0],
+        )
         return best, mode
 
     def verify_ponte(self, e: ev.Ponte) -> None:
         if self.bancos:
             best, mode = self._banco_first()
             if e.by != best:
-                self.flag(CDF_BANCO_PRIORITY, f"cards held by {e.by}; the banco with priority is {best}'s ({mode})",
-                          expected=f"PONTE by={best}")
+                self.flag(
+                    CDF_BANCO_PRIORITY,
+                    f"cards held by {e.by}; the banco with priority is {best}'s ({mode})",
+                    expected=f"PONTE by={best}",
+                )
             return
         seated = {o: a for o, a in self.stakes.items() if o.kind == "seat" and a > 0}
         pool = seated or {o: a for o, a in self.stakes.items() if a > 0}
@@ -302,11 +372,17 @@ class CdfRound(Drawing, Round):
             pool = {}
         if pool:
             top = max(pool.values())
-            best = min((o for o, a in pool.items() if a == top),
-                       key=lambda o: self._place(o, self.stake_order.index(o)))
+            best = min(
+                (o for o, a in pool.items() if a == top),
+                key=lambda o: self._place(o, self.stake_order.index(o)),
+            )
             if e.by != best:
-                self.flag(CDF_CARDS_LARGEST, f"cards held by {e.by}; the largest seated stake is {best}'s "
-                          f"({fmt_amount(top)})", expected=f"PONTE by={best}")
+                self.flag(
+                    CDF_CARDS_LARGEST,
+                    f"cards held by {e.by}; the largest seated stake is {best}'s "
+                    f"({fmt_amount(top)})",
+                    expected=f"PONTE by={best}",
+                )
 
     def apply_ponte(self, e: ev.Ponte) -> None:
         if self.bancos:
@@ -328,7 +404,12 @@ class CdfRound(Drawing, Round):
     def _follower_keeps_cards(self, who: Owner) -> bool:
         """Art. 12: when the bank is raised, the ponte who follows the banco may hold the cards."""
         b = self.hand
-        if who != b.prev_banco or who not in self.stakes or self.bank is None or b.last_bank is None:
+        if (
+            who != b.prev_banco
+            or who not in self.stakes
+            or self.bank is None
+            or b.last_bank is None
+        ):
             return False
         return self.bank > b.last_bank + b.last_net
 
@@ -361,8 +442,11 @@ class CdfRound(Drawing, Round):
             return
         total = sum(self.in_play().values(), Decimal(0))
         if total > bank:
-            self.flag(CDF_STAKES_BANK, f"stakes of {fmt_amount(total)} against a bank of {fmt_amount(bank)}",
-                      expected=f"at most {fmt_amount(bank)} staked")
+            self.flag(
+                CDF_STAKES_BANK,
+                f"stakes of {fmt_amount(total)} against a bank of {fmt_amount(bank)}",
+                expected=f"at most {fmt_amount(bank)} staked",
+            )
 
     def _first_card(self) -> None:
         """At the coup's first card: a banker, the bets closed, a bank, cards enough, stakes covered."""
@@ -374,57 +458,99 @@ class CdfRound(Drawing, Round):
         if rule is not None and rule.at == "first-card":
             self._check_players()
         if b.holder is None:
-            self.flag(OUT_OF_CONTEXT, "a coup dealt with no banker (HAND)",
-                      expected="HAND seat=N before the first DEAL")
+            self.flag(
+                OUT_OF_CONTEXT,
+                "a coup dealt with no banker (HAND)",
+                expected="HAND seat=N before the first DEAL",
+            )
         elif not self.saw_hand and b.coups_in_shoe == 0:
             lowest = min(self.table.seated) if self.table.seated else None
-            self.flag(CDF_FIRST_HAND, f"the first coup of the shoe is dealt by the last shoe's banker ({b.holder}); "
-                      f"the first hand belongs to the first seated player at the employee's right (seat {lowest})",
-                      expected=f"HAND seat={lowest} how=first")
+            self.flag(
+                CDF_FIRST_HAND,
+                f"the first coup of the shoe is dealt by the last shoe's banker ({b.holder}); "
+                f"the first hand belongs to the first seated player at the employee's right (seat {lowest})",
+                expected=f"HAND seat={lowest} how=first",
+            )
         elif not self.saw_hand and (b.last_result == "lost" or b.passed_by is not None):
-            self.flag(CDF_HAND_PASSING, "the banker goes on with a hand he "
-                      + ("passed" if b.passed_by is not None else "lost"), expected="HAND seat=N how=...")
+            self.flag(
+                CDF_HAND_PASSING,
+                "the banker goes on with a hand he "
+                + ("passed" if b.passed_by is not None else "lost"),
+                expected="HAND seat=N how=...",
+            )
         if not self.closed:
-            self.cards_before_close("the cards are dealt before \"rien ne va plus\"")
+            self.cards_before_close('the cards are dealt before "rien ne va plus"')
             self.closed = True
         if self.bank is None and not self.bank_missing:
             self.bank_missing = True
-            self.flag(CDF_BANK_ANNOUNCED, "coup dealt with no bank announced", expected="BANK amount=<taux>")
+            self.flag(
+                CDF_BANK_ANNOUNCED,
+                "coup dealt with no bank announced",
+                expected="BANK amount=<taux>",
+            )
         shoe = self.table.shoe
         rule = self.rules.cards_left
         if shoe is not None and rule is not None and shoe.size - shoe.drawn < rule.min_cards:
-            self.flag(CDF_CARDS_LEFT, f"coup dealt with {shoe.size - shoe.drawn} cards left in the shoe; "
-                      f"the rules require {rule.min_cards}",
-                      expected=f"SHOE new: at least {rule.min_cards} cards left for a coup")
+            self.flag(
+                CDF_CARDS_LEFT,
+                f"coup dealt with {shoe.size - shoe.drawn} cards left in the shoe; "
+                f"the rules require {rule.min_cards}",
+                expected=f"SHOE new: at least {rule.min_cards} cards left for a coup",
+            )
             self.void = True
         self._check_cover()
 
     # -- settlement ----------------------------------------------------------------------------
 
     def _order_of(self, owner: Owner) -> int:
-        index = self.stake_order.index(owner) if owner in self.stake_order else len(self.stake_order)
+        index = (
+            self.stake_order.index(owner) if owner in self.stake_order else len(self.stake_order)
+        )
         key = self._place(owner, index)
         return key[0] * 1000 + key[1]
 
     def verify_settle(self, e: ev.Pay | ev.Collect | ev.Push) -> None:
         if e.by is None:
-            self.flag(OUT_OF_CONTEXT, f"{e.verb} seat= spot= is a bataille settlement", expected=f"{e.verb} by=OWNER")
+            self.flag(
+                OUT_OF_CONTEXT,
+                f"{e.verb} seat= spot= is a bataille settlement",
+                expected=f"{e.verb} by=OWNER",
+            )
             return
         stakes = self.in_play()
         if e.by not in stakes:
-            self.flag(CDF_SETTLE, f"{e.verb} for {e.by}, who has no stake in play", expected=f"no {e.verb} for {e.by}")
+            self.flag(
+                CDF_SETTLE,
+                f"{e.verb} for {e.by}, who has no stake in play",
+                expected=f"no {e.verb} for {e.by}",
+            )
             return
         if e.by in self.settled:
-            self.flag(CDF_SETTLE, f"{e.by} settled twice (first at line {self.settled[e.by]})",
-                      expected=f"one settlement of {e.by} (line {self.settled[e.by]})")
+            self.flag(
+                CDF_SETTLE,
+                f"{e.by} settled twice (first at line {self.settled[e.by]})",
+                expected=f"one settlement of {e.by} (line {self.settled[e.by]})",
+            )
             return
         penalised = self.rules.penalised  # art. 8: « ramassés les premiers et payés les derniers »
-        if self.last_order is not None and self._order_of(e.by) < self.last_order and e.by not in penalised:
-            self.flag(CDF_PAY_ORDER, f"{e.by} settled after a place further from the banker's right",
-                      expected="settlements in the order of the places from the banker's right")
+        if (
+            self.last_order is not None
+            and self._order_of(e.by) < self.last_order
+            and e.by not in penalised
+        ):
+            self.flag(
+                CDF_PAY_ORDER,
+                f"{e.by} settled after a place further from the banker's right",
+                expected="settlements in the order of the places from the banker's right",
+            )
         if not self.decided():
-            message, expected = f"{e.by} settled before the coup was decided", f"{e.verb} by={e.by} once the coup is decided"
-            if self.thirds_due:  # waits on the banker's card: early if it comes, not judged if it never does
+            message, expected = (
+                f"{e.by} settled before the coup was decided",
+                f"{e.verb} by={e.by} once the coup is decided",
+            )
+            if (
+                self.thirds_due
+            ):  # waits on the banker's card: early if it comes, not judged if it never does
                 self.third_deferred.append((message, expected, e.line))
                 self.flagger.keep()
             else:
@@ -433,27 +559,43 @@ class CdfRound(Drawing, Round):
         stake = stakes[e.by]
         if self.void:
             if e.verb != "PUSH":
-                self.flag(CDF_SETTLE, f"{e.by}: {e.verb} {fmt_amount(e.amount)} on a coup dealt with too few cards "  # type: ignore[union-attr]
-                          "(art. 32): the coup is not valid and the stake is returned", expected=f"PUSH by={e.by}")
+                self.flag(
+                    CDF_SETTLE,
+                    f"{e.by}: {e.verb} {fmt_amount(e.amount)} on a coup dealt with too few cards "  # type: ignore[union-attr]
+                    "(art. 32): the coup is not valid and the stake is returned",
+                    expected=f"PUSH by={e.by}",
+                )
             return
         amount = getattr(e, "amount", None)
         p, b = self.hand_points("ponte"), self.hand_points("banker")
         how = ""
-        if self.follower_faux and e.by != self.ponte:  # art. 12: « le tableau sera appliqué » for the others
+        if (
+            self.follower_faux and e.by != self.ponte
+        ):  # art. 12: « le tableau sera appliqué » for the others
             tableau = self.tableau_points()
             if tableau is None:  # the log cannot tell the tableau's coup: only the amount is judged
                 if amount is not None and amount != stake:
-                    self.flag(CDF_SETTLE, f"{e.by}: {e.verb} {fmt_amount(amount)} on a stake of {fmt_amount(stake)}",
-                              expected=f"{e.verb} by={e.by} amount={fmt_amount(stake)}")
+                    self.flag(
+                        CDF_SETTLE,
+                        f"{e.by}: {e.verb} {fmt_amount(amount)} on a stake of {fmt_amount(stake)}",
+                        expected=f"{e.verb} by={e.by} amount={fmt_amount(stake)}",
+                    )
                 return
-            (p, b), how = tableau, " as the tableau plays it after the follower's faux tirage (art. 12)"
+            (p, b), how = (
+                tableau,
+                " as the tableau plays it after the follower's faux tirage (art. 12)",
+            )
         result = "ponte" if p > b else "banker" if b > p else "tie"
         verb = _SETTLEMENT[result]
         if e.verb != verb or (verb != "PUSH" and amount != stake):
             want = f"{verb} by={e.by}" + (f" amount={fmt_amount(stake)}" if verb != "PUSH" else "")
-            self.flag(CDF_SETTLE, f"{e.by}: {e.verb}{' ' + fmt_amount(amount) if amount is not None else ''}; "
-                      f"the {'ponte wins' if result == 'ponte' else 'banker wins' if result == 'banker' else 'coup is a tie'} "
-                      f"({p} to {b}){how} on a stake of {fmt_amount(stake)}", expected=want)
+            self.flag(
+                CDF_SETTLE,
+                f"{e.by}: {e.verb}{' ' + fmt_amount(amount) if amount is not None else ''}; "
+                f"the {'ponte wins' if result == 'ponte' else 'banker wins' if result == 'banker' else 'coup is a tie'} "
+                f"({p} to {b}){how} on a stake of {fmt_amount(stake)}",
+                expected=want,
+            )
 
     verify_pay = verify_collect = verify_push = verify_settle
 
@@ -471,7 +613,9 @@ class CdfRound(Drawing, Round):
         self.settled[by] = e.line
         if by not in self.rules.penalised:  # his place in the order is the art. 8 penalty's
             self.last_order = self._order_of(by)
-        self.settlements.append((by, e.amount if verb == "PAY" else -e.amount if verb == "COLLECT" else Decimal(0)))  # type: ignore[union-attr]
+        self.settlements.append(
+            (by, e.amount if verb == "PAY" else -e.amount if verb == "COLLECT" else Decimal(0))
+        )  # type: ignore[union-attr]
 
     apply_pay = apply_collect = apply_push = apply_settle
 
@@ -488,9 +632,13 @@ class CdfRound(Drawing, Round):
         if self.decided():
             for owner in sorted(self.in_play(), key=str):
                 if owner not in self.settled:
-                    self.flag(CDF_SETTLE, f"{owner}'s stake of {fmt_amount(self.in_play()[owner])} was never settled",
-                              line=line, actual=None,
-                              expected=f"PAY, COLLECT or PUSH by={owner} before ROUND {self.n} end")
+                    self.flag(
+                        CDF_SETTLE,
+                        f"{owner}'s stake of {fmt_amount(self.in_play()[owner])} was never settled",
+                        line=line,
+                        actual=None,
+                        expected=f"PAY, COLLECT or PUSH by={owner} before ROUND {self.n} end",
+                    )
         self._record()
 
     def _record(self) -> None:
@@ -505,14 +653,18 @@ class CdfRound(Drawing, Round):
         if self.follower_faux:  # the stakes were settled on two coups (art. 12): what the log moved
             b.last_net = -sum((r for _, r in self.settlements), Decimal(0))
         else:
-            b.last_net = total if result == "banker" else -total if result == "ponte" else Decimal(0)
+            b.last_net = (
+                total if result == "banker" else -total if result == "ponte" else Decimal(0)
+            )
         b.prev_banco = self.ponte if self.bancos else None
         b.prev_table_banco = self.ponte if self.bancos and self.ponte_mode == "table" else None
         positive = [o for o, a in self.stakes.items() if a > 0]
         b.prev_sole_staker = positive[0] if not self.bancos and len(positive) == 1 else None
         b.coups_in_shoe += 1
         if self.table.surveillance is not None:
-            self.table.surveillance.add_round(self.table.dealer, self._surveyed_players(stakes), None)
+            self.table.surveillance.add_round(
+                self.table.dealer, self._surveyed_players(stakes), None
+            )
 
     def _surveyed_players(self, stakes: dict[Owner, Decimal]) -> dict:
         """The coup's settled stakes for the statistics, by player and side: the ponte's result, and its

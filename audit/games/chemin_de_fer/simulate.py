@@ -45,7 +45,9 @@ from ...values import Card, fmt_amount
 #: The simulated tables have at most this many places.
 SEATS_AT_MOST = 10
 #: Banks and stakes players like to put up (not limits: a table's own are checked as they are chosen).
-BANKS = tuple(Decimal(v) for v in (60, 100, 100, 120, 200, 200, 250, 300, 400, 500, 600, 1000, 1500, 2000))
+BANKS = tuple(
+    Decimal(v) for v in (60, 100, 100, 120, 200, 200, 250, 300, 400, 500, 600, 1000, 1500, 2000)
+)
 STAKES = tuple(Decimal(v) for v in (20, 30, 40, 50, 60, 100, 100, 150, 200, 250, 300, 500, 1000))
 #: The new minimums a table may move to during play.
 MINIMUMS = (Decimal(100), Decimal(120), Decimal(200))
@@ -53,26 +55,26 @@ MINIMUMS = (Decimal(100), Decimal(120), Decimal(200))
 PASS_AT_BANK_TIMES = 4
 
 #: How often things happen at a chemin de fer table (per coup unless it says otherwise).
-P_PASS = 0.06           # a banker who won passes the hand ...
-P_PASS_PER_WIN = 0.08   # ... more likely the longer his suite
-P_TAKE = 0.2            # each seated player offered a passed hand takes it
-P_TAUX = 0.5            # nobody took it: the banker takes it back au taux (else auction)
-P_SUITE_LOGGED = 0.3    # a suite is logged with HAND how=suite (else no HAND line)
-P_RAISE = 0.15          # a banker going on raises the bank
-P_ASSOCIATE = 0.15      # a new banker takes an associate
-P_SUIVI = 0.5           # the ponte with the right to it calls banco suivi
-P_BANCO = 0.35          # a solo banco
-P_BANCO_TABLE = 0.15    # a banco avec la table
-P_SECOND_BANCO = 0.25   # a second player calls banco too (and yields to priority)
-P_STANDING = 0.12       # a standing player plays (a stake, or the only banco)
-P_DOUBLE_STAKE = 0.05   # a ponte adds to his stake
-P_EQUAL_STAKE = 0.2     # a ponte stakes as much as the largest stake so far
-P_TABLEAU = 0.2         # the banker asks for the tableau
-P_ADVICE = 0.3          # a ponte on a point where he may choose asks the employee
-P_ADVICE_OTHER = 0.03   # a ponte on another point asks the employee
-P_DRAW_CHOICE = 0.5     # a ponte on a point where he may choose draws
-P_BANKER_CHOICE = 0.5   # a banker at a cell where he may choose draws
-P_CUT_REFUSED = 0.35    # each player offered the cut declines it (the last one offered cuts)
+P_PASS = 0.06  # a banker who won passes the hand ...
+P_PASS_PER_WIN = 0.08  # ... more likely the longer his suite
+P_TAKE = 0.2  # each seated player offered a passed hand takes it
+P_TAUX = 0.5  # nobody took it: the banker takes it back au taux (else auction)
+P_SUITE_LOGGED = 0.3  # a suite is logged with HAND how=suite (else no HAND line)
+P_RAISE = 0.15  # a banker going on raises the bank
+P_ASSOCIATE = 0.15  # a new banker takes an associate
+P_SUIVI = 0.5  # the ponte with the right to it calls banco suivi
+P_BANCO = 0.35  # a solo banco
+P_BANCO_TABLE = 0.15  # a banco avec la table
+P_SECOND_BANCO = 0.25  # a second player calls banco too (and yields to priority)
+P_STANDING = 0.12  # a standing player plays (a stake, or the only banco)
+P_DOUBLE_STAKE = 0.05  # a ponte adds to his stake
+P_EQUAL_STAKE = 0.2  # a ponte stakes as much as the largest stake so far
+P_TABLEAU = 0.2  # the banker asks for the tableau
+P_ADVICE = 0.3  # a ponte on a point where he may choose asks the employee
+P_ADVICE_OTHER = 0.03  # a ponte on another point asks the employee
+P_DRAW_CHOICE = 0.5  # a ponte on a point where he may choose draws
+P_BANKER_CHOICE = 0.5  # a banker at a cell where he may choose draws
+P_CUT_REFUSED = 0.35  # each player offered the cut declines it (the last one offered cuts)
 P_LEAVE = 0.04
 P_SIT = 0.05
 
@@ -108,28 +110,38 @@ class CdfNight(TableNight):
     def check(spec: TableSpec, params: CdfParams) -> None:
         """Refuse (``ValueError``) a table its ruleset does not allow, or one larger than we simulate."""
         if not params.min_players <= spec.seats <= SEATS_AT_MOST:
-            raise ValueError(f"a chemin de fer table has {params.min_players} to {SEATS_AT_MOST} seats")
+            raise ValueError(
+                f"a chemin de fer table has {params.min_players} to {SEATS_AT_MOST} seats"
+            )
         if spec.procedure != "sabot":
-            raise ValueError("chemin de fer cards are shuffled by hand and cut into a sabot (procedure=sabot)")
+            raise ValueError(
+                "chemin de fer cards are shuffled by hand and cut into a sabot (procedure=sabot)"
+            )
         if spec.egalite_min is not None or spec.egalite_max is not None:
             raise ValueError("chemin de fer has no égalité bet")
 
-    def __init__(self, spec: TableSpec, params: CdfParams, rng: random.Random, start: datetime, number: int):
+    def __init__(
+        self, spec: TableSpec, params: CdfParams, rng: random.Random, start: datetime, number: int
+    ):
         super().__init__(spec, rng, start, number)
         self.p = params
         self.standing = [self.standing_owner(self.new_player_id()) for _ in range(3)]
         self.shoe: Shoe | None = None
         self.plan = self._make_plan()
         self.plan_extra_limits()
-        self.heavy = spec.style.heavy_stakes  # banks and stakes from the heavy-tailed law, not round sums
+        self.heavy = (
+            spec.style.heavy_stakes
+        )  # banks and stakes from the heavy-tailed law, not round sums
         # the hand (la main)
         self.banker: int | None = None
-        self.held = Decimal(0)              # what the bank holds after the last coup
-        self.result: str | None = None      # the bank "won", "lost" or "push" the last coup
-        self.wins = 0                       # coups the bank won in this hand
+        self.held = Decimal(0)  # what the bank holds after the last coup
+        self.result: str | None = None  # the bank "won", "lost" or "push" the last coup
+        self.wins = 0  # coups the bank won in this hand
         self.associate: str | None = None
-        self.suivi: str | None = None       # who may call banco suivi on the next coup
-        self.table_banco: str | None = None  # the last coup's banco avec la table: first for a solo banco (art. 21)
+        self.suivi: str | None = None  # who may call banco suivi on the next coup
+        self.table_banco: str | None = (
+            None  # the last coup's banco avec la table: first for a solo banco (art. 21)
+        )
         self.coups_in_shoe = 0
         #: (banker point, ponte's third card or None, banker drew) of every coup decided at the table
         self.cells: list[tuple[int, int | None, bool]] = []
@@ -152,8 +164,12 @@ class CdfNight(TableNight):
     # .. the night
     def open(self) -> None:
         s = self.spec
-        self.emit(f"OPEN game=chemin-de-fer ruleset={s.ruleset} seats={s.seats} min={fmt_amount(s.min)} "
-                  f"max={fmt_amount(s.max)}", 0.0, 0.5)
+        self.emit(
+            f"OPEN game=chemin-de-fer ruleset={s.ruleset} seats={s.seats} min={fmt_amount(s.min)} "
+            f"max={fmt_amount(s.max)}",
+            0.0,
+            0.5,
+        )
         self.relief()
         for _ in range(self.rng.randint(min(self.p.min_players + 1, s.seats), s.seats)):
             self.sit()
@@ -170,7 +186,11 @@ class CdfNight(TableNight):
         keep = {self.banker, _seat_of(self.associate)}
         movable = [s for s in sorted(self.players) if s not in keep]
         churn = self.spec.style.churn
-        if len(self.players) > self.p.min_players and movable and self.rng.random() < P_LEAVE * churn:
+        if (
+            len(self.players) > self.p.min_players
+            and movable
+            and self.rng.random() < P_LEAVE * churn
+        ):
             seat = self.rng.choice(movable)
             self.leave(seat)
             if self.suivi == f"seat:{seat}":
@@ -208,7 +228,9 @@ class CdfNight(TableNight):
     # .. places
     def from_right(self, seat: int) -> list[int]:
         """The occupied seats other than ``seat``, from its right: ascending after it, wrapping round."""
-        return sorted((s for s in self.players if s != seat), key=lambda s: (s - seat - 1) % self.spec.seats)
+        return sorted(
+            (s for s in self.players if s != seat), key=lambda s: (s - seat - 1) % self.spec.seats
+        )
 
     def place(self, owner: str, standing_order: list[str]) -> tuple[int, int]:
         """Seated pontes from the banker's right, then standing players in the order they played (art. 33)."""
@@ -248,7 +270,9 @@ class CdfNight(TableNight):
         self.emit(f"ROUND {n} end")
         self._after(bank, stakes, verb, ponte, mode)
 
-    def _after(self, bank: Decimal, stakes: dict[str, Decimal], verb: str, ponte: str, mode: str | None) -> None:
+    def _after(
+        self, bank: Decimal, stakes: dict[str, Decimal], verb: str, ponte: str, mode: str | None
+    ) -> None:
         self.coups_in_shoe += 1
         self.table_banco = ponte if mode == "table" else None
         total = sum(stakes.values(), Decimal(0))
@@ -260,7 +284,9 @@ class CdfNight(TableNight):
         self.held = bank + total if verb == "COLLECT" else bank
         self.wins += verb == "COLLECT"
         # arts. 25, 12 and 23: the ponte who made the banco, or who alone staked, may follow it
-        self.suivi = ponte if mode is not None else (next(iter(stakes)) if len(stakes) == 1 else None)
+        self.suivi = (
+            ponte if mode is not None else (next(iter(stakes)) if len(stakes) == 1 else None)
+        )
 
     # .. the hand: first, suite, passed (taken, taux, auction), or taken after the bank lost
     def _hand(self) -> tuple[Decimal, bool]:
@@ -276,7 +302,9 @@ class CdfNight(TableNight):
             self.emit(f"HAND seat={self.banker} how=suite", 1, 2)
         bank = max(self.held, self.min)
         if self.rng.random() < P_RAISE:
-            bank = round_up(bank + self.rng.choice((Decimal(50), Decimal(100), bank / 2)), Decimal(100))
+            bank = round_up(
+                bank + self.rng.choice((Decimal(50), Decimal(100), bank / 2)), Decimal(100)
+            )
         self.emit(f"BANK amount={fmt_amount(bank)}")
         return bank, False
 
@@ -320,7 +348,11 @@ class CdfNight(TableNight):
             if not rivals:
                 break
             who = self.rng.choice(rivals)
-            amount = self.min if top is None else top + self._bid_step(top) * self.rng.choice((1, 1, 1, 2, 3))
+            amount = (
+                self.min
+                if top is None
+                else top + self._bid_step(top) * self.rng.choice((1, 1, 1, 2, 3))
+            )
             self.emit(f"BID by=seat:{who} amount={fmt_amount(amount)}", 2, 6)
             top, leader = amount, who
         assert top is not None and leader is not None
@@ -341,7 +373,9 @@ class CdfNight(TableNight):
     def _bets(self, bank: Decimal) -> tuple[str, str | None, dict[str, Decimal], list[str]]:
         """Log bancos and stakes; return the ponte, the banco mode (None: stakes), the stakes in play, standing order."""
         assert self.banker is not None
-        seated = [f"seat:{s}" for s in self.from_right(self.banker) if f"seat:{s}" != self.associate]
+        seated = [
+            f"seat:{s}" for s in self.from_right(self.banker) if f"seat:{s}" != self.associate
+        ]
         standing = [p for p in self.standing if p != self.associate]
         rng = self.rng
         if self.suivi is not None and self.suivi != self.associate and rng.random() < P_SUIVI:
@@ -359,7 +393,9 @@ class CdfNight(TableNight):
                 caller = rng.choice(standing)
                 self.emit(f"BANCO by={caller} mode=solo")
                 return caller, "solo", {caller: bank}, []
-            callers = rng.sample(seated, 2 if len(seated) > 1 and rng.random() < P_SECOND_BANCO else 1)
+            callers = rng.sample(
+                seated, 2 if len(seated) > 1 and rng.random() < P_SECOND_BANCO else 1
+            )
             for owner in callers:
                 self.emit(f"BANCO by={owner} mode=solo")
             caller = min(callers, key=lambda o: (o != self.table_banco, self.place(o, [])))
@@ -369,7 +405,9 @@ class CdfNight(TableNight):
             self.emit(f"BANCO by={caller} mode=table")
             own = (bank * self.p.table_share).quantize(CENT)
             rest = bank - own
-            others = rng.sample([o for o in seated if o != caller], rng.randint(1, min(3, len(seated) - 1)))
+            others = rng.sample(
+                [o for o in seated if o != caller], rng.randint(1, min(3, len(seated) - 1))
+            )
             stakes = {caller: own}
             for owner, amount in zip(others, split(rng, rest, len(others))):
                 self.emit(f"STAKE by={owner} amount={fmt_amount(amount)}")
@@ -377,8 +415,9 @@ class CdfNight(TableNight):
             return caller, "table", stakes, []
         return self._stakes(bank, seated, standing)
 
-    def _stakes(self, bank: Decimal, seated: list[str],
-                standing: list[str]) -> tuple[str, str | None, dict[str, Decimal], list[str]]:
+    def _stakes(
+        self, bank: Decimal, seated: list[str], standing: list[str]
+    ) -> tuple[str, str | None, dict[str, Decimal], list[str]]:
         rng = self.rng
         stakes: dict[str, Decimal] = {}
         order: list[str] = []
@@ -391,7 +430,9 @@ class CdfNight(TableNight):
             if not fits:
                 break
             if stakes and rng.random() < P_EQUAL_STAKE and max(stakes.values()) <= room:
-                amount = max(stakes.values())  # an equal stake: the first from the banker's right holds the cards
+                amount = max(
+                    stakes.values()
+                )  # an equal stake: the first from the banker's right holds the cards
             elif self.heavy:
                 amount = heavy(rng, STAKES[0], room)
             else:
@@ -407,8 +448,10 @@ class CdfNight(TableNight):
             if _seat_of(owner) is None:
                 order.append(owner)
         top = max(a for o, a in stakes.items() if _seat_of(o) is not None)
-        ponte = min((o for o, a in stakes.items() if a == top and _seat_of(o) is not None),
-                    key=lambda o: self.place(o, order))
+        ponte = min(
+            (o for o, a in stakes.items() if a == top and _seat_of(o) is not None),
+            key=lambda o: self.place(o, order),
+        )
         return ponte, None, stakes, order
 
     # .. third cards
@@ -417,10 +460,14 @@ class CdfNight(TableNight):
         rng, d = self.rng, self.p
         p = points(pc)
         if rng.random() < (P_ADVICE if p in d.ponte_chooses_on else P_ADVICE_OTHER):
-            draws = p in d.ponte_draws_on and p not in d.advice_non_on  # the employee's advice (art. 11)
+            draws = (
+                p in d.ponte_draws_on and p not in d.advice_non_on
+            )  # the employee's advice (art. 11)
             self.emit(f"ADVICE ponte {'card' if draws else 'non'}")
         else:
-            draws = p in d.ponte_draws_on or (p in d.ponte_chooses_on and rng.random() < P_DRAW_CHOICE)
+            draws = p in d.ponte_draws_on or (
+                p in d.ponte_chooses_on and rng.random() < P_DRAW_CHOICE
+            )
         self.emit(f"CALL ponte {'card' if draws else 'non'}", 1, 4)
         third = None
         if draws:

@@ -9,8 +9,9 @@ ruleset or an overlay can only ever show as text, in an element or in an attribu
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable
 from decimal import Decimal
-from typing import Iterable, Union
+from typing import Union
 
 from ...escape import for_terminal
 
@@ -30,7 +31,9 @@ def text(value: Part) -> Html:
         return Html("")
     if isinstance(value, Html):
         return value
-    return Html(html.escape(for_terminal(str(value)), quote=True))  # a file name's undecodable byte too: \xNN
+    return Html(
+        html.escape(for_terminal(str(value)), quote=True)
+    )  # a file name's undecodable byte too: \xNN
 
 
 def join(parts: Iterable[Part], sep: str = "") -> Html:
@@ -67,16 +70,37 @@ def number(value: float | int | None, spec: str = "g") -> str:
     return "—" if value is None else format(value, spec)
 
 
-def table(head: list[Part], rows: Iterable[Html], *, caption: Part = None, sortable: bool = False,
-          numeric: Iterable[int] = (), **attrs: Part | bool) -> Html:
+def table(
+    head: list[Part],
+    rows: Iterable[Html],
+    *,
+    caption: Part = None,
+    sortable: bool = False,
+    numeric: Iterable[int] = (),
+    **attrs: Part | bool,
+) -> Html:
     """A table with one header row; ``rows`` are ``<tr>`` already; ``numeric`` columns align right."""
     right = set(numeric)
-    cells = [el("th", h, scope="col", class_="num" if i in right else None) for i, h in enumerate(head)]
-    classes = " ".join(c for c in (str(attrs.pop("class_", "") or ""), "sortable" if sortable else "") if c)
-    return el("table", el("caption", caption) if caption is not None else Html(""),
-              el("thead", el("tr", *cells)), el("tbody", join(rows)), class_=classes or None, **attrs)
+    cells = [
+        el("th", h, scope="col", class_="num" if i in right else None) for i, h in enumerate(head)
+    ]
+    classes = " ".join(
+        c for c in (str(attrs.pop("class_", "") or ""), "sortable" if sortable else "") if c
+    )
+    return el(
+        "table",
+        el("caption", caption) if caption is not None else Html(""),
+        el("thead", el("tr", *cells)),
+        el("tbody", join(rows)),
+        class_=classes or None,
+        **attrs,
+    )
 
 
 def row(*cells: Part, numeric: Iterable[int] = (), **attrs: Part | bool) -> Html:
     right = set(numeric)
-    return el("tr", *(el("td", c, class_="num" if i in right else None) for i, c in enumerate(cells)), **attrs)
+    return el(
+        "tr",
+        *(el("td", c, class_="num" if i in right else None) for i, c in enumerate(cells)),
+        **attrs,
+    )

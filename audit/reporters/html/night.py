@@ -111,7 +111,12 @@ def _head(stream) -> _Ends:
             continue
         if text.startswith("#"):
             parsed = parse_line(text)
-            if isinstance(parsed, Header) and parsed.key == "casino" and parsed.value.strip() and ends.casino is None:
+            if (
+                isinstance(parsed, Header)
+                and parsed.key == "casino"
+                and parsed.value.strip()
+                and ends.casino is None
+            ):
                 ends.casino = parsed.value
             continue
         ends.first = stamp_of(text)
@@ -139,7 +144,7 @@ def _last_of_stream(stream) -> str | None:
         chunk = stream.read(GZIP_CHUNK)
         if not chunk:
             return _last_stamp(tail, whole=True)
-        tail = (tail + chunk)[-(TAIL_BYTES + GZIP_CHUNK):]
+        tail = (tail + chunk)[-(TAIL_BYTES + GZIP_CHUNK) :]
 
 
 def _last_stamp(block: bytes, whole: bool) -> str | None:

@@ -50,13 +50,27 @@ _SIZE = re.compile(r'<svg ([^>]*?)width="([0-9.]+)pt" height="([0-9.]+)pt"')
 def _svg(fig: Figure, name: str, label: str) -> Html:
     """The figure as an inline ``<svg>`` element, named for the assistive technologies."""
     out = io.StringIO()
-    with matplotlib.rc_context({**_RC, "svg.hashsalt": f"del-audit-{name}"}), warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a glyph the font lacks: the browser draws it with its own fonts
+    with (
+        matplotlib.rc_context({**_RC, "svg.hashsalt": f"del-audit-{name}"}),
+        warnings.catch_warnings(),
+    ):
+        warnings.simplefilter(
+            "ignore"
+        )  # a glyph the font lacks: the browser draws it with its own fonts
         fig.savefig(out, format="svg", metadata={"Date": None})
-    svg = _GROUP_ID.sub("<g>", _METADATA.sub("", _XML_HEAD.sub("", out.getvalue(), count=1), count=1))
-    svg = _SIZE.sub(lambda m: f'<svg {m[1]}width="{float(m[2]) * 4 / 3:.0f}" height="{float(m[3]) * 4 / 3:.0f}"',
-                    svg, count=1)
-    return Html(svg.replace("<svg ", f'<svg role="img" aria-label="{html.escape(label)}" ', 1).strip())
+    svg = _GROUP_ID.sub(
+        "<g>", _METADATA.sub("", _XML_HEAD.sub("", out.getvalue(), count=1), count=1)
+    )
+    svg = _SIZE.sub(
+        lambda m: (
+            f'<svg {m[1]}width="{float(m[2]) * 4 / 3:.0f}" height="{float(m[3]) * 4 / 3:.0f}"'
+        ),
+        svg,
+        count=1,
+    )
+    return Html(
+        svg.replace("<svg ", f'<svg role="img" aria-label="{html.escape(label)}" ', 1).strip()
+    )
 
 
 def _figure(height: float) -> Figure:
@@ -79,16 +93,40 @@ def result_bands(rows: list[Band], total: int, what: str, name: str) -> Html:
     with matplotlib.rc_context(_RC):
         ax = fig.add_subplot()
         ys = list(range(len(rows)))[::-1]
-        ax.barh(ys, [2 * Z95 * r.sd for r in rows], left=[r.expected - Z95 * r.sd for r in rows],
-                height=0.6, color=BAND, label="95 % band around the expectation")
-        ax.scatter([r.expected for r in rows], ys, marker="|", s=90, color="black", label="expected", zorder=3)
+        ax.barh(
+            ys,
+            [2 * Z95 * r.sd for r in rows],
+            left=[r.expected - Z95 * r.sd for r in rows],
+            height=0.6,
+            color=BAND,
+            label="95 % band around the expectation",
+        )
+        ax.scatter(
+            [r.expected for r in rows],
+            ys,
+            marker="|",
+            s=90,
+            color="black",
+            label="expected",
+            zorder=3,
+        )
         for tested, label in ((True, "actual"), (False, "actual, not tested (too few rounds)")):
             mine = [(y, r) for y, r in zip(ys, rows) if (r.z is not None) == tested]
             if not mine:
                 continue
-            colours = [OUTSIDE if r.anomaly or abs(r.result - r.expected) > Z95 * r.sd else ACTUAL for _, r in mine]
-            ax.scatter([r.result for _, r in mine], [y for y, _ in mine], s=22, zorder=4, label=label,
-                       facecolors=colours if tested else "none", edgecolors=colours)
+            colours = [
+                OUTSIDE if r.anomaly or abs(r.result - r.expected) > Z95 * r.sd else ACTUAL
+                for _, r in mine
+            ]
+            ax.scatter(
+                [r.result for _, r in mine],
+                [y for y, _ in mine],
+                s=22,
+                zorder=4,
+                label=label,
+                facecolors=colours if tested else "none",
+                edgecolors=colours,
+            )
         ax.axvline(0, color="#888888", linewidth=0.6)
         ax.set_yticks(ys, [_shown(r.label) for r in rows])
         ax.set_ylim(-0.8, len(rows) - 0.2)
@@ -111,18 +149,40 @@ def night_courses(courses: list[Course], total: int) -> Html:
             low = [e - Z95 * s for e, s in zip(c.expected, c.sd)]
             high = [e + Z95 * s for e, s in zip(c.expected, c.sd)]
             ax.fill_between(c.rounds, low, high, color=BAND, linewidth=0, label="95 % band")
-            ax.plot(c.rounds, c.expected, linestyle="--", color="black", linewidth=0.9, label="expected")
-            ax.plot(c.rounds, c.result, marker="o" if len(c.rounds) <= MAX_MARKED_SHOES + 1 else None, markersize=2.5,
-                    color=ACTUAL, linewidth=1.2, label="actual")
+            ax.plot(
+                c.rounds, c.expected, linestyle="--", color="black", linewidth=0.9, label="expected"
+            )
+            ax.plot(
+                c.rounds,
+                c.result,
+                marker="o" if len(c.rounds) <= MAX_MARKED_SHOES + 1 else None,
+                markersize=2.5,
+                color=ACTUAL,
+                linewidth=1.2,
+                label="actual",
+            )
             ax.set_title(_shown(c.label), loc="left")
             _money_axis(ax.yaxis)
             ax.tick_params(labelsize=7)
-        for ax in list(axes.flat)[len(courses):]:
+        for ax in list(axes.flat)[len(courses) :]:
             ax.set_visible(False)
-        shown = f" ({len(courses)} of {total} tables, the furthest from expectation)" if total > len(courses) else ""
-        fig.suptitle(f"Cumulative house result by table, at each shoe's end, against rounds dealt{shown}",
-                     x=0.01, ha="left", fontsize=9)
-        fig.legend(*axes.flat[0].get_legend_handles_labels(), loc="outside lower center", ncols=3, frameon=False)
+        shown = (
+            f" ({len(courses)} of {total} tables, the furthest from expectation)"
+            if total > len(courses)
+            else ""
+        )
+        fig.suptitle(
+            f"Cumulative house result by table, at each shoe's end, against rounds dealt{shown}",
+            x=0.01,
+            ha="left",
+            fontsize=9,
+        )
+        fig.legend(
+            *axes.flat[0].get_legend_handles_labels(),
+            loc="outside lower center",
+            ncols=3,
+            frameon=False,
+        )
     return _svg(fig, "courses", "cumulative result by table against its expectation")
 
 
@@ -138,16 +198,28 @@ def timeline(line: Timeline) -> Html:
             for severity, colour in SEVERITY_COLOURS.items():
                 mine = [m for m in line.moments if m.severity == severity]
                 if mine:
-                    ax.scatter([m.when for m in mine], [row[m.category] for m in mine], marker="|", s=70,
-                               color=colour, label=severity, linewidths=1.2)
+                    ax.scatter(
+                        [m.when for m in mine],
+                        [row[m.category] for m in mine],
+                        marker="|",
+                        s=70,
+                        color=colour,
+                        label=severity,
+                        linewidths=1.2,
+                    )
             how = "each finding at its time"
         else:
             counts, start, step = line.counts, line.start, line.step
             keys = sorted(counts, key=lambda k: (row[k[0]], k[1]))
             biggest = max(counts.values())
-            ax.scatter([start + step * k[1] + step / 2 for k in keys], [row[k[0]] for k in keys],
-                       s=[6 + 120 * counts[k] / biggest for k in keys], color=ACTUAL, alpha=0.8,
-                       label=f"findings per {int(step.total_seconds() // 60)} min (largest: {biggest})")
+            ax.scatter(
+                [start + step * k[1] + step / 2 for k in keys],
+                [row[k[0]] for k in keys],
+                s=[6 + 120 * counts[k] / biggest for k in keys],
+                color=ACTUAL,
+                alpha=0.8,
+                label=f"findings per {int(step.total_seconds() // 60)} min (largest: {biggest})",
+            )
             how = "counted by interval"
         ax.set_yticks(list(row.values()), list(row))
         ax.set_ylim(-0.7, len(categories) - 0.3)
@@ -159,7 +231,9 @@ def timeline(line: Timeline) -> Html:
     return _svg(fig, "timeline", "findings over the night by category")
 
 
-def card_tests(points: list[CardPoint], middles: list[tuple[float, str]], between: list[float]) -> Html:
+def card_tests(
+    points: list[CardPoint], middles: list[tuple[float, str]], between: list[float]
+) -> Html:
     """Each shoe's card tests as z, table after table, against the band a shuffled shoe stays in 95 % of
     the time; on a big night, a box per table and test, and the shoes outside the band one by one."""
     fig = _figure(3.1)
@@ -177,8 +251,12 @@ def card_tests(points: list[CardPoint], middles: list[tuple[float, str]], betwee
             ax.axvline(x, color="#bbbbbb", linewidth=0.6)
         ax.axhline(0, color="#888888", linewidth=0.5)
         many = len(ticks) > 8
-        ax.set_xticks([m for m, _ in ticks], [_shown(t) for _, t in ticks], rotation=45 if many else 0,
-                      ha="right" if many else "center")
+        ax.set_xticks(
+            [m for m, _ in ticks],
+            [_shown(t) for _, t in ticks],
+            rotation=45 if many else 0,
+            ha="right" if many else "center",
+        )
         ax.set_ylabel("z")
         ax.set_title(f"Card tests by table, {how} (red: an anomaly)", loc="left")
         fig.legend(loc="outside lower center", ncols=3, frameon=False)
@@ -192,8 +270,15 @@ def _card_points(ax, points: list[CardPoint], label: bool = True) -> None:
     for test, marker, name in _TESTS:
         mine = [p for p in points if p.test == test]
         if mine:
-            ax.scatter([p.x for p in mine], [p.z for p in mine], marker=marker, s=16, label=name if label else None,
-                       facecolors="none", edgecolors=[OUTSIDE if p.anomaly else ACTUAL for p in mine])
+            ax.scatter(
+                [p.x for p in mine],
+                [p.z for p in mine],
+                marker=marker,
+                s=16,
+                label=name if label else None,
+                facecolors="none",
+                edgecolors=[OUTSIDE if p.anomaly else ACTUAL for p in mine],
+            )
 
 
 def _card_boxes(ax, points: list[CardPoint], middles: list[tuple[float, str]]):
@@ -204,10 +289,24 @@ def _card_boxes(ax, points: list[CardPoint], middles: list[tuple[float, str]]):
             zs = [p.z for p in points if p.column == t and p.test == test]
             if not zs:
                 continue
-            ax.boxplot([zs], positions=[3 * t + k], widths=0.7, whis=(2.5, 97.5), showfliers=False,
-                       patch_artist=True, boxprops={"facecolor": "white", "edgecolor": ACTUAL},
-                       medianprops={"color": ACTUAL}, whiskerprops={"color": ACTUAL}, capprops={"color": ACTUAL})
-            outside += [replace(p, x=3 * t + k) for p in points
-                        if p.column == t and p.test == test and (abs(p.z) > Z95 or p.anomaly)]
+            ax.boxplot(
+                [zs],
+                positions=[3 * t + k],
+                widths=0.7,
+                whis=(2.5, 97.5),
+                showfliers=False,
+                patch_artist=True,
+                boxprops={"facecolor": "white", "edgecolor": ACTUAL},
+                medianprops={"color": ACTUAL},
+                whiskerprops={"color": ACTUAL},
+                capprops={"color": ACTUAL},
+            )
+            outside += [
+                replace(p, x=3 * t + k)
+                for p in points
+                if p.column == t and p.test == test and (abs(p.z) > Z95 or p.anomaly)
+            ]
     _card_points(ax, outside)
-    return [3 * t - 1 for t in range(1, len(middles))], [(3 * t + 0.5, label) for t, (_, label) in enumerate(middles)]
+    return [3 * t - 1 for t in range(1, len(middles))], [
+        (3 * t + 0.5, label) for t, (_, label) in enumerate(middles)
+    ]

@@ -11,9 +11,9 @@ page list every group.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Iterable, Iterator
 
 from ...findings import Finding
 from ...statistics import Group, Statistics
@@ -97,8 +97,17 @@ def bands(stats: Statistics, scope: str, several_inputs: bool) -> tuple[list[Ban
         groups_kept = [g for g in groups if id(g) in kept]  # in the report's order
     else:
         groups_kept = groups
-    return [Band(_label(g, several_inputs), float(g.result), float(g.expected), float(g.sd), g.z, g.key in flagged)
-            for g in groups_kept], len(groups)
+    return [
+        Band(
+            _label(g, several_inputs),
+            float(g.result),
+            float(g.expected),
+            float(g.sd),
+            g.z,
+            g.key in flagged,
+        )
+        for g in groups_kept
+    ], len(groups)
 
 
 def _shoe_number(g: Group) -> int:
@@ -188,7 +197,9 @@ def _times(findings: Iterable[Finding]) -> Iterator[tuple[datetime | None, str, 
             zone = zone or when.tzinfo
             try:
                 when = when.astimezone(zone).replace(tzinfo=None)
-            except OverflowError:  # past 9999 or before 0001 on the first time's clock: its own clock
+            except (
+                OverflowError
+            ):  # past 9999 or before 0001 on the first time's clock: its own clock
                 when = when.replace(tzinfo=None)
         yield when, f.category, f.severity
 
@@ -202,7 +213,11 @@ def card_points(stats: Statistics) -> tuple[list[CardPoint], list[tuple[float, s
     """Each shoe's two card tests, table after table: the points, each table's middle and label,
     and the places between tables."""
     flagged = {a.group.key for a in stats.anomalies()}
-    shoes = [g for g in stats.groups if g.scope == "shoe" and g.test in ("ranks", "order") and g.z is not None]
+    shoes = [
+        g
+        for g in stats.groups
+        if g.scope == "shoe" and g.test in ("ranks", "order") and g.z is not None
+    ]
     points, middles, between, x = [], [], [], 0  # x: the next free place
     for column, ((path, table), groups) in enumerate(_by_table(shoes).items()):
         if points:
@@ -210,7 +225,9 @@ def card_points(stats: Statistics) -> tuple[list[CardPoint], list[tuple[float, s
             x += 1
         places = _places(groups)
         for g in groups:
-            points.append(CardPoint(x + places[_shoe_number(g)], column, table, g.test, g.z, g.key in flagged))
+            points.append(
+                CardPoint(x + places[_shoe_number(g)], column, table, g.test, g.z, g.key in flagged)
+            )
         middles.append((x + (len(places) - 1) / 2, table))
         x += len(places)
     return points, middles, between

@@ -10,40 +10,85 @@ from ...report import Report
 from ...statistics import MIN_ROUNDS, SCOPES
 from .markup import Html, el, join, money, number, row, table
 
-_TESTS = {"result": "result against expectation", "ranks": "rank frequencies",
-          "order": "cards after one of the same rank"}
+_TESTS = {
+    "result": "result against expectation",
+    "ranks": "rank frequencies",
+    "order": "cards after one of the same rank",
+}
 NOT_COMPUTED = "The surveillance statistics were not computed in this run (docs/statistics.md)."
 
 
 def section(report: Report, plots: list[Html]) -> Html:
     stats = report.statistics
     if stats is None:
-        return el("section", el("h2", "Statistics"), el("p", NOT_COMPUTED, class_="note", id="statistics-absent"),
-                  id="statistics")
+        return el(
+            "section",
+            el("h2", "Statistics"),
+            el("p", NOT_COMPUTED, class_="note", id="statistics-absent"),
+            id="statistics",
+        )
     tested = sum(1 for g in stats.groups if g.p is not None)
     anomalies = stats.anomalies()
-    intro = el("p", f"{tested} group(s) tested of {len(stats.groups)}; anomalies are the groups whose p-value, "
-               f"corrected by Holm's method for the {tested} tests, is below alpha = {stats.alpha:g}. "
-               "An anomaly is a measure, not a breach: it says what was measured, not who is to blame. "
-               f"A money group of fewer than {MIN_ROUNDS} rounds is listed, not tested.", class_="note")
+    intro = el(
+        "p",
+        f"{tested} group(s) tested of {len(stats.groups)}; anomalies are the groups whose p-value, "
+        f"corrected by Holm's method for the {tested} tests, is below alpha = {stats.alpha:g}. "
+        "An anomaly is a measure, not a breach: it says what was measured, not who is to blame. "
+        f"A money group of fewer than {MIN_ROUNDS} rounds is listed, not tested.",
+        class_="note",
+    )
     if anomalies:
-        rows = (row(a.group.scope, a.group.id, el("code", a.group.path), a.group.table or "—", _TESTS[a.group.test],
-                    number(a.group.z, ".2f"), number(a.group.p), number(a.p_adjusted), a.group.message,
-                    numeric=(5, 6, 7), class_="anomaly")
-                for a in anomalies)
-        found = table(["scope", "id", "file", "table", "test", "z", "p", "p adjusted", "what was measured"], rows,
-                      caption=f"Anomalies ({len(anomalies)})", numeric=(5, 6, 7), class_="anomalies")
+        rows = (
+            row(
+                a.group.scope,
+                a.group.id,
+                el("code", a.group.path),
+                a.group.table or "—",
+                _TESTS[a.group.test],
+                number(a.group.z, ".2f"),
+                number(a.group.p),
+                number(a.p_adjusted),
+                a.group.message,
+                numeric=(5, 6, 7),
+                class_="anomaly",
+            )
+            for a in anomalies
+        )
+        found = table(
+            ["scope", "id", "file", "table", "test", "z", "p", "p adjusted", "what was measured"],
+            rows,
+            caption=f"Anomalies ({len(anomalies)})",
+            numeric=(5, 6, 7),
+            class_="anomalies",
+        )
     else:
-        found = el("p", "No anomaly: no group departs from expectation beyond what chance explains at this alpha.",
-                   class_="clean")
-    return el("section", el("h2", "Statistics"), intro, found, join(plots), _groups(report), id="statistics")
+        found = el(
+            "p",
+            "No anomaly: no group departs from expectation beyond what chance explains at this alpha.",
+            class_="clean",
+        )
+    return el(
+        "section",
+        el("h2", "Statistics"),
+        intro,
+        found,
+        join(plots),
+        _groups(report),
+        id="statistics",
+    )
 
 
 #: the scopes listed whole: a night has few tables; the others (people, shoes) list first the groups
 #: with an anomaly or a finding, the rest folded
 OPEN_SCOPES = ("table",)
-_PLURAL = {"table": "tables", "dealer": "dealers", "player": "players", "banker": "bankers", "ponte": "pontes",
-           "shoe": "shoes"}
+_PLURAL = {
+    "table": "tables",
+    "dealer": "dealers",
+    "player": "players",
+    "banker": "bankers",
+    "ponte": "pontes",
+    "shoe": "shoes",
+}
 
 
 def _flagged(report: Report) -> set[tuple[str, str, str]]:
@@ -53,34 +98,72 @@ def _flagged(report: Report) -> set[tuple[str, str, str]]:
     dealers = {d for d, n in report.tally().dealers.items() if d is not None and n}
     shoes = set()
     if any(g.scope == "shoe" for g in report.statistics.groups):
-        shoes = {(f.path, f"{f.table}#{f.shoe}") for f in report.findings if f.table and f.shoe is not None}
+        shoes = {
+            (f.path, f"{f.table}#{f.shoe}")
+            for f in report.findings
+            if f.table and f.shoe is not None
+        }
     for g in report.statistics.groups:
-        if (g.scope == "dealer" and g.id in dealers) or (g.scope == "shoe" and (g.path, g.id) in shoes):
+        if (g.scope == "dealer" and g.id in dealers) or (
+            g.scope == "shoe" and (g.path, g.id) in shoes
+        ):
             out.add((g.path, g.scope, g.id))
     return out
 
 
-def _listed(groups: list, head: list[str], make_row, caption: str, classes: str, scope: str,
-            flagged: set[tuple[str, str, str]]) -> Html:
+def _listed(
+    groups: list,
+    head: list[str],
+    make_row,
+    caption: str,
+    classes: str,
+    scope: str,
+    flagged: set[tuple[str, str, str]],
+) -> Html:
     """One scope's groups of one kind: the flagged ones in a table, the others folded in ``<details>``
     (every one of a table's scope in one table)."""
     if scope in OPEN_SCOPES:
-        return table(head, (make_row(g) for g in groups), caption=f"{caption} ({len(groups)})", sortable=True,
-                     class_=classes)
+        return table(
+            head,
+            (make_row(g) for g in groups),
+            caption=f"{caption} ({len(groups)})",
+            sortable=True,
+            class_=classes,
+        )
     first = [g for g in groups if (g.path, g.scope, g.id) in flagged]
     rest = [g for g in groups if (g.path, g.scope, g.id) not in flagged]
     found = scope in ("dealer", "shoe")
-    why, neither = ("an anomaly or a finding", "no anomaly, no finding") if found else ("an anomaly", "no anomaly")
+    why, neither = (
+        ("an anomaly or a finding", "no anomaly, no finding")
+        if found
+        else ("an anomaly", "no anomaly")
+    )
     parts = []
     if first:
-        parts.append(table(head, (make_row(g) for g in first), caption=f"{caption} ({len(groups)}): "
-                           f"{len(first)} with {why}", sortable=True, class_=f"{classes} flagged"))
+        parts.append(
+            table(
+                head,
+                (make_row(g) for g in first),
+                caption=f"{caption} ({len(groups)}): {len(first)} with {why}",
+                sortable=True,
+                class_=f"{classes} flagged",
+            )
+        )
     if rest:
-        label = (f"{caption} ({len(groups)}): none with {why}" if not first
-                 else f"the other {len(rest):,} {_PLURAL[scope]}: {neither}")
-        parts.append(el("details", el("summary", label),
-                        table(head, (make_row(g) for g in rest), sortable=True, class_=classes),
-                        class_="fold", data_scope=scope))
+        label = (
+            f"{caption} ({len(groups)}): none with {why}"
+            if not first
+            else f"the other {len(rest):,} {_PLURAL[scope]}: {neither}"
+        )
+        parts.append(
+            el(
+                "details",
+                el("summary", label),
+                table(head, (make_row(g) for g in rest), sortable=True, class_=classes),
+                class_="fold",
+                data_scope=scope,
+            )
+        )
     return join(parts)
 
 
@@ -96,22 +179,82 @@ def _groups(report: Report) -> Html:
         mine = [g for g in report.statistics.groups if g.scope == scope]
         money_groups = [g for g in mine if g.test == "result"]
         if money_groups:
-            head = ["id", *(["file"] if several else []), "table", "ruleset", "rounds", "handle", "result", "expected",
-                    "sd", "z", "p"]
+            head = [
+                "id",
+                *(["file"] if several else []),
+                "table",
+                "ruleset",
+                "rounds",
+                "handle",
+                "result",
+                "expected",
+                "sd",
+                "z",
+                "p",
+            ]
 
             def money_row(g) -> Html:
-                return row(g.id, *([el("code", g.path)] if several else []), g.table or "several",
-                           g.ruleset or "several", f"{g.rounds:,}", money(g.handle), money(g.result),
-                           money(g.expected), money(g.sd), number(g.z, ".2f"), number(g.p))
-            parts.append(_listed(money_groups, head, money_row, f"{scope}: result against expectation",
-                                 f"groups from-{len(head) - 6}", scope, flagged))
+                return row(
+                    g.id,
+                    *([el("code", g.path)] if several else []),
+                    g.table or "several",
+                    g.ruleset or "several",
+                    f"{g.rounds:,}",
+                    money(g.handle),
+                    money(g.result),
+                    money(g.expected),
+                    money(g.sd),
+                    number(g.z, ".2f"),
+                    number(g.p),
+                )
+
+            parts.append(
+                _listed(
+                    money_groups,
+                    head,
+                    money_row,
+                    f"{scope}: result against expectation",
+                    f"groups from-{len(head) - 6}",
+                    scope,
+                    flagged,
+                )
+            )
         card_groups = [g for g in mine if g.test != "result"]
         if card_groups:
-            head = ["id", *(["file"] if several else []), "table", "test", "rounds", "cards", "statistic", "z", "p"]
+            head = [
+                "id",
+                *(["file"] if several else []),
+                "table",
+                "test",
+                "rounds",
+                "cards",
+                "statistic",
+                "z",
+                "p",
+            ]
 
             def card_row(g) -> Html:
-                return row(g.id, *([el("code", g.path)] if several else []), g.table or "several", _TESTS[g.test],
-                           f"{g.rounds:,}", f"{g.cards:,}", number(g.statistic), number(g.z, ".2f"), number(g.p))
-            parts.append(_listed(card_groups, head, card_row, f"{scope}: card tests", f"groups from-{len(head) - 4}",
-                                 scope, flagged))
+                return row(
+                    g.id,
+                    *([el("code", g.path)] if several else []),
+                    g.table or "several",
+                    _TESTS[g.test],
+                    f"{g.rounds:,}",
+                    f"{g.cards:,}",
+                    number(g.statistic),
+                    number(g.z, ".2f"),
+                    number(g.p),
+                )
+
+            parts.append(
+                _listed(
+                    card_groups,
+                    head,
+                    card_row,
+                    f"{scope}: card tests",
+                    f"groups from-{len(head) - 4}",
+                    scope,
+                    flagged,
+                )
+            )
     return el("div", el("h3", "Every group"), *parts, class_="all-groups", id="every-group")

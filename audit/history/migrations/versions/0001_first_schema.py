@@ -16,7 +16,9 @@ MONEY = sa.String(40)
 
 
 def _input_id() -> sa.Column:
-    return sa.Column("input_id", sa.Integer, sa.ForeignKey("audit_input.id", ondelete="CASCADE"), nullable=False)
+    return sa.Column(
+        "input_id", sa.Integer, sa.ForeignKey("audit_input.id", ondelete="CASCADE"), nullable=False
+    )
 
 
 def upgrade() -> None:
@@ -107,5 +109,11 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    for name in ("audit_stat_group", "audit_finding", "audit_dealer_night", "audit_table_night", "audit_input"):
+    for name in (
+        "audit_stat_group",
+        "audit_finding",
+        "audit_dealer_night",
+        "audit_table_night",
+        "audit_input",
+    ):
         op.drop_table(name)
