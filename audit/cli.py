@@ -688,7 +688,7 @@ def _write_lines(lines, output: Path | None, what: str = "") -> int:
                 count += 1
             out.flush()
     except BrokenPipeError:
-        raise typer.Exit(0)
+        raise typer.Exit(0) from None
     except OSError as err:
         _die(
             f"{output if output is not None else 'standard output'}: cannot write: {err.strerror or err}"

@@ -182,9 +182,8 @@ class FollowedFile:
     # -- reading
     def poll(self) -> int:
         """Read what was written since the last look; the number of bytes read."""
-        if self.fd is None:
-            if not self._open():
-                return 0
+        if self.fd is None and not self._open():
+            return 0
         try:
             st = os.stat(self.path)
         except FileNotFoundError:

@@ -425,7 +425,7 @@ def audit_input(
             if path == "-"
             else open_url(source)
             if is_url(source)
-            else open(source, "rb")
+            else open(source, "rb")  # noqa: SIM115 (closed when the replay is done, below)
         )
     except OSError as err:
         raise InputError(f"{path}: cannot read: {err.strerror or err}") from None

@@ -141,11 +141,9 @@ class BatailleRound(War, Settlement, Round):
                 f"bet on seat {seat}; the table has {self.seats} places",
                 expected=f"BET seat=N with N from 1 to {self.seats}",
             )
-        if spot not in WAR_SPOTS:
-            if (
-                e.by is not None or seat not in self.seated
-            ):  # a seated player's own bet needs no more
-                self._verify_owner(seat, owner, e.approved)
+        # a seated player's own bet needs no more
+        if spot not in WAR_SPOTS and (e.by is not None or seat not in self.seated):
+            self._verify_owner(seat, owner, e.approved)
         if spot in EGALITE_SPOTS:
             offered = self.rules.egalite_offered
             if offered is not None and not offered.offered:

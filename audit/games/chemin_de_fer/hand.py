@@ -171,14 +171,13 @@ class HandPassing(Places):
                     if b.award is not None
                     else "AWARD by=<highest bidder>, then HAND how=auction"
                 )
-        elif how == "auction":
-            if b.award is None or b.award[0] != who:
-                problem = f"{who} takes the hand by auction, but it was not awarded to him"
-                expected = (
-                    f"HAND by={b.award[0]} how=auction"
-                    if b.award is not None
-                    else "AWARD by=OWNER before HAND how=auction"
-                )
+        elif how == "auction" and (b.award is None or b.award[0] != who):
+            problem = f"{who} takes the hand by auction, but it was not awarded to him"
+            expected = (
+                f"HAND by={b.award[0]} how=auction"
+                if b.award is not None
+                else "AWARD by=OWNER before HAND how=auction"
+            )
         if problem:
             self.flagger.flag(CDF_HAND_PASSING, problem, round=coup, expected=expected)
 

@@ -285,7 +285,7 @@ def _card_boxes(ax, points: list[CardPoint], middles: list[tuple[float, str]]):
     """Two boxes a table (ranks, then order) at 3 t and 3 t + 1; the shoes outside the band as points there."""
     outside = []
     for t in range(len(middles)):
-        for k, (test, marker, name) in enumerate(_TESTS):
+        for k, (test, _marker, _name) in enumerate(_TESTS):
             zs = [p.z for p in points if p.column == t and p.test == test]
             if not zs:
                 continue

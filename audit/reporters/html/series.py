@@ -219,7 +219,7 @@ def card_points(stats: Statistics) -> tuple[list[CardPoint], list[tuple[float, s
         if g.scope == "shoe" and g.test in ("ranks", "order") and g.z is not None
     ]
     points, middles, between, x = [], [], [], 0  # x: the next free place
-    for column, ((path, table), groups) in enumerate(_by_table(shoes).items()):
+    for column, ((_path, table), groups) in enumerate(_by_table(shoes).items()):
         if points:
             between.append(float(x))  # an empty place between two tables
             x += 1
