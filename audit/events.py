@@ -376,6 +376,5 @@ Event = Annotated[
 
 #: verb -> model, for the parser.
 MODELS: dict[str, type[_Event]] = {
-    m.__dataclass_fields__["verb"].default: m
-    for m in _Event.__subclasses__()
+    m.__dataclass_fields__["verb"].default: m for m in _Event.__subclasses__()
 }

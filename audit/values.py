@@ -18,7 +18,7 @@ RANKS: tuple[Rank, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4
 SUITS: tuple[Suit, ...] = ("S", "H", "D", "C")
 
 #: Bataille order (art. 55-19: "as, roi, dame, valet, dix, neuf, ... deux").
-BATAILLE_VALUE = {rank: 14 - i for i, rank in enumerate(RANKS)}
+BATAILLE_VALUE: dict[str, int] = {rank: 14 - i for i, rank in enumerate(RANKS)}
 #: Baccara points: A = 1, 10 and faces = 0.
 BACCARA_POINTS = {
     "A": 1,

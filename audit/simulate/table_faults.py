@@ -211,7 +211,7 @@ class TableFaults:
 
     def peek_shoe(self) -> list[list[Line]]:
         """The batches after the current one that belong to the current shoe (read ahead, kept)."""
-        out = []
+        out: list[list[Line]] = []
         i = 0
         while True:
             if i == len(self.ahead):

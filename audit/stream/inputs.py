@@ -179,7 +179,7 @@ class FirstStamp:
 
 
 def feed_lines(
-    stream: BinaryIO,
+    stream: io.BufferedIOBase,
     replay: FileReplay,
     tick: Callable[[int], None] | None = None,
     first: FirstStamp | None = None,
