@@ -21,7 +21,7 @@ from ...engine.checks import Check, NoParams, Params, declare
 from ...engine.format_checks import OUT_OF_CONTEXT
 from ...engine.game import Round
 from ...engine.table import BURN_UNEXPECTED, SEAT_RANGE
-from ...values import SEATED, Owner, fmt_amount
+from ...values import SEATED, Card, Owner, fmt_amount
 from .hands import EGALITE_SPOTS, WAR_SPOTS, ZERO, HandState, Spot
 from .settle import Settlement
 from .war import War
@@ -82,8 +82,8 @@ class BatailleRound(War, Settlement, Round):
         self.closed_bets_line = 0
         self.phase = "betting"  # betting, dealing, choices, bataille
         self.dealt: set[int] = set()
-        self.dealer_card = None
-        self.dealer_war_card = None
+        self.dealer_card: Card | None = None
+        self.dealer_war_card: Card | None = None
         self.war_queue: list[
             int | None
         ] = []  # seats still to get a bataille card; None: the dealer

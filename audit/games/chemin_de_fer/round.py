@@ -119,7 +119,7 @@ class CdfRound(Drawing, Round):
         #: (ponte, his result) of each stake settled, for the statistics
         self.settlements: list[tuple[Owner, Decimal]] = []
         #: the banker's cards dealt too many at the deal, scored Baccara (art. 30); 0: none
-        self.banker_base = 0
+        self.banker_base: int = 0
         self.void = False  # dealt with too few cards: not valid, its stakes are returned (art. 32)
         self.follower_faux = False  # the follower drew against the table (art. 12)
         #: a missing event is reported at the first line it was due (``report_owed``): the bank,
