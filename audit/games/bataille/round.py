@@ -281,7 +281,7 @@ class BatailleRound(War, Settlement, Round):
             )
         self.closed_by_deal = False
 
-    def apply_nomorebets(self, e: ev.NoMoreBets) -> None:
+    def apply_nomorebets(self, e: ev.NoMoreBets | ev.Deal) -> None:
         if self.phase != "betting":
             return
         self.phase = "dealing"
@@ -522,7 +522,7 @@ class BatailleRound(War, Settlement, Round):
         if (
             e.verb in _SETTLEMENTS
             and not self.due_line
-            and (self.phase != "choices" or self._bataille_decides(e))
+            and (self.phase != "choices" or self._bataille_decides(e))  # type: ignore[arg-type]  # a settlement (its verb)
         ):
             self.due_line = e.line
             self.flagger.keep()

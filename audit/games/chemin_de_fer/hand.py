@@ -106,8 +106,8 @@ class HandPassing(Places):
         first_of_shoe = (
             b.coups_in_shoe == 0
             and not b.first_given
-            and (table.round is None or not table.round.started)
-        )  # type: ignore[attr-defined]
+            and (table.round is None or not table.round.started)  # type: ignore[attr-defined]  # a CdfRound
+        )
         if first_of_shoe:
             lowest = min(table.seated) if table.seated else None
             if how != "first" or e.seat != lowest:

@@ -489,13 +489,17 @@ class CdfRound(Drawing, Round):
                 expected="BANK amount=<taux>",
             )
         shoe = self.table.shoe
-        rule = self.rules.cards_left
-        if shoe is not None and rule is not None and shoe.size - shoe.drawn < rule.min_cards:
+        cards_rule = self.rules.cards_left
+        if (
+            shoe is not None
+            and cards_rule is not None
+            and shoe.size - shoe.drawn < cards_rule.min_cards
+        ):
             self.flag(
                 CDF_CARDS_LEFT,
                 f"coup dealt with {shoe.size - shoe.drawn} cards left in the shoe; "
-                f"the rules require {rule.min_cards}",
-                expected=f"SHOE new: at least {rule.min_cards} cards left for a coup",
+                f"the rules require {cards_rule.min_cards}",
+                expected=f"SHOE new: at least {cards_rule.min_cards} cards left for a coup",
             )
             self.void = True
         self._check_cover()
@@ -614,8 +618,8 @@ class CdfRound(Drawing, Round):
         if by not in self.rules.penalised:  # his place in the order is the art. 8 penalty's
             self.last_order = self._order_of(by)
         self.settlements.append(
-            (by, e.amount if verb == "PAY" else -e.amount if verb == "COLLECT" else Decimal(0))
-        )  # type: ignore[union-attr]
+            (by, e.amount if verb == "PAY" else -e.amount if verb == "COLLECT" else Decimal(0))  # type: ignore[union-attr]  # a PUSH: 0
+        )
 
     apply_pay = apply_collect = apply_push = apply_settle
 
