@@ -349,7 +349,7 @@ class _Hashing(io.RawIOBase):
                 self.digest.update(data)
             self.size += len(data)
 
-    def readinto(self, buffer) -> int:  # type: ignore[override]
+    def readinto(self, buffer) -> int:
         data = self.raw.read(len(buffer))
         n = len(data)
         buffer[:n] = data

@@ -80,7 +80,7 @@ class BatailleRound(War, Settlement, Round):
         self.seats = table.seats
         self.hands: dict[int, HandState] = {}
         self.closed_bets_line = 0
-        self.phase = "betting"  # betting, dealing, choices, bataille
+        self.phase: str = "betting"  # betting, dealing, choices, bataille
         self.dealt: set[int] = set()
         self.dealer_card: Card | None = None
         self.dealer_war_card: Card | None = None
@@ -102,7 +102,7 @@ class BatailleRound(War, Settlement, Round):
         #: yet), and the settlement findings that wait on those cards: reported if
         #: the cards come (the settlement was early), dropped if they never do (the missing card is
         #: the finding; the settlement it left undecided is not another)
-        self.due_line = 0
+        self.due_line: int = 0
         self.deferred: list[tuple[Check, str, int, str, Callable[[], bool]]] = []
         self.choice_missing_seats: set[int] = set()
         #: (seat, spot, house's result) of each spot settled, for the statistics

@@ -39,6 +39,7 @@ class War:
     """The choices and the bataille of a ``BatailleRound``."""
 
     # the round's state these steps set, declared for the type checker (``BatailleRound`` sets it)
+    owed: bool
     dealer_war_card: Card | None
     last_settled_seat: int | None
     burn_lines: list[int]

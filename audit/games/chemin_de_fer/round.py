@@ -565,7 +565,7 @@ class CdfRound(Drawing, Round):
             if e.verb != "PUSH":
                 self.flag(
                     CDF_SETTLE,
-                    f"{e.by}: {e.verb} {fmt_amount(e.amount)} on a coup dealt with too few cards "  # type: ignore[union-attr]
+                    f"{e.by}: {e.verb} {fmt_amount(e.amount)} on a coup dealt with too few cards "
                     "(art. 32): the coup is not valid and the stake is returned",
                     expected=f"PUSH by={e.by}",
                 )
