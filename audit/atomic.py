@@ -13,6 +13,7 @@ directly, before the renames.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import stat
@@ -108,10 +109,8 @@ def replace_together(
         _rename_all(pending)
     finally:
         for name, _, _ in pending:  # whatever was not renamed
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 os.unlink(name)
-            except FileNotFoundError:
-                pass
 
 
 def _rename_all(pending: list[tuple[str, Path, Path]]) -> None:

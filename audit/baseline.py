@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import bounded, nesting
 from .escape import undecodable_escaped
+from .findings_store import SpilledFindings
 from .report import Report, Suppressed
 
 FORMAT = "del-audit-baseline"
@@ -103,7 +104,8 @@ def apply(report: Report, baseline: Baseline, path_shown: str) -> None:
     ``path_shown`` is the baseline file as the reports name it."""
     accepted = {e.fingerprint: e for e in baseline.entries}
     kept, kept_fps, matched = [], [], set()
-    where = getattr(report.findings, "where", None)  # findings that spilled: not copied, narrowed
+    # findings that spilled: not copied, narrowed
+    where = report.findings.where if isinstance(report.findings, SpilledFindings) else None
     for finding, fp in report.fingerprinted():
         entry = accepted.get(fp)
         if entry is None:

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Literal, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, TypeAlias
 
 import typer
 
@@ -88,11 +88,20 @@ def _choices(name: str, values: tuple[str, ...]) -> type[Enum]:
 
 
 #: the registered report formats (audit/reporters), the failing severities, the rule listing's formats
-Format = _choices("Format", names())
-FailOn = _choices("FailOn", SEVERITIES)
-AnomalyKind = _choices("AnomalyKind", ANOMALIES)
-StyleName = _choices("StyleName", tuple(STYLES))
-RulesFormat = _choices("RulesFormat", LISTING_FORMATS)
+if TYPE_CHECKING:  # made at run time from the registries: to a type checker, Enums
+    Format: TypeAlias = Enum
+    FailOn: TypeAlias = Enum
+    AnomalyKind: TypeAlias = Enum
+    StyleName: TypeAlias = Enum
+    RulesFormat: TypeAlias = Enum
+    Color: TypeAlias = Enum
+    NightName: TypeAlias = Enum
+else:
+    Format = _choices("Format", names())
+    FailOn = _choices("FailOn", SEVERITIES)
+    AnomalyKind = _choices("AnomalyKind", ANOMALIES)
+    StyleName = _choices("StyleName", tuple(STYLES))
+    RulesFormat = _choices("RulesFormat", LISTING_FORMATS)
 _NAME_WIDTH = max(map(len, REPORTERS))
 FORMATS_HELP = (
     "\b\nReport formats (--format):\n"
@@ -330,7 +339,8 @@ IgnoreOpt = Annotated[
         help="Leave out these rules: ids, prefixes or categories; comma-separated or repeated.",
     ),
 ]
-Color = _choices("Color", terminal.COLOR_CHOICES)
+if not TYPE_CHECKING:
+    Color = _choices("Color", terminal.COLOR_CHOICES)
 
 
 @app.command(epilog=FORMATS_HELP)
@@ -655,7 +665,8 @@ def trace(
     raise typer.Exit(run_trace(output, check))
 
 
-NightName = _choices("NightName", ("example", "cdf", "mixed"))
+if not TYPE_CHECKING:
+    NightName = _choices("NightName", ("example", "cdf", "mixed"))
 #: the default start moves a day a seed, over ten years (then starts again)
 SEED_DAYS = 3653
 
@@ -688,7 +699,7 @@ def _write_lines(lines, output: Path | None, what: str = "") -> int:
                 count += 1
             out.flush()
     except BrokenPipeError:
-        raise typer.Exit(0)
+        raise typer.Exit(0) from None
     except OSError as err:
         _die(
             f"{output if output is not None else 'standard output'}: cannot write: {err.strerror or err}"
@@ -938,7 +949,10 @@ def simulate(
     raise typer.Exit(1 if missing else 0)
 
 
-#: click's errors, from the click typer runs on (a copy of its own in recent typers)
+#: click's errors, from the click typer runs on (a copy of its own in recent typers): found at run
+#: time, so of no type a checker knows
+_ClickException: type[Any]
+_UsageError: type[Any]
 _ClickException, _UsageError = (
     next(c for c in typer.BadParameter.__mro__ if c.__name__ == name)
     for name in ("ClickException", "UsageError")
@@ -951,7 +965,7 @@ def _readable(command):
     (``--output OUTPUT``, ``[text|json]``) instead of Python types (``<list[Path]>``)."""
     for param in command.params:
         if param.param_type_name == "argument" and param.metavar is None:
-            param.metavar = param.name.upper()  # type: ignore[union-attr]
+            param.metavar = param.name.upper()
             if hasattr(
                 param, "display_type_rich"
             ):  # typer 0.2x: not "PATHS <list[str]>" but "PATHS"

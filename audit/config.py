@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import tomllib
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -20,7 +20,10 @@ from .findings import Severity
 from .reporters import names as report_formats
 
 #: the registered report formats (audit/reporters), as a type the settings are validated against
-ReportFormat = Literal[report_formats()]  # type: ignore[valid-type]
+if TYPE_CHECKING:  # the registry's names are known at run time only: to a type checker, a text
+    ReportFormat: TypeAlias = str
+else:
+    ReportFormat = Literal[report_formats()]
 
 
 class ConfigError(Exception):

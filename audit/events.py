@@ -12,7 +12,7 @@ specialising attribute reads (about 40 ns a read against 13 ns here).
 from datetime import datetime
 from decimal import Decimal
 from functools import partial
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal, TypeVar, dataclass_transform
 
 from pydantic import ConfigDict, Field
 from pydantic.dataclasses import dataclass
@@ -24,9 +24,15 @@ Game = Literal["bataille", "chemin-de-fer"]
 
 #: how every event class is declared: immutable, keyword arguments only, no unknown field; its
 #: validator is built when first used (a bataille night never builds the chemin de fer ones)
-event = partial(
-    dataclass, frozen=True, kw_only=True, config=ConfigDict(extra="forbid", defer_build=True)
-)
+if TYPE_CHECKING:  # what ``event`` makes, as a type checker must see it (it cannot see a partial)
+    _T = TypeVar("_T")
+
+    @dataclass_transform(frozen_default=True, kw_only_default=True)
+    def event(cls: type[_T]) -> type[_T]: ...
+else:
+    event = partial(
+        dataclass, frozen=True, kw_only=True, config=ConfigDict(extra="forbid", defer_build=True)
+    )
 
 
 @event
@@ -370,6 +376,5 @@ Event = Annotated[
 
 #: verb -> model, for the parser.
 MODELS: dict[str, type[_Event]] = {
-    m.__dataclass_fields__["verb"].default: m  # type: ignore[attr-defined]
-    for m in _Event.__subclasses__()
+    m.__dataclass_fields__["verb"].default: m for m in _Event.__subclasses__()
 }

@@ -125,7 +125,7 @@ def write_rows(rows: Iterable[tuple], chunk: int = CHUNK) -> str:
 def read_rows(name: str) -> Iterator[tuple]:
     """The rows of a file ``write_rows`` wrote, one chunk held at a time."""
     with spill_io("read", os.path.dirname(name)):
-        run = open(name, "rb")
+        run = open(name, "rb")  # noqa: SIM115 (closed by the `with run:` below)
     with run:
         while True:
             with spill_io("read", os.path.dirname(name)):

@@ -50,6 +50,7 @@ def check_yaml_depth(text: str) -> None:
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > MAX_DEPTH:
+                    assert event.start_mark is not None  # the parser marks every event
                     raise _too_deep(event.start_mark.line + 1)
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1

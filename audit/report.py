@@ -4,14 +4,15 @@ Running the audit that fills it is ``audit.run``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Protocol, TypeVar
 
 from .configuration import Configuration
 from .engine.stats import TableStats
 from .findings import Finding
-from .findings_store import Tally
+from .findings_store import SpilledFindings, Tally
 from .rulesets import LoadedRuleset
 from .statistics import Statistics
 
@@ -41,18 +42,28 @@ class Suppressed:
     justification: str
 
 
+_T_co = TypeVar("_T_co", covariant=True)
+
+
+class Counted(Protocol[_T_co]):
+    """What can be counted and iterated, not indexed: the fingerprints of findings that spilled."""
+
+    def __iter__(self) -> Iterator[_T_co]: ...
+    def __len__(self) -> int: ...
+
+
 @dataclass
 class Report:
     inputs: list[InputSummary] = field(default_factory=list)
     #: in report order: a list, or past ``findings_store.THRESHOLD`` a ``SpilledFindings`` (iterate it)
-    findings: list[Finding] | Iterable[Finding] = field(default_factory=list)
+    findings: list[Finding] | SpilledFindings = field(default_factory=list)
     tables: int = 0
     rounds: int = 0
     events: int = 0
     rulesets: list[LoadedRuleset] = field(default_factory=list)
     table_stats: list[TableStats] = field(default_factory=list)
     #: fingerprints of ``findings``, in the same order
-    fingerprints: list[str] | Iterable[str] = field(default_factory=list)
+    fingerprints: list[str] | Counted[str] = field(default_factory=list)
     suppressed: list[Suppressed] = field(default_factory=list)
     #: baseline entries (as written in the baseline file) that match no finding any more
     stale: list[dict] = field(default_factory=list)

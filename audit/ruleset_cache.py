@@ -10,6 +10,7 @@ that is damaged, or kept under another key, is a miss, and the YAML is read agai
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
@@ -69,7 +70,5 @@ def keep(key: str, data: Any) -> None:
             pickle.dump((key, data), out, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, path)
     except (OSError, pickle.PicklingError):
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(temporary)
-        except OSError:
-            pass

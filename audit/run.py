@@ -230,7 +230,7 @@ def _merge(library: Library, tasks: list, results: list[PartResult]) -> Report:
     report = Report()
     stores = []
     by_path: dict[str, InputSummary] = {}
-    for (path, part), result in zip(tasks, results):
+    for (_path, part), result in zip(tasks, results):
         if part is None or part[0] == 0:
             report.inputs.append(result.summary)
             by_path[result.summary.path] = result.summary

@@ -16,10 +16,11 @@ selected rules find, nor a finding's fingerprint.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from .findings import CATEGORIES, Finding
+from .findings_store import SpilledFindings
 from .report import Report
 from .rulesets import Library
 
@@ -42,7 +43,7 @@ class Selection:
     select: tuple[str, ...]
     ignore: tuple[str, ...]
     #: rule id -> its category, for every rule of every ruleset loaded
-    categories: dict[str, str]
+    categories: Mapping[str, str]
 
     @property
     def active(self) -> bool:
@@ -68,15 +69,13 @@ class Selection:
         if not self.active:
             return 0
         report.reported_rules = frozenset(self.kept_rules())
-        where = getattr(report.findings, "where", None)
-        if (
-            where is not None
-        ):  # findings that spilled: narrowed as they are read, counted from their tally
+        if isinstance(report.findings, SpilledFindings):
+            # findings that spilled: narrowed as they are read, counted from their tally
             by_rule = report.findings.tally().rules
             hidden = sum(
                 n for (rule, category), n in by_rule.items() if not self.keeps(rule, category)
             )
-            report.findings = where(lambda f, fp: self._keeps_finding(f))
+            report.findings = report.findings.where(lambda f, fp: self._keeps_finding(f))
             report.fingerprints = report.findings.fingerprints
         else:
             kept = [
@@ -84,7 +83,7 @@ class Selection:
                 for f, fp in zip(report.findings, report.fingerprints)
                 if self._keeps_finding(f)
             ]
-            hidden = len(report.findings) - len(kept)  # type: ignore[arg-type]
+            hidden = len(report.findings) - len(kept)
             report.findings = [f for f, _ in kept]
             report.fingerprints = [fp for _, fp in kept]
         suppressed = [s for s in report.suppressed if self._keeps_finding(s.finding)]
@@ -129,7 +128,7 @@ def choose(
     return Selection(chosen["select"], chosen["ignore"], categories)
 
 
-def _check(name: str, where: str, categories: dict[str, str]) -> None:
+def _check(name: str, where: str, categories: Mapping[str, str]) -> None:
     if name in CATEGORIES or any(rule.startswith(name) for rule in categories):
         return
     known = {rule.upper(): rule for rule in categories} | {c.upper(): c for c in CATEGORIES}

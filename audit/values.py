@@ -7,16 +7,18 @@ state and compares them constantly; amounts are always ``Decimal``.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, TypeVar, dataclass_transform
 
 from pydantic import ConfigDict
 from pydantic.dataclasses import dataclass
 
-RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
-SUITS = ("S", "H", "D", "C")
+Rank = Literal["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+Suit = Literal["S", "H", "D", "C"]
+RANKS: tuple[Rank, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+SUITS: tuple[Suit, ...] = ("S", "H", "D", "C")
 
 #: Bataille order (art. 55-19: "as, roi, dame, valet, dix, neuf, ... deux").
-BATAILLE_VALUE = {rank: 14 - i for i, rank in enumerate(RANKS)}
+BATAILLE_VALUE: dict[str, int] = {rank: 14 - i for i, rank in enumerate(RANKS)}
 #: Baccara points: A = 1, 10 and faces = 0.
 BACCARA_POINTS = {
     "A": 1,
@@ -37,22 +39,28 @@ BACCARA_POINTS = {
 
 #: value types are pydantic dataclasses, not models, for the reason ``events`` gives (attribute
 #: reads); equality and hashing are their own (``eq=False``), cheap, as the engine needs
-value_type = dataclass(frozen=True, eq=False, config=ConfigDict(extra="forbid"))
+if TYPE_CHECKING:  # what ``value_type`` makes, as a type checker must see it
+    _T = TypeVar("_T")
+
+    @dataclass_transform(frozen_default=True, eq_default=False)
+    def value_type(cls: type[_T]) -> type[_T]: ...
+else:
+    value_type = dataclass(frozen=True, eq=False, config=ConfigDict(extra="forbid"))
 
 
 @value_type
 class Card:
     """A card as the shoe reader saw it; ``T`` is normalised to ``10``."""
 
-    rank: Literal["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
-    suit: Literal["S", "H", "D", "C"]
+    rank: Rank
+    suit: Suit
 
     @classmethod
     def parse(cls, text: str) -> Card:
         rank, suit = text[:-1], text[-1]
         if rank == "T":
             rank = "10"
-        return cls(rank=rank, suit=suit)
+        return cls(rank=rank, suit=suit)  # type: ignore[arg-type]  # pydantic validates them
 
     # cards are counted per shoe: hashing and comparing must be cheap
     def __hash__(self) -> int:

@@ -121,7 +121,7 @@ def main() -> None:
     time.sleep(3 * args.interval + 1)
     running = _cpu(proc.pid) - cpu_at_start
     proc.send_signal(signal.SIGTERM)
-    _, status, usage = os.wait4(proc.pid, 0)
+    _, _status, usage = os.wait4(proc.pid, 0)
     reader.join(5)
     elapsed = time.monotonic() - t0
     delays = sorted(received[k] - t for k, t in written.items() if k in received)

@@ -303,8 +303,7 @@ def main(argv: list[str] | None = None) -> int:
         f"profile of {path} ({events:,} event lines) at {revision() or 'unknown revision'}",
         f"machine: {machine()['cpu']}, {machine()['cores']} cores; {machine()['python']}",
         "",
-        "stages timed by difference (best of %d, CPU seconds, in this process unless said)"
-        % args.repeat,
+        f"stages timed by difference (best of {args.repeat}, CPU seconds, in this process unless said)",
         f"{'':52}{'seconds':>9}{'us/line':>9}{'share':>8}",
     ]
     base = t_cli  # the command's whole time, statistics off

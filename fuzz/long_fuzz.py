@@ -333,7 +333,7 @@ class Maker:
                 t0 = BASE + timedelta(minutes=len(lines))
                 block = [
                     _LEADING.sub(
-                        lambda m, i=i: (
+                        lambda m, i=i, t0=t0: (
                             m.group(1) + _stamp(t0 + timedelta(seconds=i), None, "+01:00")
                         ),
                         line,
@@ -361,7 +361,7 @@ class Maker:
         return data
 
     # -- raw text and bytes --------------------------------------------------------------------------
-    SPECIAL = [
+    SPECIAL = (
         b"\x00",
         b"\xef\xbb\xbf",
         b"\r",
@@ -382,7 +382,7 @@ class Maker:
         b"\x1b[2J",
         b"\xc2\xa0",
         b"\x0c",
-    ]
+    )
 
     def raw_line(self) -> bytes:
         rng = self.rng
@@ -657,7 +657,7 @@ class Run:
     def chunk(self, tmp: Path, files: list[tuple[str, str, bytes, bytes]], settle: dict) -> None:
         """files: (kind, name, plain bytes, stored bytes); settle: name -> changed lines."""
         paths = []
-        for kind, name, plain, stored in files:
+        for _kind, name, _plain, stored in files:
             p = tmp / name
             p.write_bytes(stored)
             paths.append(str(p))
@@ -668,7 +668,7 @@ class Run:
             report = self.audit(paths)
             text = render(report)
         except Exception:  # a crash: find the file that does it
-            for path, (kind, name, plain, stored) in data_of.items():
+            for path, (_kind, name, _plain, stored) in data_of.items():
                 try:
                     render(self.audit([path]))
                 except Exception as err:
@@ -690,7 +690,7 @@ class Run:
         findings_of: dict[str, list] = defaultdict(list)
         for f in report.findings:
             findings_of[f.path].append(f)
-        for path, (kind, name, plain, stored) in data_of.items():
+        for path, (_kind, name, plain, stored) in data_of.items():
             for bad in check_input(by_path[path], findings_of[path], plain, stored):
                 self.violation("input", name, stored, bad)
         # 2. deterministic
@@ -707,7 +707,7 @@ class Run:
             self.crashes.append({"file": "chunk", "error": f"{type(err).__name__}: {err}"})
         # 3. each file alone, jobs=2 (tables split over two processes)
         mine = _per_input(report)
-        for index, (path, (kind, name, plain, stored)) in enumerate(data_of.items()):
+        for index, (path, (_kind, name, _plain, stored)) in enumerate(data_of.items()):
             if not self.args.jobs_every or (self.files + index) % self.args.jobs_every:
                 continue
             try:
@@ -735,7 +735,7 @@ class Run:
                     f"{detail}only with jobs=2: {only2}; only with jobs=1: {only1}",
                 )
         # 4. a compressed log is audited as its plain text is
-        for path, (kind, name, plain, stored) in data_of.items():
+        for path, (_kind, name, plain, stored) in data_of.items():
             if stored is plain:
                 continue
             p = tmp / ("plain-" + name[: -len(".gz")])
@@ -762,7 +762,7 @@ class Run:
                     f"gzip: {packed[0]} lines {packed[1]}, {len(packed[3])} findings",
                 )
         # 5. settlements
-        for path, (kind, name, plain, stored) in data_of.items():
+        for path, (_kind, name, _plain, stored) in data_of.items():
             if name not in settle:
                 continue
             changed = settle[name]

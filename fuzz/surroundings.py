@@ -29,6 +29,7 @@ Exit status: 0 no violation, 1 otherwise, 2 usage error.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -526,10 +527,8 @@ def _copyable(path: Path) -> bool:
 def _remove(tmp: Path) -> None:
     for folder, dirs, _ in os.walk(tmp):
         for d in dirs:
-            try:
+            with contextlib.suppress(OSError, NotImplementedError):
                 os.chmod(os.path.join(folder, d), 0o755, follow_symlinks=False)
-            except (OSError, NotImplementedError):
-                pass
     shutil.rmtree(tmp, ignore_errors=True)
 
 

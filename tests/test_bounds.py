@@ -53,7 +53,7 @@ def refused(done: subprocess.CompletedProcess, path: Path, limit: int) -> None:
 @NEEDS_PROC
 @pytest.mark.parametrize("option", list(KINDS))
 def test_dev_zero_is_refused_at_the_limit_in_little_memory(option):
-    status, out, err, peak = audit("check", str(NIGHT), option, str(ZERO))
+    status, _out, err, peak = audit("check", str(NIGHT), option, str(ZERO))
     assert status == 2, err
     assert err.decode() == f"audit: {ZERO}: larger than {KINDS[option]} bytes; refused\n"
     assert peak < 150, peak  # the limit read, no more

@@ -332,7 +332,7 @@ def test_the_documented_nightly_command_runs_on_the_example_night(tmp_path):
     steps = [s for job in workflow["jobs"].values() for s in job["steps"]]
     run = next(s["run"] for s in steps if "audit check" in s.get("run", ""))
     line = (
-        next(l for l in run.splitlines() if l.strip().startswith("audit check"))
+        next(r for r in run.splitlines() if r.strip().startswith("audit check"))
         .strip()
         .rstrip("\\")
         .strip()

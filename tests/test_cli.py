@@ -173,7 +173,7 @@ def test_broken_overlay_stops_with_exit_2_naming_file_line_and_key(tmp_path):
 def test_overlay_is_named_in_the_report():
     house = "rulesets/house/casino-exemple-fr.yaml"
     done = audit("check", "--format", "json", "--house", house, str(THREE.relative_to(ROOT)))
-    fr = [r for r in json.loads(done.stdout)["rulesets"] if r["id"] == "fr-bataille-2007"][0]
+    fr = next(r for r in json.loads(done.stdout)["rulesets"] if r["id"] == "fr-bataille-2007")
     assert fr["overlay"]["id"] == "casino-exemple-fr"
     assert (
         "house rules: casino-exemple-fr"

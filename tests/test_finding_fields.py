@@ -208,13 +208,14 @@ def test_the_text_report_tallies_rules_categories_and_dealers():
     # rounds per dealer, counted from the log's own lines: the last DEALER of the table at each ROUND begin
     dealer_of: dict[str, str] = {}
     rounds: dict[str, int] = {}
-    for line in open(MIXED, encoding="utf-8"):
-        words = line.split()
-        if len(words) > 3 and words[2] == "DEALER":
-            dealer_of[words[1]] = words[3].removeprefix("id=")
-        elif len(words) > 4 and words[2] == "ROUND" and words[4] == "begin":
-            who = dealer_of.get(words[1], "(no dealer logged)")
-            rounds[who] = rounds.get(who, 0) + 1
+    with open(MIXED, encoding="utf-8") as log:
+        for line in log:
+            words = line.split()
+            if len(words) > 3 and words[2] == "DEALER":
+                dealer_of[words[1]] = words[3].removeprefix("id=")
+            elif len(words) > 4 and words[2] == "ROUND" and words[4] == "begin":
+                who = dealer_of.get(words[1], "(no dealer logged)")
+                rounds[who] = rounds.get(who, 0) + 1
     shown = {}
     for line in by_dealer.splitlines():
         m = re.fullmatch(r"  (.+): (\d+) round\(s\) dealt, (\d+) finding\(s\)", line)

@@ -3,6 +3,7 @@ line, Ctrl-C while the command loads."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -29,12 +30,10 @@ PATHS = _command_paths(COMMAND)
 
 
 def _help(args: list[str], capsys) -> str:
-    try:
+    with contextlib.suppress(SystemExit):
         cli._readable(typer.main.get_command(cli.app)).main(
             args, prog_name="audit", standalone_mode=False
         )
-    except SystemExit:
-        pass
     return capsys.readouterr().out
 
 

@@ -169,7 +169,7 @@ def test_a_finding_is_reported_while_the_log_is_still_written_and_sigterm_ends_c
     status = [o for o in seen if o["type"] == "status"]
     assert status and {"time", "files", "lines", "open_tables", "findings"} <= set(status[0])
     proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=30)
+    _out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0 and err == ""
 
 

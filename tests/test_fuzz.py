@@ -46,7 +46,7 @@ import pytest
 
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, Phase, assume, example, given, reject, settings  # noqa: E402
-from hypothesis import strategies as st
+from hypothesis import strategies as st  # noqa: E402
 
 try:  # Python 3.11+
     import re._parser as sre_parse  # type: ignore[import-not-found]
@@ -300,7 +300,7 @@ def _retime(lines: list[str], start: datetime) -> list[str]:
     for i, line in enumerate(lines):
         if line.lstrip()[:1].isdigit():
             stamp = _ts_text(start + timedelta(seconds=i), 0, "+01:00")
-            line = _TS_AT_START.sub(lambda m: m.group(1) + stamp, line, count=1)
+            line = _TS_AT_START.sub(lambda m, stamp=stamp: m.group(1) + stamp, line, count=1)
         out.append(line)
     return out
 
@@ -657,7 +657,7 @@ def test_mutated_simulated_nights_audit_without_raising_every_line_accounted(lin
 @pytest.mark.parametrize("name", sorted(NIGHTS))
 def test_the_simulated_nights_are_clean(name):
     for seed in SEEDS:
-        text, report = audit_bytes("".join(f"{line}\n" for line in night(name, seed)).encode())
+        _text, report = audit_bytes("".join(f"{line}\n" for line in night(name, seed)).encode())
         assert report.findings == [], (name, seed, report.findings[:3])
 
 

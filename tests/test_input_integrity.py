@@ -170,7 +170,7 @@ def test_a_part_of_an_input_read_once_is_refused(library):
 def test_the_cluster_refuses_an_input_read_once(tmp_path, library):
     fifo = tmp_path / "pipe.del"
     os.mkfifo(fifo)
-    with pytest.raises(ClusterError, match="pipe.del is not a regular file"):
+    with pytest.raises(ClusterError, match=r"pipe\.del is not a regular file"):
         Cluster("local:1").run(library, [str(fifo)], None)
 
 
@@ -295,7 +295,7 @@ def test_a_file_replaced_between_the_parts_of_jobs_is_refused(tmp_path, library,
     first = _audit_part(library, *tasks[0])
     os.replace(other, night)
     second = _audit_part(library, *tasks[1])
-    with pytest.raises(InputError, match="night.del: changed while it was read"):
+    with pytest.raises(InputError, match=r"night\.del: changed while it was read"):
         _merge(library, tasks, [first, second])
 
 

@@ -229,7 +229,7 @@ def test_a_damaged_or_foreign_cache_file_is_read_as_no_cache(tmp_path, monkeypat
     first = _rules(Library.load())
     files = sorted(cache.glob("ruleset-*.pickle"))
     files[0].write_bytes(files[0].read_bytes()[:100])
-    key, data = pickle.loads(files[1].read_bytes())
+    key, _data = pickle.loads(files[1].read_bytes())
     marker = tmp_path / "ran"
 
     class Runs:  # unpickled, it would call open(marker, "w")

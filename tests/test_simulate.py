@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -109,7 +110,7 @@ def test_tables_are_interleaved_round_robin(tmp_path):
     opened = [line.split()[1] for line in done.stdout.splitlines() if " OPEN " in line]
     assert opened == ["FR-01", "MC-01", "CDF-01", "FR-02", "MC-02", "CDF-02"]
     events = [line.split()[1] for line in done.stdout.splitlines() if not line.startswith("#")]
-    switches = sum(1 for a, b in zip(events, events[1:]) if a != b)
+    switches = sum(1 for a, b in itertools.pairwise(events) if a != b)
     assert switches > len(events) // 4  # the tables' lines are mixed, not one table after the other
 
 

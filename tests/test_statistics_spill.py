@@ -127,7 +127,7 @@ def _plain_anomalies(stats: Statistics) -> list[Anomaly]:
 
 def _groups(rng: random.Random, n: int) -> list[Group]:
     out = []
-    for i in range(n):
+    for _i in range(n):
         p = rng.choice([None, rng.random(), rng.random() ** 8, rng.random() * 1e-5, 1e-6, 0.5])
         scope = rng.choice(["table", "player", "shoe"])
         test = rng.choice(["result", "ranks"])

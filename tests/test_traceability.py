@@ -190,7 +190,7 @@ def test_an_index_naming_an_unknown_rule_is_refused(tmp_path):
     folder = _index(
         tmp_path, "  - {id: FR-1.s1, article: a, text: t, rules: [FR-PAY-MAIN, FR-NO-SUCH-RULE]}\n"
     )
-    with pytest.raises(TraceError, match="FR-1.s1: no rule FR-NO-SUCH-RULE"):
+    with pytest.raises(TraceError, match=r"FR-1\.s1: no rule FR-NO-SUCH-RULE"):
         build(folder)
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from functools import lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, Literal, cast
 
 from ..findings import Finding
 from ..findings_store import FindingStore
@@ -23,7 +24,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..rulesets import LoadedRuleset, Rule
 
 
-CURRENT = object()  # flag(actual=...) default: the current event's text
+class _Current(Enum):
+    """The type of ``CURRENT`` alone, so that a type checker tells it from a text."""
+
+    CURRENT = "the current event's text"
+
+
+CURRENT: Final = _Current.CURRENT  # flag(actual=...) default: the current event's text
 
 _construct = Finding.model_construct
 #: the fields a finding sets (all of them): one set for every finding, where pydantic would keep
@@ -93,7 +100,8 @@ class Flagger:
     def settings(self, check: Check[P]) -> P | None:
         """The check's parameters as the binding rule gives them; None when no rule binds it."""
         found = self._rules.get(check.name)
-        return found[0].settings if found is not None else None
+        # the rule's settings were validated against the check's parameters (``Library.load``)
+        return cast("P", found[0].settings) if found is not None else None
 
     def flag(
         self,
@@ -103,7 +111,7 @@ class Flagger:
         line: int | None = None,
         round: int | None = None,
         expected: str | None = None,
-        actual: str | object | None = CURRENT,
+        actual: str | Literal[_Current.CURRENT] | None = CURRENT,
     ) -> None:
         """``actual`` defaults to the event on the finding's line (the one being replayed, or one
         kept); pass None for a finding about something missing."""

@@ -32,7 +32,7 @@ class Round(ABC):
 
     #: True while the round owes events (cards, a natural shown...) that its next event other than a
     #: card or a burn shows missing: the table then calls ``report_owed`` before that event's verify
-    owed = False
+    owed: bool = False
 
     def __init__(self, n: int, line: int, table: Table):
         self.n = n

@@ -108,11 +108,12 @@ class Acc:
     def merge(self, other: Acc) -> None:
         self.rounds += other.rounds
         self.result += other.result
-        for mine, theirs in (
+        pairs: tuple[tuple[dict, dict], ...] = (
             (self.stakes, other.stakes),
             (self.square, other.square),
             (self.cross, other.cross),
-        ):
+        )
+        for mine, theirs in pairs:
             for key, amount in theirs.items():
                 mine[key] = mine.get(key, ZERO) + amount
 

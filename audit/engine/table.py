@@ -189,6 +189,7 @@ class Table:
     def _close_before_announced_end(self) -> None:
         """Players still seated are owed the end of play announced: its rounds, or its shoe."""
         rule = self.flagger.settings(END_ANNOUNCED)
+        assert rule is not None  # called only when END_ANNOUNCED is enabled
         if self.announced == "last-rounds":
             due = self.announced_n or rule.last_rounds
             if self.rounds_after_announce < due:
@@ -405,7 +406,7 @@ class Table:
             self._flag(
                 PLAY_PAST_STOPCARD,
                 f"round {e.n} begins after the stop card came out "
-                f"(line {self.shoe.stop_out_line}) without a new shoe",
+                f"(line {shoe.stop_out_line}) without a new shoe",
                 round=e.n,
                 expected="SHOE new ...",
             )

@@ -84,7 +84,7 @@ def write_live(
         if wanted:
             raise LiveError("--inject writes one log: not with --per-table")
         played = sim.played_tables(specs)
-        streams = [
+        streams: list[Iterator[str]] = [
             chain(sim.header_lines(), (line for _, _, line in stream))
             for stream in sim.table_streams(tables=played, seed=seed, start=begin)
         ]

@@ -87,7 +87,9 @@ def follow(
             state_file.save(
                 options.state,
                 follower,
-                None if size is None else {"path": os.path.abspath(out_path), "size": size},
+                None
+                if size is None or out_path is None  # (a size is a file's: never without its path)
+                else {"path": os.path.abspath(out_path), "size": size},
             )
 
     save()  # before anything is reported: where the output stood

@@ -52,7 +52,7 @@ def load(path: str) -> tuple[dict[str, Resume], dict[str, Any] | None]:
         files = {
             p: Resume(
                 e["dev"], e["ino"], e["offset"], e["head_sha256"], [tuple(k) for k in e["reported"]]
-            )  # type: ignore[misc]
+            )
             for p, e in data["files"].items()
         }
         return files, data.get("output")

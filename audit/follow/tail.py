@@ -54,7 +54,7 @@ class _Relay(list):
         super().__init__()
         self.found = found
 
-    def append(self, finding: Finding) -> None:  # type: ignore[override]
+    def append(self, finding: Finding) -> None:
         self.found(finding)
 
 
@@ -97,7 +97,7 @@ class FollowedFile:
     # -- a generation: one file at this path, read from its start
     def _new_generation(self) -> None:
         self.replay = FileReplay(self.library, self.path)
-        self.replay.sink.findings = _Relay(self._found)  # type: ignore[assignment]
+        self.replay.sink.findings = _Relay(self._found)
         self.offset = 0  # the end of the last complete line consumed
         self.read_to = 0  # the bytes read (consumed, held as a line's start, or read past)
         self.lineno = 0
@@ -182,9 +182,8 @@ class FollowedFile:
     # -- reading
     def poll(self) -> int:
         """Read what was written since the last look; the number of bytes read."""
-        if self.fd is None:
-            if not self._open():
-                return 0
+        if self.fd is None and not self._open():
+            return 0
         try:
             st = os.stat(self.path)
         except FileNotFoundError:

@@ -136,10 +136,12 @@ class Recorder:
 
 def _insert(store: Store, table):
     if store.is_sqlite:
-        from sqlalchemy.dialects.sqlite import insert
-    else:
-        from sqlalchemy.dialects.postgresql import insert
-    return insert(table)
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        return sqlite_insert(table)
+    from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+
+    return postgresql_insert(table)
 
 
 def record(

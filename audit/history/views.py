@@ -321,7 +321,7 @@ def rules(conn, period: str, since: date | None, until: date | None) -> View:
     sums: dict[tuple[str, str], dict] = defaultdict(
         lambda: {"category": "", "findings": 0, "nights": set(), "tables": defaultdict(set)}
     )
-    for day, input_id, rule, category, table, count in conn.execute(
+    for day, _input_id, rule, category, table, count in conn.execute(
         _between(q, i.c.gaming_day, first, until)
     ):
         s = sums[(periods.key(day, period), rule)]

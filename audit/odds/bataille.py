@@ -107,8 +107,10 @@ def _main(
     shoe allows (all the same: the shoe less two cards), so every probability has one denominator."""
     first, second = _deals(counts), _deals(counts) - 4 * sum(counts.values()) + 6  # (n-2)(n-3)
     ways: dict[Fraction, int] = defaultdict(int)
+    assert rules.main_odds is not None  # ``figures`` asks only for a main bet the rules pay
     win, loss = -rules.main_odds, Fraction(1)
     if strategy != "surrender" and rules.war_outcomes is not None:
+        assert rules.war_odds is not None  # set with the outcomes (``rules_of``)
         war = {
             side: _spot(main, rules.war_odds) + _spot(bet, rules.war_odds)
             for side, (main, bet) in rules.war_outcomes.items()
@@ -119,6 +121,7 @@ def _main(
         elif i < j:
             ways[loss] += w * second
         elif strategy == "surrender":
+            assert rules.surrender is not None  # ``figures`` asks for it only when offered
             ways[rules.surrender] += w * second
         else:
             for k, m, v in _pairs(_less(counts, i)):
@@ -138,11 +141,12 @@ def _egalite_war(
     ties = {i: w for i, j, w in _pairs(counts) if i == j}
     tied = sum(ties.values())
     second = _deals(counts) - 4 * sum(counts.values()) + 6
-    equal = sum(
+    equal_ways = sum(
         w * sum(v for k, m, v in _pairs(_less(counts, i)) if _side(rules, k, m, alone) == "equal")
         for i, w in ties.items()
     )
-    equal = Fraction(equal, tied * second)
+    equal = Fraction(equal_ways, tied * second)
+    assert rules.egalite_war_odds is not None  # ``figures`` asks for it only when offered
     return {-rules.egalite_war_odds: equal, Fraction(1): 1 - equal}
 
 

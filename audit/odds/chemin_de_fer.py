@@ -150,7 +150,7 @@ class CoupRules:
         ]
 
     def ponte_draws(self, p: int, choice: dict[int, bool]) -> bool:
-        return choice[p] if p in choice else p in self.ponte.draw_on
+        return choice.get(p, p in self.ponte.draw_on)
 
     def banker_draws(self, b: int, column: int, choice: dict[tuple[int, int], bool]) -> bool:
         if b in self.banker.always_draw or b in self.banker.always_stand:
@@ -190,8 +190,8 @@ def figures(rules: CoupRules, counts: dict[int, int]) -> list[Figure]:
             drew = rules.ponte_draws(p, ponte)
             for column in range(10) if drew else (NON,):
                 key = (p, b, drew, column, rules.banker_draws(b, column, banker))
-                w, l = weights.get(key, (0, 0))
-                won, lost = won + w, lost + l
+                more_won, more_lost = weights.get(key, (0, 0))
+                won, lost = won + more_won, lost + more_lost
         rows.append(
             Figure(
                 "coup",

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import io
 import json
+from typing import TYPE_CHECKING
 
 from . import Odds
+
+if TYPE_CHECKING:
+    from rich.console import JustifyMethod
 
 FORMAT, VERSION = "del-audit-odds", 1
 
@@ -49,6 +53,7 @@ def render_text(odds: Odds) -> str:
         title=escape(f"{odds.ruleset} — {odds.decks} decks{house}: {who} per unit staked"),
         title_justify="left",
     )
+    justify: JustifyMethod
     for name, justify in (
         ("bet", "left"),
         ("strategy", "left"),

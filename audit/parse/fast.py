@@ -92,7 +92,7 @@ class LineParser:
         # the event built as the validated constructor would, without validating again: the grammar did.
         # Its own (empty) attribute dictionary is filled in place: replacing it through
         # ``object.__setattr__`` (the class is frozen) costs a slot wrapper's call, about 50 ns an event
-        obj = _new(cls)
+        obj: Any = _new(cls)
         values = obj.__dict__
         values.update(fields)
         values["ts"] = ts
@@ -193,7 +193,7 @@ class LineParser:
         taken = self._taken
         for i in range(1, len(words)):
             word = words[i]
-            found = taken.get(word, _MISSING)
+            found: Any = taken.get(word, _MISSING)  # a (term, name, value), _REFUSED or None
             if found is _MISSING:  # a word not seen lately: looked at as ``take_out`` does
                 found = take_out(word)
                 if len(taken) >= self.max_cached:
@@ -203,7 +203,7 @@ class LineParser:
                 continue
             if found is _REFUSED:
                 return None
-            term, name, value = found  # type: ignore[misc]
+            term, name, value = found
             if name in values:
                 return None
             values[name] = value

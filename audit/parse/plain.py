@@ -21,7 +21,7 @@ def parse_line(text: str, lineno: int = 0) -> Parsed:
     if not body:
         return None
     try:
-        result = grammar().parse(body)
+        result: Parsed = grammar().parse(body)  # the grammar's transformer makes the event
     except DelSyntaxError as err:
         return Problem(err.column or verb_column(body), err.message)
     except UnexpectedInput as err:

@@ -157,6 +157,7 @@ class ToEvent(Transformer):
                 if word is ...:
                     continue
                 name, value = word
+            assert tok.column is not None  # a token of the lexer has its place
             if name in fields:
                 raise DelSyntaxError(
                     f"{verb}: {SPELLING.get(name, name)} is given twice", tok.column

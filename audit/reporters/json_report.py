@@ -110,6 +110,7 @@ _MEMBERS = ",\n        "
 def statistics(report: Report, groups: bool = True) -> dict[str, Any]:
     """The ``statistics`` section (statistics contract, section 2); without ``groups``, a mark where they go."""
     stats = report.statistics
+    assert stats is not None  # called only for a report with statistics
     return {
         "alpha": stats.alpha,
         "groups": [_group(g) for g in stats.groups] if groups else GROUPS_HERE,

@@ -55,7 +55,7 @@ class _Case:
 class _Found:
     """What the findings of one file are, without them: their tables and their test cases."""
 
-    tables: dict[str, None] = field(default_factory=dict)
+    tables: dict[str | None, None] = field(default_factory=dict)  # None: outside any table
     cases: dict[tuple[str, str], None] = field(default_factory=dict)
 
 
@@ -164,7 +164,7 @@ def _suite(
         prop("baseline.stale", sum(1 for e in report.stale if e.get("path") == path))
     for t in stats:
         summary = table_summary(report, t)
-        for key in (
+        for name in (
             "ruleset",
             "overlay",
             "game",
@@ -176,7 +176,7 @@ def _suite(
             "hold_percent",
             "banked_by",
         ):
-            prop(f"table.{t.table}.{key}", summary[key])
+            prop(f"table.{t.table}.{name}", summary[name])
         for category, n in sorted(summary["findings"].items()):
             prop(f"table.{t.table}.findings.{category}", n)
 

@@ -192,13 +192,13 @@ def _document(report: Report) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]
     by_id = {rs.id: rs for rs in report.rulesets}
     for f in chain(report.findings, (s.finding for s in report.suppressed)):
         key = (f.ruleset, f.rule)
-        rs = by_id.get(f.ruleset)
-        if key in rule_index or rs is None:
+        ruleset = by_id.get(f.ruleset)
+        if key in rule_index or ruleset is None:
             continue
-        for rule in rs.model.rules:
+        for rule in ruleset.model.rules:
             if rule.id == f.rule:
                 rule_index[key] = len(rules)
-                rules.append(_rule_descriptor(rs, rule))
+                rules.append(_rule_descriptor(ruleset, rule))
 
     artifact_index = {i.path: n for n, i in enumerate(report.inputs)}
     artifacts = [

@@ -93,6 +93,7 @@ def _draw(report: Report, console: Console) -> Iterator[None]:
         console.print(f"  [dim]{safe(i.path)} sha256 {i.sha256}[/dim]")
     overlays = [r for r in report.rulesets if r.overlay is not None]
     for r in overlays:
+        assert r.overlay is not None  # as chosen above
         console.print(
             f"  house rules: {safe(r.overlay.model.overlay)} over {safe(r.id)} ({safe(r.overlay.path.as_posix())})"
         )

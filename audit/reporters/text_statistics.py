@@ -23,6 +23,7 @@ _TESTS = {
 
 def draw(report: Report, console: Console) -> None:
     stats = report.statistics
+    assert stats is not None  # drawn only for a report with statistics
     if not stats.groups:
         return
     tested, shown = _smallest(stats.groups)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from decimal import ROUND_CEILING, ROUND_DOWN, ROUND_HALF_EVEN, ROUND_UP, Decimal
 
@@ -69,6 +70,6 @@ def split(rng: random.Random, total: Decimal, parts: int) -> list[Decimal]:
     if len(cuts) != parts - 1:
         return [total]
     edges = [0, *cuts, units]
-    out = [unit * (b - a) for a, b in zip(edges, edges[1:])]
+    out = [unit * (b - a) for a, b in itertools.pairwise(edges)]
     out[-1] += total - unit * units
     return out

@@ -75,7 +75,7 @@ def played_tables(tables: list[TableSpec], library: Library | None = None) -> li
         assert loaded is not None
         game = GAMES[loaded.game]
         params = game.read_params(loaded)
-        game.check(spec, params)
+        game.check(spec, params)  # type: ignore[arg-type]  # params of the same game, read above
         out.append(PlayedTable(spec, loaded, params))
     return out
 

@@ -211,7 +211,7 @@ class TableFaults:
 
     def peek_shoe(self) -> list[list[Line]]:
         """The batches after the current one that belong to the current shoe (read ahead, kept)."""
-        out = []
+        out: list[list[Line]] = []
         i = 0
         while True:
             if i == len(self.ahead):
@@ -238,7 +238,7 @@ class TableFaults:
             for fault in self.faults:
                 if fault.placed or fault.target > n:
                     continue
-                begin = _begin(batch)  # type: ignore[assignment]
+                begin = _begin(batch)
                 if self.by_category[fault.category](fault, batch, begin, n):  # type: ignore[arg-type]
                     fault.round = n
                     if fault.category != "shoe":  # the shoe's preparation is apart from the round

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Collection
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import groupby
@@ -66,7 +65,7 @@ class Anomaly:
 class Statistics:
     alpha: float = DEFAULT_ALPHA
     #: every group, in report order (a ``GroupStore`` after a build: read, not held, on a long night)
-    groups: Collection[Group] = field(default_factory=list)
+    groups: list[Group] | GroupStore = field(default_factory=list)
     #: the last answer of ``anomalies``, for the alpha and the number of groups it was read for
     _anomalies: tuple[float, int, list[Anomaly]] | None = field(
         default=None, repr=False, compare=False
@@ -77,7 +76,7 @@ class Statistics:
 
         Read in one pass: only a p-value below alpha can be an anomaly (the product is never
         below the p-value), so those are all the sort needs, with m."""
-        seen = (self.alpha, len(self.groups))  # type: ignore[arg-type]
+        seen = (self.alpha, len(self.groups))
         if self._anomalies is not None and self._anomalies[:2] == seen:
             return self._anomalies[2]
         m, candidates = 0, []

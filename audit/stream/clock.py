@@ -77,12 +77,13 @@ class LogClock:
         last = self.at_table.get(table)
         if last is None or ts >= last:
             # latest > ts here: no date arithmetic near year 1
-            if latest - ts > self.tolerance:  # type: ignore[operator]
+            assert latest is not None  # a clock with a stamp has its time
+            if latest - ts > self.tolerance:
                 self._complain(
                     table,
                     f"{stamp or ts.isoformat()} is more than {self.tolerance.seconds} s behind "
                     f"the log's clock ({written_like(latest, stamp)})",
-                )  # type: ignore[arg-type]
+                )
             self.at_table[table] = ts
             return
         self._complain(

@@ -179,7 +179,7 @@ class FirstStamp:
 
 
 def feed_lines(
-    stream: BinaryIO,
+    stream: io.BufferedIOBase,
     replay: FileReplay,
     tick: Callable[[int], None] | None = None,
     first: FirstStamp | None = None,
@@ -349,7 +349,7 @@ class _Hashing(io.RawIOBase):
                 self.digest.update(data)
             self.size += len(data)
 
-    def readinto(self, buffer) -> int:  # type: ignore[override]
+    def readinto(self, buffer) -> int:
         data = self.raw.read(len(buffer))
         n = len(data)
         buffer[:n] = data
@@ -425,7 +425,7 @@ def audit_input(
             if path == "-"
             else open_url(source)
             if is_url(source)
-            else open(source, "rb")
+            else open(source, "rb")  # noqa: SIM115 (closed when the replay is done, below)
         )
     except OSError as err:
         raise InputError(f"{path}: cannot read: {err.strerror or err}") from None

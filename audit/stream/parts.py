@@ -112,7 +112,7 @@ class Part:
         if clock.stamp is None or len(lines) < SIFT_MIN_LINES or type(lines[0]) is not bytes:
             return None
         self._sifted_size = len(clock.stamp)
-        return self._sieve.sift(lines, self.tables, clock.stamp, clock.zone)  # type: ignore[arg-type]
+        return self._sieve.sift(lines, self.tables, clock.stamp, clock.zone)
 
     def hold_after(self, lines: list[bytes], own: list[bool], start: int) -> None:
         """After a sifted chunk was replayed: the other parts' lines before the part's last event
@@ -176,7 +176,7 @@ class Part:
 
 def _either(rows: Iterable[Iterable[bool]]) -> Iterator[bool]:
     """Line by line, whether any of the rows is true (maps in C, no Python code per line)."""
-    return reduce(partial(map, or_), rows)  # type: ignore[arg-type,return-value]
+    return reduce(partial(map, or_), rows)  # type: ignore[arg-type]  # maps take any iterables
 
 
 class Sieve:

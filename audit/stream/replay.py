@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import compress
+from typing import Any
 
 from .. import events as ev
 from ..engine.flagger import Flagger, Sink
@@ -164,7 +165,7 @@ class FileReplay:
 
     def _feed(
         self,
-        lines: Iterable[str] | Iterable[bytes],
+        lines: Iterable[str | bytes],
         numbers: Iterable[int],
         owns: Callable[[str], bool] | None,
     ) -> int:
@@ -186,6 +187,7 @@ class FileReplay:
             part.held if part is not None else ()
         )  # other parts' lines kept unread (``Part.hold``)
         events = last_event = 0
+        text: Any  # bytes until decoded below (``type(text) is bytes`` is the cheapest test)
         for lineno, text in zip(numbers, lines):
             if type(text) is bytes:
                 try:
@@ -217,7 +219,7 @@ class FileReplay:
                 table.handlers[parsed.verb](table, parsed)
                 if table.closed:
                     del tables[table_id]
-                    table.ext = None  # its cycle (the extension names its table) freed now, not at a collection
+                    table.ext = None  # type: ignore[assignment]  # never used again; its cycle (the extension names its table) freed now, not at a collection
                     self.marks[table_id] = (table.flagger.dealer, table.flagger.shoe)
             else:
                 self._no_table(parsed)
@@ -420,7 +422,7 @@ class FileReplay:
         sink = self.sink
         # the end-of-log findings are at the last line, which may be another part's: read here alike
         last = self.last_line
-        text = last.decode("utf-8", "replace") if type(last) is bytes else last
+        text = last.decode("utf-8", "replace") if isinstance(last, bytes) else last
         parsed = parse_line(text.rstrip())
         if sink.line != self.stats.lines:
             sink.line, sink.text = self.stats.lines, ""

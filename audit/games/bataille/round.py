@@ -21,7 +21,7 @@ from ...engine.checks import Check, NoParams, Params, declare
 from ...engine.format_checks import OUT_OF_CONTEXT
 from ...engine.game import Round
 from ...engine.table import BURN_UNEXPECTED, SEAT_RANGE
-from ...values import SEATED, Owner, fmt_amount
+from ...values import SEATED, Card, Owner, fmt_amount
 from .hands import EGALITE_SPOTS, WAR_SPOTS, ZERO, HandState, Spot
 from .settle import Settlement
 from .war import War
@@ -80,10 +80,10 @@ class BatailleRound(War, Settlement, Round):
         self.seats = table.seats
         self.hands: dict[int, HandState] = {}
         self.closed_bets_line = 0
-        self.phase = "betting"  # betting, dealing, choices, bataille
+        self.phase: str = "betting"  # betting, dealing, choices, bataille
         self.dealt: set[int] = set()
-        self.dealer_card = None
-        self.dealer_war_card = None
+        self.dealer_card: Card | None = None
+        self.dealer_war_card: Card | None = None
         self.war_queue: list[
             int | None
         ] = []  # seats still to get a bataille card; None: the dealer
@@ -102,7 +102,7 @@ class BatailleRound(War, Settlement, Round):
         #: yet), and the settlement findings that wait on those cards: reported if
         #: the cards come (the settlement was early), dropped if they never do (the missing card is
         #: the finding; the settlement it left undecided is not another)
-        self.due_line = 0
+        self.due_line: int = 0
         self.deferred: list[tuple[Check, str, int, str, Callable[[], bool]]] = []
         self.choice_missing_seats: set[int] = set()
         #: (seat, spot, house's result) of each spot settled, for the statistics
@@ -141,11 +141,9 @@ class BatailleRound(War, Settlement, Round):
                 f"bet on seat {seat}; the table has {self.seats} places",
                 expected=f"BET seat=N with N from 1 to {self.seats}",
             )
-        if spot not in WAR_SPOTS:
-            if (
-                e.by is not None or seat not in self.seated
-            ):  # a seated player's own bet needs no more
-                self._verify_owner(seat, owner, e.approved)
+        # a seated player's own bet needs no more
+        if spot not in WAR_SPOTS and (e.by is not None or seat not in self.seated):
+            self._verify_owner(seat, owner, e.approved)
         if spot in EGALITE_SPOTS:
             offered = self.rules.egalite_offered
             if offered is not None and not offered.offered:
@@ -283,7 +281,7 @@ class BatailleRound(War, Settlement, Round):
             )
         self.closed_by_deal = False
 
-    def apply_nomorebets(self, e: ev.NoMoreBets) -> None:
+    def apply_nomorebets(self, e: ev.NoMoreBets | ev.Deal) -> None:
         if self.phase != "betting":
             return
         self.phase = "dealing"
@@ -524,7 +522,7 @@ class BatailleRound(War, Settlement, Round):
         if (
             e.verb in _SETTLEMENTS
             and not self.due_line
-            and (self.phase != "choices" or self._bataille_decides(e))
+            and (self.phase != "choices" or self._bataille_decides(e))  # type: ignore[arg-type]  # a settlement (its verb)
         ):
             self.due_line = e.line
             self.flagger.keep()

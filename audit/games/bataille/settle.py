@@ -75,6 +75,9 @@ EGALITE_WAR_ALONE, EGALITE_WAR_OTHERS = (
 class Settlement:
     """The settlements of a ``BatailleRound``."""
 
+    # the round's state these steps set, declared for the type checker (``BatailleRound`` sets it)
+    last_settled_seat: int | None
+
     def verify_settle(self: BatailleRound, e: ev.Pay | ev.Collect | ev.Push) -> None:
         if e.seat is None or e.spot is None:
             self.flag(
@@ -101,6 +104,7 @@ class Settlement:
                 expected=f"one settlement of seat {e.seat} {e.spot} (line {spot.settled_line})",
             )
             return
+        assert hand is not None  # a spot is a hand's
         self._verify_order(e.seat)
         expected = self._expected(hand, e.spot)
         if expected is None:
@@ -160,9 +164,9 @@ class Settlement:
             (
                 e.seat,
                 e.spot,
-                -e.amount if verb == "PAY" else e.amount if verb == "COLLECT" else ZERO,
+                -e.amount if verb == "PAY" else e.amount if verb == "COLLECT" else ZERO,  # type: ignore[union-attr]  # a PUSH: ZERO
             )
-        )  # type: ignore[union-attr]
+        )
 
     apply_pay = apply_collect = apply_push = apply_settle
 
@@ -272,6 +276,7 @@ class Settlement:
                 lambda: self._war_outcome(hand) is not None,
             )
             return None
+        assert hand.war_card is not None  # the bataille decided it: the hand has its card
         if spot == "egalite-war":
             odds = self.rules.pay_egalite_war
             if odds is None:
@@ -289,7 +294,7 @@ class Settlement:
             equal = (
                 self.dealer_war_card is not None
                 and compare(hand.war_card, self.dealer_war_card) == "equal"
-            )  # type: ignore[arg-type]
+            )
             if equal:
                 return (
                     PAY_EGALITE_WAR,
@@ -307,13 +312,13 @@ class Settlement:
                 stake,
                 ("the bataille cards are not equal" if why else ""),
             )
-        rule = self.rules.pay_bataille
-        if rule is None:
+        paid = self.rules.pay_bataille
+        if paid is None:
             return None
-        verb = getattr(rule, outcome).main if spot == "main" else getattr(rule, outcome).war
+        verb = getattr(paid, outcome).main if spot == "main" else getattr(paid, outcome).war
         reason = ""
         if why:
-            ace = self.rules.bataille_ace and hand.war_card.rank == "A"  # type: ignore[union-attr]
+            ace = self.rules.bataille_ace and hand.war_card.rank == "A"
             vs = (
                 f"{hand.war_card} vs {self.dealer_war_card}" + (": an Ace wins" if ace else "")
                 if self.dealer_war_card
@@ -321,7 +326,7 @@ class Settlement:
             )
             reason = f"bataille {outcome} ({vs})"
         if verb == "pay":
-            return PAY_BATAILLE, "PAY", stake * rule.odds, reason
+            return PAY_BATAILLE, "PAY", stake * paid.odds, reason
         if verb == "collect":
             return PAY_BATAILLE, "COLLECT", stake, reason
         return PAY_BATAILLE, "PUSH", None, reason
@@ -342,6 +347,7 @@ class Settlement:
         hands, seated = self.hands, self.seated
         for seat, name, result in self.settlements:
             hand = hands[seat]
+            kind: str | None
             if name == "main":
                 kind = MAIN_SURRENDER if hand.choice == "surrender" else MAIN_BATAILLE
             elif name == "egalite-war":

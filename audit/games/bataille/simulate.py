@@ -46,7 +46,8 @@ P_CUT_REFUSED = 0.25  # the first player asked declines to cut, where the rulese
 LIMITS_SPREAD = 10
 
 
-def _compare(player: Card, dealer: Card) -> int:
+def _compare(player: Card | None, dealer: Card | None) -> int:
+    assert player is not None and dealer is not None  # both dealt before they are compared
     return (player.bataille_value > dealer.bataille_value) - (
         player.bataille_value < dealer.bataille_value
     )
@@ -102,6 +103,7 @@ class BatailleNight(TableNight):
     ):
         super().__init__(spec, rng, start, number)
         self.p = params
+        assert spec.egalite_min is not None and spec.egalite_max is not None  # a bataille table's
         self.eg_min, self.eg_max = spec.egalite_min, spec.egalite_max
         self.standing = [self.new_player_id() for _ in range(3)]
         self.paused_done = False
@@ -149,6 +151,7 @@ class BatailleNight(TableNight):
 
     def open(self) -> None:
         s = self.spec
+        assert s.egalite_min is not None and s.egalite_max is not None  # a bataille table's
         self.emit(
             f"OPEN game=bataille ruleset={s.ruleset} seats={s.seats} min={fmt_amount(s.min)} "
             f"max={fmt_amount(s.max)} egalite-min={fmt_amount(s.egalite_min)} "
@@ -176,6 +179,7 @@ class BatailleNight(TableNight):
     def _announce(self) -> None:
         """The last rounds; a night shorter than them is its last shoe."""
         last = self.p.last_rounds
+        assert last is not None  # planned only when the rules announce last rounds
         if self.spec.rounds >= last:
             self.emit(f"ANNOUNCE last-rounds n={last}")
         else:
@@ -390,6 +394,7 @@ class _Round:
         favoured = t.anomaly.id if t.anomaly is not None and t.anomaly.kind == "collusion" else None
         for seat, hand in sorted(self.hands.items()):
             if favoured is not None and t.players.get(hand.owner) == favoured:
+                assert t.shoe is not None and t.anomaly is not None  # in play; the collusion's
                 favour(t.shoe.cards, t.shoe.drawn, t.rng, t.anomaly.strength)
             hand.card = self.table.draw()
             self.emit(f"DEAL seat={seat} {hand.card}")
@@ -456,7 +461,12 @@ class _Round:
             t.burn(p.war_burns_before_each_player)
             hand.war_card = t.draw()
             self.emit(f"DEAL seat={hand.seat} {hand.war_card}")
-        if p.lone_ace_wins and len(hands) == 1 and hands[0].war_card.rank == "A":
+        if (
+            p.lone_ace_wins
+            and len(hands) == 1
+            and (card := hands[0].war_card) is not None
+            and card.rank == "A"
+        ):
             self.dealer_war = None  # a lone player's Ace wins at once: no dealer card
             return
         t.burn(p.war_burns_before_dealer)

@@ -12,7 +12,7 @@ from pydantic import Field
 
 from ... import events as ev
 from ...engine.checks import NoParams, Params, declare
-from ...values import BATAILLE_VALUE, fmt_amount
+from ...values import BATAILLE_VALUE, Card, fmt_amount
 from .hands import compare
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,6 +37,12 @@ WAR_STAKE = declare("war-stake", NoParams, SCOPE)
 
 class War:
     """The choices and the bataille of a ``BatailleRound``."""
+
+    # the round's state these steps set, declared for the type checker (``BatailleRound`` sets it)
+    owed: bool
+    dealer_war_card: Card | None
+    last_settled_seat: int | None
+    burn_lines: list[int]
 
     def verify_choice(self: BatailleRound, e: ev.Choice) -> None:
         hand = self.hands.get(e.seat)
@@ -89,8 +95,8 @@ class War:
         return [
             s
             for s in self.staked_seats()
-            if hands[s].card is not None and BATAILLE_VALUE[hands[s].card.rank] == value
-        ]  # type: ignore[union-attr]
+            if (card := hands[s].card) is not None and BATAILLE_VALUE[card.rank] == value
+        ]
 
     def _start_bataille(self: BatailleRound) -> None:
         if self.due_line:  # settlements it decides came before it: early, now that it begins
@@ -148,8 +154,8 @@ class War:
         return (
             self.rules.bataille_ace
             and len(players) == 1
-            and self.hands[players[0]].war_card is not None
-            and self.hands[players[0]].war_card.rank == "A"
+            and (card := self.hands[players[0]].war_card) is not None
+            and card.rank == "A"
         )
 
     def _burns_needed(self: BatailleRound, key: int | None) -> int:

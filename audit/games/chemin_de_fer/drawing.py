@@ -83,6 +83,9 @@ def natural(cards: list[Card]) -> bool:
 class Drawing:
     """The cards of a ``CdfRound``."""
 
+    # the round's state these steps set, declared for the type checker (``CdfRound`` sets it)
+    owed: bool
+
     def verify_deal(self: CdfRound, e: ev.Deal) -> None:
         if e.to not in ("ponte", "banker"):
             self.flag(

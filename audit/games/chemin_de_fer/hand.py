@@ -106,8 +106,8 @@ class HandPassing(Places):
         first_of_shoe = (
             b.coups_in_shoe == 0
             and not b.first_given
-            and (table.round is None or not table.round.started)
-        )  # type: ignore[attr-defined]
+            and (table.round is None or not table.round.started)  # type: ignore[attr-defined]  # a CdfRound
+        )
         if first_of_shoe:
             lowest = min(table.seated) if table.seated else None
             if how != "first" or e.seat != lowest:
@@ -171,14 +171,13 @@ class HandPassing(Places):
                     if b.award is not None
                     else "AWARD by=<highest bidder>, then HAND how=auction"
                 )
-        elif how == "auction":
-            if b.award is None or b.award[0] != who:
-                problem = f"{who} takes the hand by auction, but it was not awarded to him"
-                expected = (
-                    f"HAND by={b.award[0]} how=auction"
-                    if b.award is not None
-                    else "AWARD by=OWNER before HAND how=auction"
-                )
+        elif how == "auction" and (b.award is None or b.award[0] != who):
+            problem = f"{who} takes the hand by auction, but it was not awarded to him"
+            expected = (
+                f"HAND by={b.award[0]} how=auction"
+                if b.award is not None
+                else "AWARD by=OWNER before HAND how=auction"
+            )
         if problem:
             self.flagger.flag(CDF_HAND_PASSING, problem, round=coup, expected=expected)
 

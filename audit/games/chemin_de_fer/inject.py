@@ -219,9 +219,9 @@ class CdfFaults(TableFaults):
         else:  # every other player declined: the first two were offered it in the wrong order
             first, second = batch[cuts[0]], batch[cuts[1]]
             first.body, second.body = (
-                first.body.replace(by_of(first), by_of(second)),  # type: ignore[arg-type]
-                second.body.replace(by_of(second), by_of(first)),
-            )  # type: ignore[arg-type]
+                first.body.replace(by_of(first), by_of(second)),  # type: ignore[arg-type]  # CUTs name their by=
+                second.body.replace(by_of(second), by_of(first)),  # type: ignore[arg-type]
+            )
         self.expect(cut, self.rules.cut_order)
         return True
 

@@ -119,7 +119,7 @@ class CdfRound(Drawing, Round):
         #: (ponte, his result) of each stake settled, for the statistics
         self.settlements: list[tuple[Owner, Decimal]] = []
         #: the banker's cards dealt too many at the deal, scored Baccara (art. 30); 0: none
-        self.banker_base = 0
+        self.banker_base: int = 0
         self.void = False  # dealt with too few cards: not valid, its stakes are returned (art. 32)
         self.follower_faux = False  # the follower drew against the table (art. 12)
         #: a missing event is reported at the first line it was due (``report_owed``): the bank,
@@ -489,13 +489,17 @@ class CdfRound(Drawing, Round):
                 expected="BANK amount=<taux>",
             )
         shoe = self.table.shoe
-        rule = self.rules.cards_left
-        if shoe is not None and rule is not None and shoe.size - shoe.drawn < rule.min_cards:
+        cards_rule = self.rules.cards_left
+        if (
+            shoe is not None
+            and cards_rule is not None
+            and shoe.size - shoe.drawn < cards_rule.min_cards
+        ):
             self.flag(
                 CDF_CARDS_LEFT,
                 f"coup dealt with {shoe.size - shoe.drawn} cards left in the shoe; "
-                f"the rules require {rule.min_cards}",
-                expected=f"SHOE new: at least {rule.min_cards} cards left for a coup",
+                f"the rules require {cards_rule.min_cards}",
+                expected=f"SHOE new: at least {cards_rule.min_cards} cards left for a coup",
             )
             self.void = True
         self._check_cover()
@@ -561,7 +565,7 @@ class CdfRound(Drawing, Round):
             if e.verb != "PUSH":
                 self.flag(
                     CDF_SETTLE,
-                    f"{e.by}: {e.verb} {fmt_amount(e.amount)} on a coup dealt with too few cards "  # type: ignore[union-attr]
+                    f"{e.by}: {e.verb} {fmt_amount(e.amount)} on a coup dealt with too few cards "
                     "(art. 32): the coup is not valid and the stake is returned",
                     expected=f"PUSH by={e.by}",
                 )
@@ -614,8 +618,8 @@ class CdfRound(Drawing, Round):
         if by not in self.rules.penalised:  # his place in the order is the art. 8 penalty's
             self.last_order = self._order_of(by)
         self.settlements.append(
-            (by, e.amount if verb == "PAY" else -e.amount if verb == "COLLECT" else Decimal(0))
-        )  # type: ignore[union-attr]
+            (by, e.amount if verb == "PAY" else -e.amount if verb == "COLLECT" else Decimal(0))  # type: ignore[union-attr]  # a PUSH: 0
+        )
 
     apply_pay = apply_collect = apply_push = apply_settle
 

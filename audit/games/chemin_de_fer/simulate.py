@@ -249,7 +249,8 @@ class CdfNight(TableNight):
         ponte, mode, stakes, order = self._bets(bank)
         self.emit("NOMOREBETS")
         self.emit(f"PONTE by={ponte}")
-        pc, bc = [], []
+        pc: list[Card] = []
+        bc: list[Card] = []
         for hand in (pc, bc, pc, bc):
             hand.append(self.draw())
             self.emit(f"DEAL {'ponte' if hand is pc else 'banker'} {hand[-1]}", 0.5, 1.5)

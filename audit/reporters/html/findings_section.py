@@ -81,6 +81,7 @@ def _filters(findings: Iterable[Finding], rows: int) -> Html:
     controls = []
     for key, label in FILTERS:
         seen = values[key]
+        order: list[str]
         if key == "severity":
             order = [s for s in SEVERITIES if s in seen]
         elif key == "category":
@@ -109,8 +110,8 @@ def _findings_table(report: Report, total: int) -> Html:
         ordered(report.findings, key=lambda f: (*_group_key(f), f.line, f.rule)), MAX_ROWS
     )
     groups = []
-    for (path, table_id, rnd), items in groupby(by_place, key=_group_key):
-        items = list(items)
+    for (path, table_id, rnd), grouped in groupby(by_place, key=_group_key):
+        items = list(grouped)
         where = [el("code", path), " — ", f"table {table_id}" if table_id else NO_TABLE]
         if rnd >= 0:
             where.append(f", round {rnd}")

@@ -9,7 +9,7 @@ ruleset or an overlay can only ever show as text, in an element or in an attribu
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Union
 
@@ -71,7 +71,7 @@ def number(value: float | int | None, spec: str = "g") -> str:
 
 
 def table(
-    head: list[Part],
+    head: Sequence[Part],
     rows: Iterable[Html],
     *,
     caption: Part = None,

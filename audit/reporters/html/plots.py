@@ -15,6 +15,7 @@ import math
 import re
 import warnings
 from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 from matplotlib import dates as mdates
@@ -22,6 +23,9 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import StrMethodFormatter
 
 from ...escape import for_terminal
+
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
 from ...findings import CATEGORIES
 from .markup import Html
 from .series import MAX_CARD_POINTS, MAX_MARKED_SHOES, Z95, Band, CardPoint, Course, Timeline
@@ -31,7 +35,7 @@ BAND = "#d5dbe1"
 ACTUAL = "#1f4e79"
 OUTSIDE = "#c0392b"
 SEVERITY_COLOURS = {"error": "#c0392b", "warning": "#d68910", "info": "#2874a6"}
-_RC = {
+_RC: dict[RcKeyType, Any] = {
     "svg.fonttype": "none",
     "text.parse_math": False,
     "font.family": "sans-serif",
@@ -199,7 +203,7 @@ def timeline(line: Timeline) -> Html:
                 mine = [m for m in line.moments if m.severity == severity]
                 if mine:
                     ax.scatter(
-                        [m.when for m in mine],
+                        [m.when for m in mine],  # type: ignore[arg-type]  # dates: matplotlib converts them
                         [row[m.category] for m in mine],
                         marker="|",
                         s=70,
@@ -210,10 +214,11 @@ def timeline(line: Timeline) -> Html:
             how = "each finding at its time"
         else:
             counts, start, step = line.counts, line.start, line.step
+            assert start is not None and step is not None  # set with the counts
             keys = sorted(counts, key=lambda k: (row[k[0]], k[1]))
             biggest = max(counts.values())
             ax.scatter(
-                [start + step * k[1] + step / 2 for k in keys],
+                [start + step * k[1] + step / 2 for k in keys],  # type: ignore[arg-type]  # dates
                 [row[k[0]] for k in keys],
                 s=[6 + 120 * counts[k] / biggest for k in keys],
                 color=ACTUAL,
@@ -285,7 +290,7 @@ def _card_boxes(ax, points: list[CardPoint], middles: list[tuple[float, str]]):
     """Two boxes a table (ranks, then order) at 3 t and 3 t + 1; the shoes outside the band as points there."""
     outside = []
     for t in range(len(middles)):
-        for k, (test, marker, name) in enumerate(_TESTS):
+        for k, (test, _marker, _name) in enumerate(_TESTS):
             zs = [p.z for p in points if p.column == t and p.test == test]
             if not zs:
                 continue

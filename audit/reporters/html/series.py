@@ -14,6 +14,7 @@ import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from decimal import Decimal
 
 from ...findings import Finding
 from ...statistics import Group, Statistics
@@ -78,6 +79,12 @@ class CardPoint:
     anomaly: bool
 
 
+def _money(figure: Decimal | None) -> float:
+    """A money group's figure: every group whose test is "result" has its result, expectation and sd."""
+    assert figure is not None
+    return float(figure)
+
+
 def _label(g: Group, several_inputs: bool) -> str:
     label = g.id if g.scope == "table" or g.table is None else f"{g.id} · {g.table}"
     return f"{label} ({g.path})" if several_inputs else label
@@ -100,9 +107,9 @@ def bands(stats: Statistics, scope: str, several_inputs: bool) -> tuple[list[Ban
     return [
         Band(
             _label(g, several_inputs),
-            float(g.result),
-            float(g.expected),
-            float(g.sd),
+            _money(g.result),
+            _money(g.expected),
+            _money(g.sd),
             g.z,
             g.key in flagged,
         )
@@ -132,10 +139,10 @@ def courses(stats: Statistics, several_inputs: bool) -> tuple[list[Course], int]
         course = Course(f"{table} ({path})" if several_inputs else table)
         variance = 0.0
         for g in groups:
-            variance += float(g.sd) ** 2
+            variance += _money(g.sd) ** 2
             course.rounds.append(course.rounds[-1] + g.rounds)
-            course.result.append(course.result[-1] + float(g.result))
-            course.expected.append(course.expected[-1] + float(g.expected))
+            course.result.append(course.result[-1] + _money(g.result))
+            course.expected.append(course.expected[-1] + _money(g.expected))
             course.sd.append(math.sqrt(variance))
         out.append(course)
     if len(out) <= MAX_COURSES:
@@ -176,6 +183,7 @@ def timeline(findings: Iterable[Finding]) -> Timeline:
             kept.append(Moment(when, category, severity))
     if seen <= MAX_MOMENTS:
         return Timeline(kept, untimed, categories={m.category for m in kept})
+    assert first is not None and last is not None  # seen > MAX_MOMENTS: some were timed
     step = interval(first, last)
     counts: dict[tuple[str, int], int] = {}
     for when, category, _ in _times(findings):
@@ -218,13 +226,17 @@ def card_points(stats: Statistics) -> tuple[list[CardPoint], list[tuple[float, s
         for g in stats.groups
         if g.scope == "shoe" and g.test in ("ranks", "order") and g.z is not None
     ]
+    points: list[CardPoint]
+    middles: list[tuple[float, str]]
+    between: list[float]
     points, middles, between, x = [], [], [], 0  # x: the next free place
-    for column, ((path, table), groups) in enumerate(_by_table(shoes).items()):
+    for column, ((_path, table), groups) in enumerate(_by_table(shoes).items()):
         if points:
             between.append(float(x))  # an empty place between two tables
             x += 1
         places = _places(groups)
         for g in groups:
+            assert g.z is not None  # chosen above
             points.append(
                 CardPoint(x + places[_shoe_number(g)], column, table, g.test, g.z, g.key in flagged)
             )

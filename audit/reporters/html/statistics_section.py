@@ -94,6 +94,7 @@ _PLURAL = {
 def _flagged(report: Report) -> set[tuple[str, str, str]]:
     """(path, scope, id) of the groups to list first: an anomaly's, a dealer's with a finding, a shoe's
     with a finding (a finding names its dealer and its shoe; it names no player)."""
+    assert report.statistics is not None  # ``section`` shows groups only for a report with them
     out = {(a.group.path, a.group.scope, a.group.id) for a in report.statistics.anomalies()}
     dealers = {d for d, n in report.tally().dealers.items() if d is not None and n}
     shoes = set()
@@ -175,6 +176,7 @@ def _groups(report: Report) -> Html:
     parts = []
     several = len(report.inputs) > 1
     flagged = _flagged(report)
+    assert report.statistics is not None  # as in ``_flagged``
     for scope in SCOPES:
         mine = [g for g in report.statistics.groups if g.scope == scope]
         money_groups = [g for g in mine if g.test == "result"]
