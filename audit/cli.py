@@ -412,7 +412,7 @@ def check(
         bool | None,
         typer.Option(
             "--statistics/--no-statistics",
-            help="Add the surveillance statistics (docs/statistics.md): each table's, dealer's, player's and shoe's result against its exact expectation, and the card tests. Off unless the configuration's statistics setting is true.",
+            help="Add the surveillance statistics (docs/statistics.md): each table's, dealer's, player's and shoe's result against its exact expectation, and the card tests. On unless the configuration's statistics setting is false.",
         ),
     ] = None,
     alpha: Annotated[

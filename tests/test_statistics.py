@@ -131,27 +131,34 @@ def test_stacked_shoe_names_the_shoe_the_same_whatever_jobs(tmp_path):
     assert json.loads(two.read_text())["statistics"] == report["statistics"]
 
 
-def test_the_statistics_are_asked_for_on_the_command_line_or_in_the_configuration(tmp_path):
-    """Off by default (docs/statistics.md says why); ``--statistics`` or ``statistics = true`` in the
-    configuration adds them, and ``--no-statistics`` wins over the configuration."""
+def test_the_statistics_are_on_unless_turned_off(tmp_path):
+    """On by default, with the correction and the counts; ``--no-statistics`` or ``statistics = false``
+    in the configuration leaves them out, and ``--statistics`` wins over the configuration."""
     night = Path(__file__).resolve().parent.parent / "fixtures" / "nights" / "example-night.del"
     report = tmp_path / "r.json"
     assert audit("check", "-f", "json", "-o", str(report), str(night)).returncode == 0
-    assert "statistics" not in json.loads(report.read_text())
+    made = json.loads(report.read_text())
+    stats = made["statistics"]
+    assert made["configuration"]["statistics"] is True
+    assert stats["correction"] == "holm" and stats["listed"] == len(stats["groups"])
+    tested = [g for g in stats["groups"] if g["p"] is not None]
+    assert 0 < stats["tested"] == len(tested) < stats["listed"]
     assert (
-        audit("check", "--statistics", "-f", "json", "-o", str(report), str(night)).returncode == 0
+        audit("check", "--no-statistics", "-f", "json", "-o", str(report), str(night)).returncode
+        == 0
     )
-    assert json.loads(report.read_text())["statistics"]["groups"]
+    made = json.loads(report.read_text())
+    assert "statistics" not in made and made["configuration"]["statistics"] is False
     config = tmp_path / "audit.toml"
-    config.write_text("statistics = true\n")
+    config.write_text("statistics = false\n")
     done = audit("check", "--config", str(config), "-f", "json", "-o", str(report), str(night))
     assert done.returncode == 0, done.stderr
-    assert json.loads(report.read_text())["statistics"]["groups"]
+    assert "statistics" not in json.loads(report.read_text())
     done = audit(
         "check",
         "--config",
         str(config),
-        "--no-statistics",
+        "--statistics",
         "-f",
         "json",
         "-o",
@@ -159,7 +166,7 @@ def test_the_statistics_are_asked_for_on_the_command_line_or_in_the_configuratio
         str(night),
     )
     assert done.returncode == 0, done.stderr
-    assert "statistics" not in json.loads(report.read_text())  # the command line wins
+    assert json.loads(report.read_text())["statistics"]["groups"]  # the command line wins
 
 
 def test_cents_and_the_expectation_in_integers_equal_the_fractions():

@@ -11,6 +11,7 @@ from .. import __version__
 from ..engine.stats import TableStats
 from ..escape import undecodable_escaped
 from ..report import Report
+from ..statistics import CORRECTION
 from . import json_pieces
 
 FORMAT = "del-audit-report"
@@ -110,8 +111,12 @@ _MEMBERS = ",\n        "
 def statistics(report: Report, groups: bool = True) -> dict[str, Any]:
     """The ``statistics`` section (statistics contract, section 2); without ``groups``, a mark where they go."""
     stats = report.statistics
+    found = stats.anomalies()
     return {
         "alpha": stats.alpha,
+        "correction": CORRECTION,
+        "tested": stats.tested,
+        "listed": len(stats.groups),
         "groups": [_group(g) for g in stats.groups] if groups else GROUPS_HERE,
         "anomalies": [
             {
@@ -125,7 +130,7 @@ def statistics(report: Report, groups: bool = True) -> dict[str, Any]:
                 "p_adjusted": a.p_adjusted,
                 "message": a.group.message,
             }
-            for a in stats.anomalies()
+            for a in found
         ],
     }
 

@@ -24,6 +24,8 @@ from .money import Figures, MoneyGroup, cents, units
 from .store import GroupStore
 
 DEFAULT_ALPHA = 0.001
+#: how the p-values are corrected for the number of groups tested (the report says it)
+CORRECTION = "holm"
 #: fewest rounds for a money group to be tested (the normal approximation needs a sample)
 MIN_ROUNDS = 30
 
@@ -71,6 +73,14 @@ class Statistics:
     _anomalies: tuple[float, int, list[Anomaly]] | None = field(
         default=None, repr=False, compare=False
     )
+    _tested: int = field(default=0, repr=False, compare=False)
+
+    @property
+    def tested(self) -> int:
+        """The groups whose p-value counts in the correction (a money group of 30 rounds or more, a
+        card test of 65 cards or more)."""
+        self.anomalies()
+        return self._tested
 
     def anomalies(self) -> list[Anomaly]:
         """Holm: the k-th smallest of m p-values times (m - k + 1), never below the one before.
@@ -94,6 +104,7 @@ class Statistics:
                 break
             out.append(Anomaly(group, _round_p(running)))
         self._anomalies = (*seen, out)
+        self._tested = m
         return out
 
 
