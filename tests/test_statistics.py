@@ -8,6 +8,7 @@ import math
 import random
 import subprocess
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 from audit.engine import card_tests as cards
@@ -97,6 +98,7 @@ def test_collusion_names_the_player(tmp_path):
         and "more than expected" in anomaly["message"]
     )
     log = tmp_path / "night.del"
+    _where_and_pairs(report, anomaly, log)
     failing = audit("check", "--statistics", "-q", "--fail-on-anomaly", str(log))
     assert failing.returncode == 1
     assert (
@@ -105,6 +107,56 @@ def test_collusion_names_the_player(tmp_path):
         ).returncode
         == 0
     )
+
+
+def _where_and_pairs(report: dict, anomaly: dict, log: Path) -> None:
+    """The anomaly says where its rounds were (checked against the log's lines), and the player's
+    pairs, one per dealer who dealt him, add up to his rounds, result and handle."""
+    lines = log.read_text().splitlines()
+    first, last = lines[anomaly["first_line"] - 1].split(), lines[anomaly["last_line"] - 1].split()
+    assert first[0] == anomaly["first_time"] and last[0] == anomaly["last_time"]
+    assert first[1:3] == [anomaly["table"], "ROUND"] and "begin" in first
+    assert last[1:3] == [anomaly["table"], "ROUND"] and "end" in last
+    dealers = {
+        line.split("id=")[1].split()[0]
+        for line in lines
+        if " DEALER " in line and anomaly["table"] in line
+    }
+    assert set(anomaly["dealers"]) <= dealers and len(anomaly["dealers"]) >= 2
+    assert anomaly["shoes"] and all(s.startswith(anomaly["table"] + "#") for s in anomaly["shoes"])
+    assert anomaly["rounds"] > 30 and anomaly["handle"] and anomaly["expected"] and anomaly["sd"]
+    pairs = [
+        g
+        for g in report["statistics"]["groups"]
+        if g["scope"] == "pair" and g["player"] == anomaly["id"]
+    ]
+    assert sorted(g["dealer"] for g in pairs) == anomaly["dealers"]
+    assert all(g["id"] == f"{g['dealer']}+{g['player']}" for g in pairs)
+    assert sum(g["rounds"] for g in pairs) == anomaly["rounds"]
+    assert sum(Decimal(g["result"]) for g in pairs) == Decimal(anomaly["result"])
+    assert sum(Decimal(g["handle"]) for g in pairs) == Decimal(anomaly["handle"])
+
+
+def test_a_player_anomaly_is_linked_to_a_clumped_shoe_of_his_table():
+    """Victim or beneficiary: where his rounds were, against the shoes whose cards are an anomaly."""
+
+    def player(ident: str, p: float, z: float, shoes: tuple[str, ...]) -> Group:
+        return Group("player", ident, "n.del", "result", "T", "r", 90, z=z, p_exact=p, shoes=shoes)
+
+    groups = [
+        player("WINNER", 1e-9, -6.1, ("T#1", "T#2")),
+        player("LOSER", 1e-8, 5.7, ("T#2",)),
+        player("ELSEWHERE", 1e-8, 5.8, ("T#1",)),
+        Group("shoe", "T#2", "n.del", "order", "T", "r", 60, z=6.0, p_exact=1e-9),
+        Group("player", "OTHER-TABLE", "n.del", "result", "U", "r", 90, z=-6, p_exact=1e-9),
+    ]
+    found = {a.group.id: a for a in Statistics(alpha=0.001, groups=groups).anomalies()}
+    assert (
+        "include shoe T#2" in found["WINNER"].message and "beneficiary" in found["WINNER"].message
+    )
+    assert "victim" in found["LOSER"].message and found["LOSER"].linked == ("T#2",)
+    assert "none of his rounds were at the anomalous shoe T#2" in found["ELSEWHERE"].message
+    assert found["OTHER-TABLE"].linked == () and found["OTHER-TABLE"].message == ""
 
 
 def test_stacked_shoe_names_the_shoe_the_same_whatever_jobs(tmp_path):
