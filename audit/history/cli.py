@@ -244,3 +244,28 @@ def rules(
 
     first, last = _days(since, until)
     _show(store, config, format, lambda conn: view(conn, period.value, first, last))
+
+
+@history_app.command()
+def anomalies(
+    store: StoreOpt = None,
+    config: ConfigOpt = None,
+    format: FormatOpt = HistoryFormat("text"),
+    period: PeriodOpt = Period("month"),
+    since: FromOpt = None,
+    until: ToOpt = None,
+    alpha: Annotated[
+        float,
+        typer.Option(
+            "--alpha",
+            min=0.0,
+            max=1.0,
+            help="Error rate, corrected (Holm) for every group of every period shown.",
+        ),
+    ] = 0.001,
+) -> None:
+    """The statistics' groups summed over each period's nights, tested together: anomalies, most improbable first."""
+    from .anomalies import anomalies as view
+
+    first, last = _days(since, until)
+    _show(store, config, format, lambda conn: view(conn, period.value, first, last, alpha))
