@@ -483,6 +483,8 @@ def check(
             report.statistics.alpha = alpha
         if recorder is not None:
             recorder.keep_statistics(report, shown=shown)
+            if report.statistics is not None:  # the morning page shows the month to date too
+                report.month_to_date = history.month_to_date(recorder, report)
         base_sha = None
         if base_path is not None:
             with _exit_2_on(baseline_file.BaselineError):

@@ -790,3 +790,22 @@ def test_the_month_names_a_pair_no_night_names(store_url, patient_nights):
     assert "with dealer DX777 won" in rows[0]["message"]
     csv_out = cli("history", "anomalies", "--store", store_url, "-f", "csv", "--period", "day")
     assert csv_out.returncode == 0 and "DX777+PX777" not in csv_out.stdout
+
+
+def test_the_morning_page_shows_the_month_to_date(tmp_path, patient_nights):
+    """With --store, the HTML page sums the month's recorded nights and this one."""
+    url = str(tmp_path / "history.sqlite")
+    recorder = Recorder.open(url, None, [], "06:00")
+    for report, stamps in patient_nights[:-1]:
+        recorder.record(report, stamps)
+    recorder.store.dispose()
+    [tonight] = patient_nights[-1][1]
+    page = tmp_path / "night.html"
+    done = cli("check", "-q", "--store", url, "-f", "html", "-o", str(page), tonight)
+    assert done.returncode == 0, done.stderr
+    html = page.read_text(encoding="utf-8")
+    assert "Month to date, 2026-11-01 to 2026-11-06 (6 night(s), this one included)" in html
+    assert "player PX777 with dealer DX777 won" in html.split('id="month"')[1]
+    alone = tmp_path / "alone.html"
+    done = cli("check", "-q", "-f", "html", "-o", str(alone), tonight)
+    assert done.returncode == 0 and 'id="month"' not in alone.read_text(encoding="utf-8")

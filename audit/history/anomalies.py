@@ -12,13 +12,16 @@ says how the morning page's nightly look at the month to date spends alpha).
 
 from __future__ import annotations
 
+import calendar
 import math
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
 from ..statistics import DEFAULT_ALPHA, MIN_ROUNDS, Group, Statistics
 from . import periods, schema
+from .gaming_day import of_stamp
 from .views import View
 
 COLUMNS = [
@@ -51,8 +54,11 @@ class _Sum:
         self.handle = self.result = self.expected = self.variance = Decimal(0)
 
 
-def summed(conn, period: str, since: date | None, until: date | None) -> dict[tuple, _Sum]:
-    """(period, scope, id, table) -> the group's sums over the period's recorded nights."""
+def summed(
+    conn, period: str, since: date | None, until: date | None, skip: set[str] = frozenset()
+) -> dict[tuple, _Sum]:
+    """(period, scope, id, table) -> the group's sums over the period's recorded nights (but the
+    inputs whose SHA-256 is in ``skip``)."""
     from sqlalchemy import select
 
     i, g = schema.inputs, schema.groups
@@ -76,6 +82,8 @@ def summed(conn, period: str, since: date | None, until: date | None) -> dict[tu
         query = query.where(i.c.gaming_day >= since)
     if until is not None:
         query = query.where(i.c.gaming_day <= until)
+    if skip:
+        query = query.where(i.c.sha256.not_in(sorted(skip)))
     sums: dict[tuple, _Sum] = defaultdict(_Sum)
     for r in conn.execute(query):
         s = sums[(periods.key(r.gaming_day, period), r.scope, r.ident, r.table_id)]
@@ -163,3 +171,54 @@ def anomalies(
         for a in found
     ]
     return View(COLUMNS, rows, empty="no anomaly in this range")
+
+
+def month_to_date(recorder, report, statistics) -> MonthToDate | None:
+    """The month of the night's gaming day, its recorded nights and this run's groups summed, tested
+    at alpha spent over the month's nights (``alpha / days in the month``: one look a night, the
+    chance of a false alarm in the month's looks held at alpha). None without a gaming day."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    days = [
+        i.gaming_day or of_stamp(i.first_event, recorder.start)
+        for i in report.inputs
+        if i.first_event
+    ]
+    days = [d for d in days if d is not None]
+    if statistics is None or not days:
+        return None
+    last = max(days)
+    first = periods.start(last, "month")
+    when = periods.key(last, "month")
+    tonight = {i.sha256 for i in report.inputs}
+    try:
+        with recorder.store.engine.connect() as conn:
+            sums = summed(conn, "month", first, last, skip=tonight)
+    except SQLAlchemyError:  # no store yet, or not readable: tonight alone
+        sums = defaultdict(_Sum)
+    for g in statistics.groups:
+        if g.test != "result" or g.scope not in SUMMED or g.handle is None:
+            continue
+        s = sums[(when, g.scope, g.id, g.table)]
+        s.days.add(last)
+        s.rounds += g.rounds
+        s.handle += g.handle
+        s.result += g.result
+        s.expected += g.expected
+        s.variance += g.sd**2
+    spent = statistics.alpha / calendar.monthrange(last.year, last.month)[1]
+    found = tested(sums, spent).anomalies()
+    found.sort(key=lambda a: (a.group.p_exact, a.group.scope, a.group.id))
+    nights = set().union(*(s.days for s in sums.values())) if sums else set()
+    return MonthToDate(first, last, len(nights), spent, found)
+
+
+@dataclass
+class MonthToDate:
+    """What the morning page shows beside the night: the month to date's anomalies."""
+
+    first: date
+    last: date
+    nights: int
+    alpha: float
+    anomalies: list

@@ -100,6 +100,13 @@ def open_recorder(store: str | None, cfg: config_file.Config, files: list[str]):
         _die(str(err))
 
 
+def month_to_date(recorder, report):
+    """The month to date's anomalies, the night's groups with the month's recorded nights."""
+    from .anomalies import month_to_date as summed
+
+    return summed(recorder, report, recorder.statistics)
+
+
 def record(recorder, report, quiet: bool) -> None:
     """Record the run; a line on standard error says what was recorded, with --quiet too (the
     one line a nightly job leaves in its log besides the summary)."""
