@@ -235,7 +235,7 @@ def _summed(parts) -> Acc:
 def _place(g: Group, shoes: set[tuple[str, int]], where) -> None:
     """Where the group's rounds were: ``where`` has their dealers and first and last marks."""
     g.dealers = tuple(sorted(where.dealers))
-    g.shoes = tuple(f"{table}#{n}" for table, n in sorted(shoes))
+    g.shoes = tuple(f"{table}#{n}" for table, n in sorted(shoes) if n)
     if where.first is not None:
         g.first_line, g.first_time = where.first
     if where.last is not None:
@@ -261,8 +261,8 @@ def _money_group(path: str, scope: str, ident: str, m: MoneyGroup) -> Group:
     )
     if scope == "pair":
         g.dealer, g.player = ident.split("+", 1)
-    _place(g, m.shoes, m)
-    if m.rounds >= MIN_ROUNDS and m.variance > 0:
+    if m.rounds >= MIN_ROUNDS and m.variance > 0:  # tested: it may be an anomaly, which says where
+        _place(g, m.shoes, m)
         result, scale = m.result.as_integer_ratio()
         gap = (result * denominator - numerator * scale, scale * denominator)  # result - expected
         z = gap[0] / gap[1] / m.sd  # int / int: correctly rounded, as float(Fraction) is

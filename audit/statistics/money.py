@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 from fractions import Fraction
+from itertools import repeat
 
 from ..odds import OddsError, compute
 from ..rulesets import LoadedRuleset
@@ -96,7 +97,9 @@ class MoneyGroup:
         self.result += acc.result
         self.tables.add(table)
         self.rulesets.add(ruleset)
-        self.shoes.update((table, n) for n in acc.shoes if n)
+        self.shoes.update(
+            zip(repeat(table), acc.shoes)
+        )  # shoe 0 (rounds before any) left out later
         self.dealers |= acc.dealers
         if acc.first is not None and (self.first is None or acc.first[0] < self.first[0]):
             self.first = acc.first
