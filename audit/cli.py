@@ -422,7 +422,7 @@ def check(
         bool | None,
         typer.Option(
             "--statistics/--no-statistics",
-            help="Add the surveillance statistics (docs/statistics.md): each table's, dealer's, player's and shoe's result against its exact expectation, and the card tests. Off unless the configuration's statistics setting is true.",
+            help="Add the surveillance statistics (docs/statistics.md): each table's, dealer's, player's and shoe's result against its exact expectation, and the card tests. On unless the configuration's statistics setting is false.",
         ),
     ] = None,
     alpha: Annotated[
@@ -493,6 +493,8 @@ def check(
             report.statistics.alpha = alpha
         if recorder is not None:
             recorder.keep_statistics(report, shown=shown)
+            if report.statistics is not None:  # the morning page shows the month to date too
+                report.month_to_date = history.month_to_date(recorder, report)
         base_sha = None
         if base_path is not None:
             with _exit_2_on(baseline_file.BaselineError):

@@ -55,9 +55,9 @@ class Settings(_Strict):
     cluster: str | None = None
     #: the history store audit check records into, as --store (docs/history.md)
     store: str | None = None
-    #: whether audit check adds the surveillance statistics, as --statistics/--no-statistics (off: they
-    #: cost the audit about a quarter of its time, docs/statistics.md)
-    statistics: bool = False
+    #: whether audit check adds the surveillance statistics, as --statistics/--no-statistics (on unless
+    #: turned off here or by --no-statistics, docs/statistics.md)
+    statistics: bool = True
     #: when a gaming day begins, local time as the log writes it (docs/history.md)
     gaming_day_start: str = Field(
         default="06:00", alias="gaming-day-start", pattern=r"^([01]\d|2[0-3]):[0-5]\d$"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from .configuration import Configuration
 from .engine.stats import TableStats
@@ -74,6 +74,8 @@ class Report:
     reported_rules: frozenset[str] | None = None
     #: what shaped the report (``audit.configuration``): filled by the command that made it
     configuration: Configuration | None = None
+    #: with a history store: the month to date's anomalies (``audit.history.anomalies.MonthToDate``)
+    month_to_date: Any = None
 
     def reports(self, rule: str) -> bool:
         """Whether the report speaks of ``rule``: its findings, its SARIF descriptor, its JUnit test cases."""

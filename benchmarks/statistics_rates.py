@@ -86,7 +86,7 @@ def main() -> int:
         for i in range(args.nights):
             played = Anomaly("collusion", strength)
             found = audit(library, [MIXES[i % 2][0]], 2, args.rounds, 2000 + i, played)
-            caught += any(a.group.scope == "player" and a.group.id == played.id for a in found)
+            caught += any(a.group.id == played.expected()["id"] for a in found)
         power[str(strength)] = caught / args.nights
     stacked = 0
     for i in range(args.nights):

@@ -88,7 +88,7 @@ def test_a_parent_audit_toml_that_ignores_every_rule_says_so_first(tmp_path, uns
         "source": "../audit.toml",
         "hidden": every,
     }
-    assert report["findings"] == [] and conf["fail_on"] == "error" and conf["statistics"] is False
+    assert report["findings"] == [] and conf["fail_on"] == "error" and conf["statistics"] is True
 
     page = tmp_path / "night.html"
     done = audit("check", "--no-progress", "-f", "html", "-o", str(page), str(MIXED), cwd=child)
@@ -259,9 +259,7 @@ def test_sarif_junit_and_github_carry_the_configuration(tmp_path, unselected):
     assert props["configuration.selection.ignore"] == "wrong-payout"
     assert props["configuration.selection.source"] == "audit.toml"
     assert props["configuration.selection.hidden"] == str(hidden)
-    assert (
-        props["configuration.fail_on"] == "error" and props["configuration.statistics"] == "false"
-    )
+    assert props["configuration.fail_on"] == "error" and props["configuration.statistics"] == "true"
     assert props["configuration.rulesets.fr-bataille-2007.sha256"] == sha256(
         ROOT / "rulesets" / "fr-bataille-2007.yaml"
     )

@@ -27,6 +27,7 @@ import sqlalchemy
 
 from audit import simulate as sim
 from audit.history import views
+from audit.history.anomalies import anomalies as anomalies_view
 from audit.history.compare import compare
 from audit.history.formats import FORMATS, render
 from audit.history.migrate import prepare
@@ -37,6 +38,7 @@ from audit.resources import rulesets_dir
 from audit.rulesets import Library
 from audit.run import run_audit
 from audit.simulate import faults
+from audit.simulate.anomalies import Anomaly
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "s3cret-P@ss:w/rd"
@@ -715,3 +717,95 @@ def test_the_gaming_day_rule():
         days.add(stamp)
     assert days.counts == {date(2026, 11, 20): 2, date(2026, 11, 21): 1}
     assert days.busiest() == date(2026, 11, 20)
+
+
+# --- anomalies across nights ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def patient_nights(tmp_path_factory, library):
+    """Six nights of one bataille table where dealer DX777 favours player PX777 whenever he deals
+    (one round in three): no night is enough to name the pair."""
+    folder = tmp_path_factory.mktemp("patient")
+    out = []
+    for k in range(6):
+        day = f"2026-11-{k + 1:02d}"
+        start = datetime.fromisoformat(f"{day}T21:00:00+01:00")
+        specs = sim.cli_tables(["fr-bataille-2007"], 1, 300)
+        lines = sim.simulate(
+            tables=specs, seed=100 + k, start=start, anomaly=Anomaly("collusion", 1.0)
+        )
+        night = folder / f"{day}.del"
+        night.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        report = run_audit(library, [night.as_posix()])
+        assert "DX777+PX777" not in {a.group.id for a in report.statistics.anomalies()}
+        out.append((report, {night.as_posix(): f"{day}T21:00:00.000+01:00"}))
+    return out
+
+
+def test_the_month_names_a_pair_no_night_names(store_url, patient_nights):
+    recorder = Recorder.open(store_url, None, [], "06:00")
+    for report, stamps in patient_nights:
+        recorder.record(report, stamps)
+    recorder.store.dispose()
+    store = parse(store_url)
+    with store.engine.begin() as conn:
+        month = anomalies_view(conn, "month", None, None)
+        days = anomalies_view(conn, "day", None, None)
+        november = anomalies_view(conn, "month", date(2026, 11, 1), date(2026, 11, 3))
+    store.dispose()
+    first = month.rows[0]
+    assert (first["period"], first["scope"], first["id"], first["table"]) == (
+        "2026-11",
+        "pair",
+        "DX777+PX777",
+        "FR-01",
+    )
+    assert first["nights"] == 6 and first["z"] < 0 and first["p_adjusted"] < 0.001
+    assert [r["p"] for r in month.rows] == sorted(r["p"] for r in month.rows)
+    assert "DX777+PX777" not in {r["id"] for r in days.rows}
+    assert all(r["nights"] == 3 for r in november.rows)  # --from/--to: the nights in the range
+    done = cli("history", "anomalies", "--store", store_url, "-f", "json")
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    assert list(rows[0]) == [
+        "period",
+        "scope",
+        "id",
+        "table",
+        "nights",
+        "rounds",
+        "handle",
+        "result",
+        "expected",
+        "sd",
+        "z",
+        "p",
+        "p_adjusted",
+        "message",
+    ]
+    assert rows[0]["id"] == "DX777+PX777" and rows[0]["handle"] == str(
+        first["handle"].quantize(Decimal("0.01"))
+    )
+    assert "with dealer DX777 won" in rows[0]["message"]
+    csv_out = cli("history", "anomalies", "--store", store_url, "-f", "csv", "--period", "day")
+    assert csv_out.returncode == 0 and "DX777+PX777" not in csv_out.stdout
+
+
+def test_the_morning_page_shows_the_month_to_date(tmp_path, patient_nights):
+    """With --store, the HTML page sums the month's recorded nights and this one."""
+    url = str(tmp_path / "history.sqlite")
+    recorder = Recorder.open(url, None, [], "06:00")
+    for report, stamps in patient_nights[:-1]:
+        recorder.record(report, stamps)
+    recorder.store.dispose()
+    [tonight] = patient_nights[-1][1]
+    page = tmp_path / "night.html"
+    done = cli("check", "-q", "--store", url, "-f", "html", "-o", str(page), tonight)
+    assert done.returncode == 0, done.stderr
+    html = page.read_text(encoding="utf-8")
+    assert "Month to date, 2026-11-01 to 2026-11-06 (6 night(s), this one included)" in html
+    assert "player PX777 with dealer DX777 won" in html.split('id="month"')[1]
+    alone = tmp_path / "alone.html"
+    done = cli("check", "-q", "-f", "html", "-o", str(alone), tonight)
+    assert done.returncode == 0 and 'id="month"' not in alone.read_text(encoding="utf-8")

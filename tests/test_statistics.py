@@ -8,6 +8,7 @@ import math
 import random
 import subprocess
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 from audit.engine import card_tests as cards
@@ -76,35 +77,76 @@ def _night(
     )
     assert done.returncode == 0, done.stderr
     report = tmp_path / "report.json"
-    done = audit("check", "--statistics", "-f", "json", "-o", str(report), str(log))
+    done = audit("check", "-f", "json", "-o", str(report), str(log))
     assert done.returncode == 0, (
         done.stderr
     )  # an anomaly is not a finding, and every round is legal
     return json.loads(expected.read_text()), json.loads(report.read_text())
 
 
-def test_collusion_names_the_player(tmp_path):
-    expected, report = _night(
-        tmp_path, "collusion", ["fr-bataille-2007", "fr-bataille-2007"], 400, 3
-    )
+def test_collusion_names_the_pair(tmp_path):
+    """One dealer of the table's three favours one player: the pair is named, with where its rounds
+    were; the player's pairs (one per dealer who dealt him) add up to his group."""
+    expected, report = _night(tmp_path, "collusion", ["fr-bataille-2007"], 900, 3)
     assert report["summary"]["findings"] == {"error": 0, "warning": 0, "info": 0}
+    assert expected["scope"] == "pair" and expected["id"] == "DX777+PX777"
     named = [(a["scope"], a["id"]) for a in report["statistics"]["anomalies"]]
-    assert ("player", expected["id"]) in named
+    assert ("pair", expected["id"]) in named
     anomaly = next(a for a in report["statistics"]["anomalies"] if a["id"] == expected["id"])
+    assert anomaly["dealer"] == "DX777" and anomaly["player"] == "PX777"
     assert (
         anomaly["table"] == expected["table"]
         and anomaly["z"] < 0
-        and "more than expected" in anomaly["message"]
+        and "player PX777 with dealer DX777 won" in anomaly["message"]
     )
     log = tmp_path / "night.del"
-    failing = audit("check", "--statistics", "-q", "--fail-on-anomaly", str(log))
+    _where_and_pairs(report, anomaly, log)
+    failing = audit("check", "-q", "--fail-on-anomaly", str(log))
     assert failing.returncode == 1
+    assert audit("check", "-q", "--alpha", "1e-300", "--fail-on-anomaly", str(log)).returncode == 0
+
+
+def _where_and_pairs(report: dict, anomaly: dict, log: Path) -> None:
+    """The anomaly says where its rounds were (checked against the log's lines), and the player's
+    pairs, one per dealer who dealt him, add up to his rounds, result and handle."""
+    lines = log.read_text().splitlines()
+    first, last = lines[anomaly["first_line"] - 1].split(), lines[anomaly["last_line"] - 1].split()
+    assert first[0] == anomaly["first_time"] and last[0] == anomaly["last_time"]
+    assert first[1:3] == [anomaly["table"], "ROUND"] and "begin" in first
+    assert last[1:3] == [anomaly["table"], "ROUND"] and "end" in last
+    assert anomaly["dealers"] == [anomaly["dealer"]]
+    assert anomaly["shoes"] and all(s.startswith(anomaly["table"] + "#") for s in anomaly["shoes"])
+    assert anomaly["rounds"] > 30 and anomaly["handle"] and anomaly["expected"] and anomaly["sd"]
+    groups = report["statistics"]["groups"]
+    player = next(g for g in groups if g["scope"] == "player" and g["id"] == anomaly["player"])
+    pairs = [g for g in groups if g["scope"] == "pair" and g["player"] == anomaly["player"]]
+    assert len(pairs) == 3 and all(g["id"] == f"{g['dealer']}+{g['player']}" for g in pairs)
+    assert sum(g["rounds"] for g in pairs) == player["rounds"] > anomaly["rounds"]
+    assert sum(Decimal(g["result"]) for g in pairs) == Decimal(player["result"])
+    assert sum(Decimal(g["handle"]) for g in pairs) == Decimal(player["handle"])
+    assert abs(player["z"]) < abs(anomaly["z"])  # the other dealers' fair rounds dilute the player
+
+
+def test_a_player_anomaly_is_linked_to_a_clumped_shoe_of_his_table():
+    """Victim or beneficiary: where his rounds were, against the shoes whose cards are an anomaly."""
+
+    def player(ident: str, p: float, z: float, shoes: tuple[str, ...]) -> Group:
+        return Group("player", ident, "n.del", "result", "T", "r", 90, z=z, p_exact=p, shoes=shoes)
+
+    groups = [
+        player("WINNER", 1e-9, -6.1, ("T#1", "T#2")),
+        player("LOSER", 1e-8, 5.7, ("T#2",)),
+        player("ELSEWHERE", 1e-8, 5.8, ("T#1",)),
+        Group("shoe", "T#2", "n.del", "order", "T", "r", 60, z=6.0, p_exact=1e-9),
+        Group("player", "OTHER-TABLE", "n.del", "result", "U", "r", 90, z=-6, p_exact=1e-9),
+    ]
+    found = {a.group.id: a for a in Statistics(alpha=0.001, groups=groups).anomalies()}
     assert (
-        audit(
-            "check", "--statistics", "-q", "--alpha", "1e-300", "--fail-on-anomaly", str(log)
-        ).returncode
-        == 0
+        "include shoe T#2" in found["WINNER"].message and "beneficiary" in found["WINNER"].message
     )
+    assert "victim" in found["LOSER"].message and found["LOSER"].linked == ("T#2",)
+    assert "none of his rounds were at the anomalous shoe T#2" in found["ELSEWHERE"].message
+    assert found["OTHER-TABLE"].linked == () and found["OTHER-TABLE"].message == ""
 
 
 def test_stacked_shoe_names_the_shoe_the_same_whatever_jobs(tmp_path):
@@ -131,27 +173,34 @@ def test_stacked_shoe_names_the_shoe_the_same_whatever_jobs(tmp_path):
     assert json.loads(two.read_text())["statistics"] == report["statistics"]
 
 
-def test_the_statistics_are_asked_for_on_the_command_line_or_in_the_configuration(tmp_path):
-    """Off by default (docs/statistics.md says why); ``--statistics`` or ``statistics = true`` in the
-    configuration adds them, and ``--no-statistics`` wins over the configuration."""
+def test_the_statistics_are_on_unless_turned_off(tmp_path):
+    """On by default, with the correction and the counts; ``--no-statistics`` or ``statistics = false``
+    in the configuration leaves them out, and ``--statistics`` wins over the configuration."""
     night = Path(__file__).resolve().parent.parent / "fixtures" / "nights" / "example-night.del"
     report = tmp_path / "r.json"
     assert audit("check", "-f", "json", "-o", str(report), str(night)).returncode == 0
-    assert "statistics" not in json.loads(report.read_text())
+    made = json.loads(report.read_text())
+    stats = made["statistics"]
+    assert made["configuration"]["statistics"] is True
+    assert stats["correction"] == "holm" and stats["listed"] == len(stats["groups"])
+    tested = [g for g in stats["groups"] if g["p"] is not None]
+    assert 0 < stats["tested"] == len(tested) < stats["listed"]
     assert (
-        audit("check", "--statistics", "-f", "json", "-o", str(report), str(night)).returncode == 0
+        audit("check", "--no-statistics", "-f", "json", "-o", str(report), str(night)).returncode
+        == 0
     )
-    assert json.loads(report.read_text())["statistics"]["groups"]
+    made = json.loads(report.read_text())
+    assert "statistics" not in made and made["configuration"]["statistics"] is False
     config = tmp_path / "audit.toml"
-    config.write_text("statistics = true\n")
+    config.write_text("statistics = false\n")
     done = audit("check", "--config", str(config), "-f", "json", "-o", str(report), str(night))
     assert done.returncode == 0, done.stderr
-    assert json.loads(report.read_text())["statistics"]["groups"]
+    assert "statistics" not in json.loads(report.read_text())
     done = audit(
         "check",
         "--config",
         str(config),
-        "--no-statistics",
+        "--statistics",
         "-f",
         "json",
         "-o",
@@ -159,7 +208,7 @@ def test_the_statistics_are_asked_for_on_the_command_line_or_in_the_configuratio
         str(night),
     )
     assert done.returncode == 0, done.stderr
-    assert "statistics" not in json.loads(report.read_text())  # the command line wins
+    assert json.loads(report.read_text())["statistics"]["groups"]  # the command line wins
 
 
 def test_cents_and_the_expectation_in_integers_equal_the_fractions():

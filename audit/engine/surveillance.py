@@ -31,7 +31,7 @@ from . import card_tests
 
 ZERO = Decimal(0)
 #: the scopes of the statistics' groups, in report order
-SCOPES = ("table", "dealer", "player", "banker", "ponte", "shoe")
+SCOPES = ("table", "dealer", "player", "pair", "banker", "ponte", "shoe")
 _SCOPE = {scope: i for i, scope in enumerate(SCOPES)}
 #: records and live sums a process holds (each about 1 to 2 KB) before its tables write theirs out
 THRESHOLD = 10_000
@@ -71,18 +71,40 @@ def _crowded() -> None:
             table.spill()
 
 
+#: where a round was: (line, timestamp as written or None)
+Mark = tuple
+
+
 class Acc:
     """One group's sums: rounds, stakes and results, stakes by kind and their per-round products
-    (``square`` for a kind with itself, ``cross`` for two kinds of one round, in sorted order)."""
+    (``square`` for a kind with itself, ``cross`` for two kinds of one round, in sorted order).
 
-    __slots__ = ("cross", "result", "rounds", "square", "stakes")
+    And where they were, for whoever pulls the footage: the first round's beginning and the last
+    round's end (``Mark``), the shoes (numbers at the table) and the dealers on duty (a few fields a
+    group, never one a round)."""
 
-    def __init__(self) -> None:
+    __slots__ = (
+        "cross",
+        "dealers",
+        "first",
+        "last",
+        "result",
+        "rounds",
+        "shoes",
+        "square",
+        "stakes",
+    )
+
+    def __init__(self, first: Mark | None = None) -> None:
         self.rounds = 0
         self.result = ZERO
         self.stakes: dict[Kind, Decimal] = {}
         self.square: dict[Kind, Decimal] = {}
         self.cross: dict[tuple[Kind, Kind], Decimal] = {}
+        self.first = first
+        self.last: Mark | None = None
+        self.shoes: set[int] = set()
+        self.dealers: set[str] = set()
 
     def add(self, stakes: dict, result: Decimal) -> None:
         self.rounds += 1
@@ -108,6 +130,12 @@ class Acc:
     def merge(self, other: Acc) -> None:
         self.rounds += other.rounds
         self.result += other.result
+        self.shoes |= other.shoes
+        self.dealers |= other.dealers
+        if other.first is not None and (self.first is None or other.first[0] < self.first[0]):
+            self.first = other.first
+        if other.last is not None and (self.last is None or other.last[0] > self.last[0]):
+            self.last = other.last
         pairs: tuple[tuple[dict, dict], ...] = (
             (self.stakes, other.stakes),
             (self.square, other.square),
@@ -140,7 +168,7 @@ def add_bet(players: dict, who, kind: Kind | None, amount: Decimal, result: Deci
 class ShoeCards:
     """The cards seen from one shoe and its two tests' figures, worked out when the shoe ends."""
 
-    __slots__ = ("chi", "id", "null", "repeats", "rounds", "seen")
+    __slots__ = ("chi", "id", "null", "repeats", "rounds", "seen", "where")
 
     def __init__(
         self, id: str, decks: int, ranks: dict[str, int], repeats: int, rounds: int
@@ -155,20 +183,24 @@ class ShoeCards:
         self.null = (
             card_tests.repeats_null(decks, self.seen) if self.seen >= card_tests.MIN_CARDS else None
         )
+        #: where its rounds were: an ``Acc`` holding only their first and last marks, shoes and dealers
+        self.where = Acc()
 
 
 class CardSums:
     """A table's card tests: its shoes' figures summed, in the order the shoes ended."""
 
-    __slots__ = ("chi", "df", "mean", "ordered", "ranked", "repeats", "rounds", "variance")
+    __slots__ = ("chi", "df", "mean", "ordered", "ranked", "repeats", "rounds", "variance", "where")
 
     def __init__(self) -> None:
         self.chi, self.df, self.ranked = 0.0, 0, 0
         self.repeats, self.mean, self.variance, self.ordered = 0, 0.0, 0.0, 0
         self.rounds = 0
+        self.where = Acc()
 
     def add(self, shoe: ShoeCards) -> None:
         self.rounds += shoe.rounds
+        self.where.merge(shoe.where)
         if shoe.chi is not None:
             self.chi += shoe.chi[0]
             self.df += shoe.chi[1]
@@ -187,8 +219,9 @@ class Surveillance:
     def __init__(self, table: str, house_banked: bool) -> None:
         self.table = table
         self.house_banked = house_banked
-        #: by player id, or (scope, id) for chemin de fer's banker and ponte
-        self.players: dict = {}
+        #: by dealer in charge ("" for none), then by player id, or (scope, id) for chemin de fer's
+        #: banker and ponte: a player's group is the sum of his pairs with each dealer
+        self.players: dict[str, dict] = {}
         #: the rounds of the shoe being dealt, by the dealer in charge ("" for none)
         self.shoe_dealers: dict[str, Acc] = {}
         #: the finished shoes' rounds, by dealer, and the table's
@@ -199,6 +232,13 @@ class Surveillance:
         self.runs: list[str] = []
         self.shoe_n = 0
         self.shoe_rounds = 0
+        #: the shoe being dealt: its first round's beginning, its last round's end, its dealers
+        self.shoe_first: Mark | None = None
+        self.shoe_last: Mark | None = None
+        self.on_duty: set[str] = set()
+        #: where the round being closed began and ends (set by the table before ``add_round``)
+        self.begin: Mark = (0, None)
+        self.end: Mark = (0, None)
         self._seq = itertools.count()
         self._register([0])
 
@@ -232,6 +272,7 @@ class Surveillance:
         self.end_shoe(previous)
         self.shoe_n += 1
         self.shoe_rounds = 0
+        self.on_duty = set()
 
     def end_shoe(self, shoe) -> None:
         """The shoe's money group and card tests made records; its rounds added to its dealers' and the table's."""
@@ -241,6 +282,15 @@ class Surveillance:
             for (rank, _), count in shoe.counts.items():
                 ranks[rank] = ranks.get(rank, 0) + count
             cards = ShoeCards(self._shoe_id(), shoe.decks, ranks, shoe.repeats, self.shoe_rounds)
+            where = cards.where
+            if self.shoe_rounds:
+                where.first, where.last, where.dealers = (
+                    self.shoe_first,
+                    self.shoe_last,
+                    self.on_duty,
+                )
+            if self.shoe_n:
+                where.shoes.add(self.shoe_n)
             self.cards.add(cards)
             if cards.null is not None:
                 self._record("shoe", cards.id, "order", cards)
@@ -249,6 +299,10 @@ class Surveillance:
         if self.shoe_dealers:
             shoe_acc = Acc()
             for dealer, acc in sorted(self.shoe_dealers.items()):
+                if self.shoe_n:
+                    acc.shoes.add(self.shoe_n)
+                if dealer:
+                    acc.dealers.add(dealer)
                 shoe_acc.merge(acc)
                 self.whole.merge(acc)
                 if dealer:
@@ -279,18 +333,31 @@ class Surveillance:
         The player is an id (scope ``player``) or a (scope, id) pair. The round's whole is added once,
         under its dealer, to the shoe being dealt: the shoe's, the table's and the dealer's groups are
         sums of those (``end_shoe``)."""
+        if not self.shoe_rounds:
+            self.shoe_first = self.begin
         self.shoe_rounds += 1
+        end, shoe = self.end, self.shoe_n
+        self.shoe_last = end
+        if dealer:
+            self.on_duty.add(dealer)
+        else:
+            dealer = ""
         if whole is not None:
-            acc = self.shoe_dealers.get(dealer or "")
+            acc = self.shoe_dealers.get(dealer)
             if acc is None:
-                acc = self.shoe_dealers[dealer or ""] = Acc()
+                acc = self.shoe_dealers[dealer] = Acc(self.begin)
+            acc.last = end
             acc.add(*whole)
-        groups = self.players
+        groups = self.players.get(dealer)
+        if groups is None:
+            groups = self.players[dealer] = {}
         for key, entry in players.items():
             acc = groups.get(key)
             if acc is None:
-                acc = groups[key] = Acc()
+                acc = groups[key] = Acc(self.begin)
                 _count(self.held, 1)
+            acc.last = end
+            acc.shoes.add(shoe)
             if type(entry) is not tuple:
                 acc.add(*entry)
                 continue
@@ -307,9 +374,18 @@ class Surveillance:
     def _partials(self) -> list[Record]:
         """The players' and dealers' sums so far, as records (partial: the group may go on)."""
         out = []
-        for key, acc in self.players.items():
-            scope, ident = ("player", key) if isinstance(key, str) else key
-            out.append((_SCOPE[scope], ident, "result", self.table, next(self._seq), acc))
+        table, seq = self.table, self._seq
+        for dealer, groups in self.players.items():
+            for key, acc in groups.items():
+                if dealer:
+                    acc.dealers.add(dealer)
+                if isinstance(key, str):
+                    out.append((_SCOPE["player"], key, "result", table, next(seq), acc))
+                    if dealer:
+                        ident = f"{dealer}+{key}"
+                        out.append((_SCOPE["pair"], ident, "result", table, next(seq), acc))
+                else:
+                    out.append((_SCOPE[key[0]], key[1], "result", table, next(seq), acc))
         for dealer, acc in self.dealers.items():
             out.append((_SCOPE["dealer"], dealer, "result", self.table, next(self._seq), acc))
         return out

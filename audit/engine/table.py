@@ -369,6 +369,8 @@ class Table:
                 round=self._n(),
             )
         else:
+            if self.surveillance is not None:
+                self.surveillance.end = (e.line, self.flagger.sink.stamp)
             self.round.finish(e.line)
             self.round = None
 
@@ -429,6 +431,8 @@ class Table:
         dealer = self.flagger.dealer
         stats.dealer_rounds[dealer] = stats.dealer_rounds.get(dealer, 0) + 1
         self.round = self.game.round(e.n, e.line, self)
+        if self.surveillance is not None:  # where the round began, for the statistics' anomalies
+            self.surveillance.begin = (e.line, self.flagger.sink.stamp)
 
     # -- dispatch ---------------------------------------------------------------------------------
 

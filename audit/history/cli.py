@@ -100,6 +100,13 @@ def open_recorder(store: str | None, cfg: config_file.Config, files: list[str]):
         _die(str(err))
 
 
+def month_to_date(recorder, report):
+    """The month to date's anomalies, the night's groups with the month's recorded nights."""
+    from .anomalies import month_to_date as summed
+
+    return summed(recorder, report, recorder.statistics)
+
+
 def record(recorder, report, quiet: bool) -> None:
     """Record the run; a line on standard error says what was recorded, with --quiet too (the
     one line a nightly job leaves in its log besides the summary)."""
@@ -244,3 +251,28 @@ def rules(
 
     first, last = _days(since, until)
     _show(store, config, format, lambda conn: view(conn, period.value, first, last))
+
+
+@history_app.command()
+def anomalies(
+    store: StoreOpt = None,
+    config: ConfigOpt = None,
+    format: FormatOpt = HistoryFormat("text"),
+    period: PeriodOpt = Period("month"),
+    since: FromOpt = None,
+    until: ToOpt = None,
+    alpha: Annotated[
+        float,
+        typer.Option(
+            "--alpha",
+            min=0.0,
+            max=1.0,
+            help="Error rate, corrected (Holm) for every group of every period shown.",
+        ),
+    ] = 0.001,
+) -> None:
+    """The statistics' groups summed over each period's nights, tested together: anomalies, most improbable first."""
+    from .anomalies import anomalies as view
+
+    first, last = _days(since, until)
+    _show(store, config, format, lambda conn: view(conn, period.value, first, last, alpha))

@@ -72,7 +72,7 @@ def csv_cell(value, raw=None) -> str:
 def _text(view: View, rows: list[list]) -> str:
     """Columns aligned, numbers to the right."""
     if not rows:
-        return "nothing recorded in this range\n"
+        return view.empty + "\n"
     columns = view.columns
     cells = [columns] + [[for_terminal("-" if v is None else str(v)) for v in r] for r in rows]
     widths = [max(len(line[i]) for line in cells) for i in range(len(columns))]

@@ -22,6 +22,8 @@ ZERO = Decimal(0)
 class View:
     columns: list[str]
     rows: list[dict]
+    #: what the text says when there is no row
+    empty: str = "nothing recorded in this range"
 
 
 @dataclass

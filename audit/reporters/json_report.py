@@ -11,6 +11,7 @@ from .. import __version__
 from ..engine.stats import TableStats
 from ..escape import undecodable_escaped
 from ..report import Report
+from ..statistics import CORRECTION
 from . import json_pieces
 
 FORMAT = "del-audit-report"
@@ -111,30 +112,53 @@ def statistics(report: Report, groups: bool = True) -> dict[str, Any]:
     """The ``statistics`` section (statistics contract, section 2); without ``groups``, a mark where they go."""
     stats = report.statistics
     assert stats is not None  # called only for a report with statistics
+    found = stats.anomalies()
     return {
         "alpha": stats.alpha,
+        "correction": CORRECTION,
+        "tested": stats.tested,
+        "listed": len(stats.groups),
         "groups": [_group(g) for g in stats.groups] if groups else GROUPS_HERE,
-        "anomalies": [
-            {
-                "scope": a.group.scope,
-                "id": a.group.id,
-                "path": a.group.path,
-                "table": a.group.table,
-                "test": a.group.test,
-                "z": a.group.z,
-                "p": a.group.p,
-                "p_adjusted": a.p_adjusted,
-                "message": a.group.message,
-            }
-            for a in stats.anomalies()
-        ],
+        "anomalies": [anomaly(a) for a in found],
     }
+
+
+def anomaly(a) -> dict[str, Any]:
+    """An anomaly with what an officer needs to pull the footage and the rounds (contract, section 3)."""
+    g = a.group
+    out: dict[str, Any] = {"scope": g.scope, "id": g.id}
+    if g.scope == "pair":
+        out.update(dealer=g.dealer, player=g.player)
+    out.update(
+        path=g.path,
+        table=g.table,
+        test=g.test,
+        dealers=list(g.dealers),
+        shoes=list(g.shoes),
+        first_line=g.first_line,
+        last_line=g.last_line,
+        first_time=g.first_time,
+        last_time=g.last_time,
+        rounds=g.rounds,
+        handle=None if g.handle is None else money(g.handle),
+        result=None if g.result is None else money(g.result),
+        expected=None if g.expected is None else money(g.expected),
+        sd=None if g.sd is None else money(g.sd),
+        z=g.z,
+        p=g.p,
+        p_adjusted=a.p_adjusted,
+        message=a.message,
+    )
+    if a.linked:
+        out["linked_shoes"] = list(a.linked)
+    return out
 
 
 def _group(g) -> dict[str, Any]:
     out: dict[str, Any] = {
         "scope": g.scope,
         "id": g.id,
+        **({"dealer": g.dealer, "player": g.player} if g.scope == "pair" else {}),
         "path": g.path,
         "table": g.table,
         "ruleset": g.ruleset,

@@ -35,10 +35,22 @@ def draw(report: Report, console: Console) -> None:
     )
     for a in anomalies:
         g = a.group
+        where = f"table {g.table}" if g.table is not None else "tables " + ", ".join(_tables(g))
         console.print(
-            f"  [yellow]anomaly[/yellow] {g.scope} {escape(g.id)} ({escape(g.path)}): {escape(g.message)}; "
-            f"p = {g.p:g}, adjusted {a.p_adjusted:g}"
+            f"  [yellow]anomaly[/yellow] {g.scope} {escape(g.id)} ({escape(g.path)}, {escape(where)}): "
+            f"{escape(a.message)}; p = {g.p:g}, adjusted {a.p_adjusted:g}"
         )
+        if g.first_line is not None:
+            console.print(
+                f"    lines {g.first_line}-{g.last_line}"
+                + (
+                    f" ({escape(str(g.first_time))} to {escape(str(g.last_time))})"
+                    if g.first_time
+                    else ""
+                )
+                + (f", dealers {escape(', '.join(g.dealers))}" if g.dealers else "")
+                + (f", shoes {escape(', '.join(g.shoes))}" if g.shoes else "")
+            )
     for scope in SCOPES:
         for test, label in _TESTS.items():
             count, rows = shown.get((scope, test), (0, []))
@@ -47,6 +59,11 @@ def draw(report: Report, console: Console) -> None:
             console.print(f"  [bold]{scope}[/bold] — {label} ({count} tested, smallest p first)")
             for g in rows:
                 console.print("    " + _row(g))
+
+
+def _tables(g: Group) -> list[str]:
+    """The tables of a group seen at several: those of its shoes."""
+    return sorted({shoe.rsplit("#", 1)[0] for shoe in g.shoes}) or ["several"]
 
 
 def _smallest(groups) -> tuple[int, dict[tuple[str, str], tuple[int, list[Group]]]]:

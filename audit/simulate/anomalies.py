@@ -1,8 +1,11 @@
 """Anomalies for the tests of the statistics: every round stays legal, only the numbers are improbable.
 
-- ``collusion``: the dealer gives one player (the first seated at the table) the best of the
-  next ``PEEK`` cards of the shoe for his first card, at each of his hands with probability
-  ``strength``; the player never leaves. The shoe's cards are the same, only their order.
+- ``collusion``: one dealer (``COLLUDER``) gives one player (``FAVOURED``, the first seated at
+  the table) the best of the next ``PEEK`` cards of the shoe for his first card, at each of his
+  hands that dealer deals with probability ``strength``; the player never leaves. The table's
+  dealers take turns, the colluder one in ``CREW``: the others deal him fair cards. The shoe's
+  cards are the same, only their order. The names are the same every night, so a store of
+  nights can sum the pair.
 - ``stacked-shoe``: the table's ``STACKED`` shoe comes in clumps: after the shuffle, its cards
   are sorted by rank in blocks of ``CLUMP``.
 
@@ -19,6 +22,10 @@ from ..values import BATAILLE_VALUE
 
 KINDS = ("collusion", "stacked-shoe")
 PEEK = 3
+#: the colluding dealer, the player he favours, and the dealers who take turns at his table
+COLLUDER = "DX777"
+FAVOURED = "PX777"
+CREW = 3
 STACKED = 2
 CLUMP = 26
 
@@ -30,14 +37,26 @@ class Anomaly:
     #: filled as the night is played: the table, and the player favoured or the shoe stacked
     table: str | None = None
     id: str | None = None
+    #: collusion: the dealer who favours the player
+    dealer: str | None = None
 
     def expected(self) -> dict:
-        scope = "player" if self.kind == "collusion" else "shoe"
+        """The group the statistics should name: the pair (collusion) or the shoe."""
+        if self.kind == "collusion":
+            return {
+                "anomaly": self.kind,
+                "strength": self.strength,
+                "table": self.table,
+                "scope": "pair",
+                "id": f"{self.dealer}+{self.id}",
+                "dealer": self.dealer,
+                "player": self.id,
+            }
         return {
             "anomaly": self.kind,
             "strength": self.strength,
             "table": self.table,
-            "scope": scope,
+            "scope": "shoe",
             "id": self.id,
         }
 

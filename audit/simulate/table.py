@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from .anomalies import Anomaly
+from .anomalies import COLLUDER, CREW, FAVOURED, Anomaly
 from .clock import stamp
 from .specs import TableSpec
 from .style import extra_limit_rounds
@@ -50,6 +50,10 @@ class TableNight:
         self.standing: list[str] = []
         #: the rounds before which the limits change besides the planned one (``Style.limits_every``)
         self.extra_limits: set[int] = set()
+        #: the dealer on duty; with a collusion, the dealers who take turns and the turns taken
+        self.dealer_id: str | None = None
+        self.crew: list[str] = []
+        self.turns = 0
 
     # .. output
     def emit(self, text: str, lo: float = 1.0, hi: float = 3.0) -> None:
@@ -123,7 +127,28 @@ class TableNight:
         raise NotImplementedError
 
     def relief(self) -> None:
-        self.emit(f"DEALER id=D{self.rng.randint(100, 999):04d}", 2, 8)
+        if self._colluding():  # the dealers take turns, the colluder among them
+            if not self.crew:
+                self.crew = [
+                    COLLUDER,
+                    *(f"D{self.rng.randint(100, 999):04d}" for _ in range(CREW - 1)),
+                ]
+            self.dealer_id = self.crew[self.turns % len(self.crew)]
+            self.turns += 1
+            self.anomaly.dealer = COLLUDER  # type: ignore[union-attr]
+            self.emit(f"DEALER id={self.dealer_id}", 2, 8)
+            return
+        self.dealer_id = f"D{self.rng.randint(100, 999):04d}"
+        self.emit(f"DEALER id={self.dealer_id}", 2, 8)
+
+    def _colluding(self) -> bool:
+        return self.anomaly is not None and self.anomaly.kind == "collusion"
+
+    def favoured_now(self) -> str | None:
+        """The player the dealer on duty favours, if he is the colluder."""
+        if self._colluding() and self.dealer_id == COLLUDER:
+            return self.anomaly.id  # type: ignore[union-attr]
+        return None
 
     def set_supervisor(self, present: bool) -> None:
         self.supervisor = present
@@ -145,13 +170,10 @@ class TableNight:
     def sit(self) -> None:
         free = [s for s in range(1, self.spec.seats + 1) if s not in self.players]
         seat = self.rng.choice(free)
-        self.players[seat] = self.new_player_id()
-        if (
-            self.anomaly is not None
-            and self.anomaly.kind == "collusion"
-            and self.anomaly.id is None
-        ):
-            self.anomaly.id = self.players[seat]  # the first player seated is the one favoured
+        if self._colluding() and self.anomaly.id is None:  # type: ignore[union-attr]
+            self.players[seat] = self.anomaly.id = FAVOURED  # type: ignore[union-attr]
+        else:
+            self.players[seat] = self.new_player_id()
         self.emit(f"SEAT {seat} in player={self.players[seat]}", 1, 5)
 
     def leave(self, seat: int) -> None:

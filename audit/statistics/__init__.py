@@ -23,6 +23,8 @@ from .money import Figures, MoneyGroup, cents, units
 from .store import GroupStore
 
 DEFAULT_ALPHA = 0.001
+#: how the p-values are corrected for the number of groups tested (the report says it)
+CORRECTION = "holm"
 #: fewest rounds for a money group to be tested (the normal approximation needs a sample)
 MIN_ROUNDS = 30
 
@@ -48,6 +50,17 @@ class Group:
     #: the exact p-value, before rounding (for the correction)
     p_exact: float | None = None
     message: str = ""
+    #: a pair's dealer and player (scope ``pair``, id ``DEALER+PLAYER``)
+    dealer: str | None = None
+    player: str | None = None
+    #: where the group's rounds were, for whoever pulls the footage: the dealers on duty, the shoes
+    #: (``TABLE#N``), the first round's beginning and the last round's end (line, time as written)
+    dealers: tuple[str, ...] = ()
+    shoes: tuple[str, ...] = ()
+    first_line: int | None = None
+    last_line: int | None = None
+    first_time: str | None = None
+    last_time: str | None = None
 
     @property
     def key(self) -> tuple[str, str, str, str]:
@@ -59,6 +72,27 @@ class Group:
 class Anomaly:
     group: Group
     p_adjusted: float
+    #: a player's or pair's anomaly: the shoes of the same table whose cards are an anomaly too
+    linked: tuple[str, ...] = ()
+
+    @property
+    def message(self) -> str:
+        """The group's message, and, for a player at a table with a clumped shoe, where his rounds were."""
+        g = self.group
+        if not self.linked:
+            return g.message
+        mine = [shoe for shoe in self.linked if shoe in g.shoes]
+        others = [shoe for shoe in self.linked if shoe not in g.shoes]
+        side = "the beneficiary" if (g.z or 0) < 0 else "the victim"
+        parts = []
+        if mine:
+            parts.append(
+                f"his rounds include shoe {', '.join(mine)}, whose cards are an anomaly too: "
+                f"he was {side}"
+            )
+        if others:
+            parts.append(f"none of his rounds were at the anomalous shoe {', '.join(others)}")
+        return g.message + "; " + "; ".join(parts)
 
 
 @dataclass
@@ -70,6 +104,14 @@ class Statistics:
     _anomalies: tuple[float, int, list[Anomaly]] | None = field(
         default=None, repr=False, compare=False
     )
+    _tested: int = field(default=0, repr=False, compare=False)
+
+    @property
+    def tested(self) -> int:
+        """The groups whose p-value counts in the correction (a money group of 30 rounds or more, a
+        card test of 65 cards or more)."""
+        self.anomalies()
+        return self._tested
 
     def anomalies(self) -> list[Anomaly]:
         """Holm: the k-th smallest of m p-values times (m - k + 1), never below the one before.
@@ -92,8 +134,30 @@ class Statistics:
             if running >= self.alpha:
                 break
             out.append(Anomaly(group, _round_p(running)))
+        _link(out)
         self._anomalies = (*seen, out)
+        self._tested = m
         return out
+
+
+def _link(anomalies: list[Anomaly]) -> None:
+    """A player's or pair's anomaly linked to the card anomalies of shoes at its tables that night."""
+    clumped: dict[tuple[str, str], list[str]] = {}
+    for a in anomalies:
+        g = a.group
+        if g.scope == "shoe" and g.test != "result" and g.table is not None:
+            shoes = clumped.setdefault((g.path, g.table), [])
+            if g.id not in shoes:
+                shoes.append(g.id)
+    if not clumped:
+        return
+    for a in anomalies:
+        g = a.group
+        if g.scope in ("player", "pair"):
+            tables = {g.table} if g.table is not None else {s.rsplit("#", 1)[0] for s in g.shoes}
+            a.linked = tuple(
+                shoe for table in sorted(tables) for shoe in clumped.get((g.path, table), ())
+            )
 
 
 def build(report, library, alpha: float = DEFAULT_ALPHA) -> Statistics:
@@ -117,25 +181,38 @@ def build(report, library, alpha: float = DEFAULT_ALPHA) -> Statistics:
         merged = heapq.merge(
             *(t.surveillance.records_in_order() for t in watched), key=record_order
         )
+        #: the card groups of the (scope, id) being read: its money group, next, lends them its figures
+        pending: list[Group] = []
         for (scope, ident, test), records in groupby(merged, key=itemgetter(0, 1, 2)):
+            if pending and (pending[0].scope, pending[0].id) != (SCOPES[scope], ident):
+                stats.groups.extend(pending)
+                pending = []
             if test == "result":
                 money = MoneyGroup()
                 for table, parts in groupby(records, key=itemgetter(3)):
                     money.add(_summed(parts), played[table][0], table, played[table][1])
-                stats.groups.append(_money_group(path, SCOPES[scope], ident, money))
+                group = _money_group(path, SCOPES[scope], ident, money)
+                for card in pending:
+                    card.handle, card.result = group.handle, group.result
+                    card.expected, card.sd = group.expected, group.sd
+                stats.groups.extend(pending)
+                pending = []
+                stats.groups.append(group)
             else:
                 for record in records:  # one: a shoe's test, or a table's shoes summed
-                    stats.groups.append(
-                        _card_group(
-                            path,
-                            SCOPES[scope],
-                            ident,
-                            test,
-                            record[3],
-                            played[record[3]][1],
-                            record[5],
-                        )
+                    card = _card_group(
+                        path,
+                        SCOPES[scope],
+                        ident,
+                        test,
+                        record[3],
+                        played[record[3]][1],
+                        record[5],
                     )
+                    where = record[5].where
+                    _place(card, {(record[3], n) for n in where.shoes if n}, where)
+                    pending.append(card)
+        stats.groups.extend(pending)
         for t in watched:
             t.surveillance.release()
             t.surveillance = None
@@ -152,6 +229,16 @@ def _summed(parts) -> Acc:
     for acc in (first, *rest):
         total.merge(acc)
     return total
+
+
+def _place(g: Group, shoes: set[tuple[str, int]], where) -> None:
+    """Where the group's rounds were: ``where`` has their dealers and first and last marks."""
+    g.dealers = tuple(sorted(where.dealers))
+    g.shoes = tuple(f"{table}#{n}" for table, n in sorted(shoes) if n)
+    if where.first is not None:
+        g.first_line, g.first_time = where.first
+    if where.last is not None:
+        g.last_line, g.last_time = where.last
 
 
 def _money_group(path: str, scope: str, ident: str, m: MoneyGroup) -> Group:
@@ -171,7 +258,10 @@ def _money_group(path: str, scope: str, ident: str, m: MoneyGroup) -> Group:
         expected=cents(numerator, denominator),
         sd=cents(*m.sd.as_integer_ratio()),
     )
-    if m.rounds >= MIN_ROUNDS and m.variance > 0:
+    if scope == "pair":
+        g.dealer, g.player = ident.split("+", 1)
+    if m.rounds >= MIN_ROUNDS and m.variance > 0:  # tested: it may be an anomaly, which says where
+        _place(g, m.shoes, m)
         result, scale = m.result.as_integer_ratio()
         gap = (result * denominator - numerator * scale, scale * denominator)  # result - expected
         z = gap[0] / gap[1] / m.sd  # int / int: correctly rounded, as float(Fraction) is
@@ -188,9 +278,12 @@ def _money_message(g: Group, m: MoneyGroup, gap: int, scale: int) -> str:
         who = f"player {g.id} as {g.scope}"
         did = "won" if gap > 0 else "lost"
         return f"{who} {did} {amount} more than expected over {m.rounds} {unit} (z = {g.z:.2f})"
-    if g.scope == "player":
+    if g.scope in ("player", "pair"):
         did = "won" if gap < 0 else "lost"
-        return f"player {g.id} {did} {amount} more than expected over {m.rounds} {unit} (z = {g.z:.2f})"
+        who = (
+            f"player {g.id}" if g.scope == "player" else f"player {g.player} with dealer {g.dealer}"
+        )
+        return f"{who} {did} {amount} more than expected over {m.rounds} {unit} (z = {g.z:.2f})"
     where = {
         "table": f"at table {g.id}",
         "dealer": f"with dealer {g.id} in charge",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 from fractions import Fraction
+from itertools import repeat
 
 from ..odds import OddsError, compute
 from ..rulesets import LoadedRuleset
@@ -85,12 +86,25 @@ class MoneyGroup:
         self.variance = 0.0
         self.tables: set[str] = set()
         self.rulesets: set[str] = set()
+        #: where the group's rounds were: (table, shoe number), dealers, first and last (line, time)
+        self.shoes: set[tuple[str, int]] = set()
+        self.dealers: set[str] = set()
+        self.first: tuple | None = None
+        self.last: tuple | None = None
 
     def add(self, acc, figures: Figures, table: str, ruleset: str) -> None:
         self.rounds += acc.rounds
         self.result += acc.result
         self.tables.add(table)
         self.rulesets.add(ruleset)
+        self.shoes.update(
+            zip(repeat(table), acc.shoes)
+        )  # shoe 0 (rounds before any) left out later
+        self.dealers |= acc.dealers
+        if acc.first is not None and (self.first is None or acc.first[0] < self.first[0]):
+            self.first = acc.first
+        if acc.last is not None and (self.last is None or acc.last[0] > self.last[0]):
+            self.last = acc.last
         parts, scale, of = self.parts, figures.denominator, figures.of
         for kind, stake in sorted(acc.stakes.items()):
             self.handle += stake

@@ -391,7 +391,7 @@ class _Round:
     # .. first cards, choices, first settlement
     def _deal_first(self) -> None:
         t = self.table
-        favoured = t.anomaly.id if t.anomaly is not None and t.anomaly.kind == "collusion" else None
+        favoured = t.favoured_now()
         for seat, hand in sorted(self.hands.items()):
             if favoured is not None and t.players.get(hand.owner) == favoured:
                 assert t.shoe is not None and t.anomaly is not None  # in play; the collusion's

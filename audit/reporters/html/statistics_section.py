@@ -72,9 +72,55 @@ def section(report: Report, plots: list[Html]) -> Html:
         el("h2", "Statistics"),
         intro,
         found,
+        _month_to_date(report),
         join(plots),
         _groups(report),
         id="statistics",
+    )
+
+
+def _month_to_date(report: Report) -> Html:
+    """With a history store: the month's recorded nights and this one summed, its anomalies."""
+    mtd = report.month_to_date
+    if mtd is None:
+        return join([])
+    head = el(
+        "p",
+        f"Month to date, {mtd.first.isoformat()} to {mtd.last.isoformat()} ({mtd.nights} night(s), "
+        f"this one included): each group summed over the nights, tested at alpha = {mtd.alpha:.3g}, "
+        "the night's alpha spent over the month's days (one look a night).",
+        class_="note",
+    )
+    if not mtd.anomalies:
+        return el(
+            "div", head, el("p", "No anomaly in the month to date.", class_="clean"), id="month"
+        )
+    rows = (
+        row(
+            a.group.scope,
+            a.group.id,
+            a.group.table or "—",
+            a.group.cards,
+            a.group.rounds,
+            number(a.group.z, ".2f"),
+            number(a.p_adjusted),
+            a.group.message,
+            numeric=(3, 4, 5, 6),
+            class_="anomaly",
+        )
+        for a in mtd.anomalies
+    )
+    return el(
+        "div",
+        head,
+        table(
+            ["scope", "id", "table", "nights", "rounds", "z", "p adjusted", "what was measured"],
+            rows,
+            caption=f"Month to date: anomalies ({len(mtd.anomalies)})",
+            numeric=(3, 4, 5, 6),
+            class_="anomalies",
+        ),
+        id="month",
     )
 
 
