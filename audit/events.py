@@ -14,13 +14,15 @@ from decimal import Decimal
 from functools import partial
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, StringConstraints
 from pydantic.dataclasses import dataclass
 
 from .values import Card, Owner
 
 Spot = Literal["main", "egalite", "war", "egalite-war"]
-Game = Literal["bataille", "chemin-de-fer"]
+#: a game's name as ``OPEN game=`` writes it; which names are games is the registry's
+#: (``audit.registry``: the grammar admits those only, the replay finds the game by it)
+Game = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9-]{0,31}$")]
 
 #: how every event class is declared: immutable, keyword arguments only, no unknown field; its
 #: validator is built when first used (a bataille night never builds the chemin de fer ones)

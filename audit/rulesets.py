@@ -41,7 +41,7 @@ from pydantic import (
 from . import __version__, bounded, nesting, ruleset_cache
 from .engine.checks import DECLARED, Check, P, Params
 from .findings import Category, Severity
-from .games import checks_for
+from .registry import checks_for
 from .resources import rulesets_dir
 
 MAX_YAML_BYTES = 1_000_000

@@ -19,7 +19,7 @@ from pydantic import Field
 
 from audit import events as ev
 from audit.engine.checks import DECLARED, Params, declare
-from audit.games import GAMES
+from audit.registry import GAMES
 from audit.games.bataille.round import BatailleRound
 from audit.resources import rulesets_dir
 from audit.rulesets import Library, RulesetError

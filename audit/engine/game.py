@@ -12,6 +12,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from importlib import import_module
+from pathlib import Path
+from typing import Any
 
 from .. import events as ev
 from .checks import EVERY_GAME, FORMAT, Check, NoParams, checks_in, declare
@@ -89,6 +92,11 @@ class TableExtension:
 
 @dataclass(frozen=True)
 class Game:
+    """Everything a game contributes. The engine's part (round, extension, verbs, checks) is
+    given as classes; the parts beside the audit (odds, simulator, faults, statistics) as
+    ``"module:attribute"`` references, imported only when used (``part``), so that loading the
+    registry never loads a simulator."""
+
     #: as written in ``OPEN game=``
     name: str
     #: as written in a sentence (``a <title> event, at a <name> table``)
@@ -97,8 +105,33 @@ class Game:
     extension: type[TableExtension]
     #: the house is the bank (the drop, house win and hold are the house's)
     house_banked: bool
-    #: verb -> title of the game that plays it, for the verbs of other games (set by the registry)
+    #: the words that are this game's alone (beside its name and title): what no module outside
+    #: the game's own package may spell (``tests/test_game_names.py``)
+    words: tuple[str, ...] = ()
+    #: the folder of the game's shipped rulesets (None: it ships none)
+    rulesets: Path | None = None
+    #: the game's exact odds: an ``audit.odds.GameOdds``
+    odds: str | None = None
+    #: the game's simulator: an ``audit.simulate.GameSimulator``
+    simulator: str | None = None
+    #: verb -> titles of the games that play it, for the verbs of other games (set by the registry)
     foreign: Mapping[str, str] = field(default_factory=dict)
+
+    def part(self, which: str) -> Any:
+        """The object a reference field (``odds``, ``simulator``) names, imported; None if the game
+        has none."""
+        reference = getattr(self, which)
+        if reference is None:
+            return None
+        module, _, attribute = reference.partition(":")
+        found: Any = import_module(module)
+        for name in attribute.split("."):
+            found = getattr(found, name)
+        return found
+
+    def vocabulary(self) -> tuple[str, ...]:
+        """The game's own words: its name, its title and ``words``."""
+        return tuple(dict.fromkeys((self.name, self.title, *self.words)))
 
     def verbs(self) -> frozenset[str]:
         """The verbs its round or extension verifies, apart from those the table handles."""

@@ -12,7 +12,7 @@ from decimal import ROUND_HALF_EVEN, Context, Decimal
 from fractions import Fraction
 from typing import Any
 
-from ..games import declared
+from ..registry import declared
 from ..rulesets import LoadedRuleset
 from ..values import RANKS, SUITS
 

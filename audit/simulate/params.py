@@ -17,7 +17,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from ..games import declared
+from ..registry import declared
 from ..rulesets import Library, LoadedRuleset, Rule
 
 #: A ruleset's ``game`` for each game the simulator plays.

@@ -31,7 +31,7 @@ from ..engine.stats import TableStats
 from ..engine.surveillance import Surveillance
 from ..engine.table import Table
 from ..findings import Finding
-from ..games import GAMES
+from ..registry import GAMES
 from ..parse import Comment, Header, LineParser, Parsed, Problem
 from ..parse.grammar import terminal_regex
 from ..parse.parsed import EVENT_TYPES

@@ -1,6 +1,7 @@
 """La bataille (French arrêté of 2007, Monaco's Sun War Game): the house banks every hand."""
 
 from ...engine.game import Game
+from ...resources import rulesets_dir
 from .round import BatailleRound
 from .table import BatailleTable
 
@@ -9,5 +10,6 @@ GAME = Game(
     title="bataille",
     round=BatailleRound,
     extension=BatailleTable,
+    rulesets=rulesets_dir(),
     house_banked=True,
 )

@@ -1,6 +1,7 @@
 """Baccara chemin de fer (Ostende rule): a player holds the bank, and the hand passes between players."""
 
 from ...engine.game import Game
+from ...resources import rulesets_dir
 from .round import CdfRound
 from .table import CdfTable
 
@@ -9,5 +10,6 @@ GAME = Game(
     title="chemin de fer",
     round=CdfRound,
     extension=CdfTable,
+    rulesets=rulesets_dir(),
     house_banked=False,
 )
