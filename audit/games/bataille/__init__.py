@@ -11,5 +11,6 @@ GAME = Game(
     round=BatailleRound,
     extension=BatailleTable,
     rulesets=rulesets_dir(),
+    odds="audit.games.bataille.odds:ODDS",
     house_banked=True,
 )

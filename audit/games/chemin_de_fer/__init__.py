@@ -11,5 +11,6 @@ GAME = Game(
     round=CdfRound,
     extension=CdfTable,
     rulesets=rulesets_dir(),
+    odds="audit.games.chemin_de_fer.odds:ODDS",
     house_banked=False,
 )
