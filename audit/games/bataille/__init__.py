@@ -12,5 +12,6 @@ GAME = Game(
     extension=BatailleTable,
     rulesets=rulesets_dir(),
     odds="audit.games.bataille.odds:ODDS",
+    simulator="audit.games.bataille.tables:SIMULATOR",
     house_banked=True,
 )

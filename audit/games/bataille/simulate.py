@@ -24,12 +24,12 @@ from decimal import Decimal
 from ...rulesets import LoadedRuleset
 from ...simulate.anomalies import STACKED, favour, stack
 from ...simulate.money import pick, share
-from ...simulate.params import BatailleParams, Outcome, bataille_params
 from ...simulate.shoe import StopCardShoe
 from ...simulate.specs import TableSpec
 from ...simulate.style import heavy
 from ...simulate.table import Plan, TableNight
-from ...values import Card, fmt_amount
+from ...values import BATAILLE_VALUE, Card, fmt_amount
+from .params import BatailleParams, Outcome, bataille_params
 
 #: How often things happen (per round, or per hand where it says so).
 P_PLAYS = 0.85  # a seated player stakes his own hand
@@ -251,7 +251,7 @@ class BatailleNight(TableNight):
             and self.anomaly.kind == "stacked-shoe"
             and self.shoes == STACKED
         ):
-            stack(self.shoe.cards)
+            stack(self.shoe.cards, BATAILLE_VALUE)
             self.anomaly.id = f"{self.spec.table}#{self.shoes}"
         self.emit(f"SHOE new decks={self.p.decks} procedure={self.spec.procedure}", 5, 15)
         self.emit("SHUFFLE", 20, 90)
@@ -390,7 +390,7 @@ class _Round:
         favoured = t.anomaly.id if t.anomaly is not None and t.anomaly.kind == "collusion" else None
         for seat, hand in sorted(self.hands.items()):
             if favoured is not None and t.players.get(hand.owner) == favoured:
-                favour(t.shoe.cards, t.shoe.drawn, t.rng, t.anomaly.strength)
+                favour(t.shoe.cards, t.shoe.drawn, t.rng, t.anomaly.strength, BATAILLE_VALUE)
             hand.card = self.table.draw()
             self.emit(f"DEAL seat={seat} {hand.card}")
         self.dealer = self.table.draw()

@@ -12,5 +12,6 @@ GAME = Game(
     extension=CdfTable,
     rulesets=rulesets_dir(),
     odds="audit.games.chemin_de_fer.odds:ODDS",
+    simulator="audit.games.chemin_de_fer.tables:SIMULATOR",
     house_banked=False,
 )

@@ -35,12 +35,12 @@ from decimal import Decimal
 
 from ...rulesets import LoadedRuleset
 from ...simulate.money import CENT, round_down, round_up, split
-from ...simulate.params import CdfParams, cdf_params
 from ...simulate.shoe import Shoe
 from ...simulate.specs import TableSpec
 from ...simulate.style import heavy
 from ...simulate.table import Plan, TableNight
 from ...values import Card, fmt_amount
+from .params import CdfParams, cdf_params
 
 #: The simulated tables have at most this many places.
 SEATS_AT_MOST = 10
