@@ -222,13 +222,13 @@ def _check_settlement(verb: str, fields: dict[str, Any]) -> None:
     if "by" in fields:
         if "seat" in fields or "spot" in fields:
             raise DelSyntaxError(
-                f"{verb} takes either seat= and spot= (bataille) or by= (chemin de fer), not both",
+                f"{verb} takes either seat= and spot= (a box's stake) or by= (an owner's), not both",
                 0,
             )
         return
     missing = [k for k in ("seat", "spot") if k not in fields]
     if missing:
         raise DelSyntaxError(
-            f"{verb} needs {' and '.join(SPELLING[m] for m in missing)} (or by=OWNER at chemin de fer)",
+            f"{verb} needs {' and '.join(SPELLING[m] for m in missing)} (or by=OWNER)",
             0,
         )

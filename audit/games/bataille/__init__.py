@@ -10,6 +10,7 @@ GAME = Game(
     title="bataille",
     round=BatailleRound,
     extension=BatailleTable,
+    words=("sun war",),
     rulesets=rulesets_dir(),
     odds="audit.games.bataille.odds:ODDS",
     simulator="audit.games.bataille.tables:SIMULATOR",

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from ...odds.params import Figure, GameOdds, moments, setting, shoe
 from ...rulesets import LoadedRuleset
-from ...values import BATAILLE_VALUE
+from .cards import BATAILLE_VALUE
 
 Outcomes = dict[str, tuple[str, str]]  # higher/equal/lower -> (main spot, war spot)
 

@@ -28,7 +28,8 @@ from ...simulate.shoe import StopCardShoe
 from ...simulate.specs import TableSpec
 from ...simulate.style import heavy
 from ...simulate.table import Plan, TableNight
-from ...values import BATAILLE_VALUE, Card, fmt_amount
+from ...values import Card, fmt_amount
+from .cards import BATAILLE_VALUE
 from .params import BatailleParams, Outcome, bataille_params
 
 #: How often things happen (per round, or per hand where it says so).
@@ -47,9 +48,8 @@ LIMITS_SPREAD = 10
 
 
 def _compare(player: Card, dealer: Card) -> int:
-    return (player.bataille_value > dealer.bataille_value) - (
-        player.bataille_value < dealer.bataille_value
-    )
+    mine, theirs = BATAILLE_VALUE[player.rank], BATAILLE_VALUE[dealer.rank]
+    return (mine > theirs) - (mine < theirs)
 
 
 class BatailleNight(TableNight):

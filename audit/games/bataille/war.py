@@ -12,7 +12,8 @@ from pydantic import Field
 
 from ... import events as ev
 from ...engine.checks import NoParams, Params, declare
-from ...values import BATAILLE_VALUE, fmt_amount
+from ...values import fmt_amount
+from .cards import BATAILLE_VALUE
 from .hands import compare
 
 if TYPE_CHECKING:  # pragma: no cover

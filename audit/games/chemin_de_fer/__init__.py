@@ -10,6 +10,7 @@ GAME = Game(
     title="chemin de fer",
     round=CdfRound,
     extension=CdfTable,
+    words=("cdf", "baccara"),
     rulesets=rulesets_dir(),
     odds="audit.games.chemin_de_fer.odds:ODDS",
     simulator="audit.games.chemin_de_fer.tables:SIMULATOR",

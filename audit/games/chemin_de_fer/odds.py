@@ -18,7 +18,7 @@ from math import perm
 
 from ...odds.params import Figure, GameOdds, OddsError, setting, shoe
 from ...rulesets import LoadedRuleset
-from ...values import BACCARA_POINTS
+from .cards import BACCARA_POINTS
 
 #: a two-card point that ends the coup at once; the game's definition, as the engine's (cdf-natural)
 NATURALS = frozenset({8, 9})
