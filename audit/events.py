@@ -9,10 +9,13 @@ a night: a ``BaseModel`` defines ``__getattr__``, which keeps CPython from
 specialising attribute reads (about 40 ns a read against 13 ns here).
 """
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass as plain_dataclass
+from dataclasses import field
 from datetime import datetime
 from decimal import Decimal
 from functools import partial
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, StringConstraints
 from pydantic.dataclasses import dataclass
@@ -370,8 +373,42 @@ Event = Annotated[
     Field(discriminator="verb"),
 ]
 
-#: verb -> model, for the parser.
-MODELS: dict[str, type[_Event]] = {
-    m.__dataclass_fields__["verb"].default: m  # type: ignore[attr-defined]
-    for m in _Event.__subclasses__()
-}
+#: the base of every event class: a game's own events (``Syntax``) derive from it too
+EventBase = _Event
+
+
+def verb_of(model: type[_Event]) -> str:
+    """The verb an event class is written with."""
+    return model.__dataclass_fields__["verb"].default  # type: ignore[attr-defined]
+
+
+#: verb -> model, for the parser: the format's, then the registered games' own (``register``).
+MODELS: dict[str, type[_Event]] = {verb_of(m): m for m in _Event.__subclasses__()}
+
+
+@plain_dataclass(frozen=True)
+class Syntax:
+    """What a game adds to the format: its own events and how a line writes them.
+
+    ``grammar`` holds Lark rules and terminals in the grammar's own terms (``_WS``, ``CARD``,
+    ``SEAT_KV``...): one rule per verb, named as the verb in lower case, whose tokens become the
+    event's fields by ``fields`` (a key=value or value terminal: field and converter) and
+    ``words`` (a bare word: field and value, None for a word that carries none); ``values`` says
+    in words what a terminal accepts, for the error messages."""
+
+    models: tuple[type[_Event], ...]
+    grammar: str
+    fields: Mapping[str, tuple[str, Callable[[str], Any]]] = field(default_factory=dict)
+    words: Mapping[str, tuple[str, Any] | None] = field(default_factory=dict)
+    values: Mapping[str, str] = field(default_factory=dict)
+
+    def verbs(self) -> list[str]:
+        return [verb_of(model) for model in self.models]
+
+
+def register(model: type[_Event]) -> None:
+    """Add a game's event class to ``MODELS``; a verb already written otherwise is an error."""
+    verb = verb_of(model)
+    known = MODELS.setdefault(verb, model)
+    if known is not model:
+        raise ValueError(f"the verb {verb} is already an event of another shape ({known.__name__})")

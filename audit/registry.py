@@ -16,6 +16,7 @@ from dataclasses import replace
 from importlib import import_module
 from importlib.metadata import entry_points
 
+from . import events as ev
 from .engine.checks import DECLARED, EVERY_GAME, FORMAT, Check, checks_in
 from .engine.game import Game
 
@@ -88,7 +89,29 @@ def registry(games: list[Game]) -> dict[str, Game]:
     return out
 
 
-GAMES: dict[str, Game] = registry(discover())
+def _events(games: list[Game]) -> list[Game]:
+    """Register the games' own events (``Game.syntax``) with the format's; a verb two games
+    write differently is an error."""
+    for game in games:
+        for model in game.syntax.models if game.syntax is not None else ():
+            try:
+                ev.register(model)
+            except ValueError as error:
+                raise RegistryError(f"game {game.name}: {error}") from None
+    return games
+
+
+GAMES: dict[str, Game] = registry(_events(discover()))
+
+
+def syntaxes() -> list[ev.Syntax]:
+    """The registered games' own syntax, each once, in the games' name order."""
+    out: list[ev.Syntax] = []
+    for name in sorted(GAMES):
+        syntax = GAMES[name].syntax
+        if syntax is not None and syntax not in out:
+            out.append(syntax)
+    return out
 
 
 def names() -> list[str]:

@@ -108,6 +108,8 @@ class Game:
     #: the words that are this game's alone (beside its name and title): what no module outside
     #: the game's own package may spell (``tests/test_game_names.py``)
     words: tuple[str, ...] = ()
+    #: its own events, their grammar and wording (None: it plays the format's events only)
+    syntax: ev.Syntax | None = None
     #: the folder of the game's shipped rulesets (None: it ships none)
     rulesets: Path | None = None
     #: the game's exact odds: an ``audit.odds.GameOdds``

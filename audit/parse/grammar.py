@@ -12,7 +12,7 @@ from functools import cache, lru_cache
 from lark import Lark
 from lark import __version__ as lark_version
 
-from ..registry import names
+from ..registry import names, syntaxes
 from ..resources import cache_dir, grammar_path
 from .transform import ToEvent
 
@@ -21,10 +21,16 @@ GAMES_SLOT = "@GAMES@"
 
 
 def grammar_text() -> str:
-    """The grammar's text with the registered games' names in ``GAME_KV``: a game plugin's
-    ``OPEN game=`` parses as a built-in game's does."""
+    """The grammar's text with the registered games' names in ``GAME_KV`` and their own events'
+    rules (``Game.syntax``): a game plugin's lines parse as a built-in game's do."""
     text = grammar_path().read_text(encoding="utf-8")
-    return text.replace(GAMES_SLOT, "|".join(re.escape(name) for name in names()))
+    text = text.replace(GAMES_SLOT, "|".join(re.escape(name) for name in names()))
+    own = syntaxes()
+    if not own:
+        return text
+    verbs = [verb.lower() for syntax in own for verb in syntax.verbs()]
+    text = text.replace("\nevent: ", "\nevent: " + " | ".join(verbs) + "\n      | ", 1)
+    return text + "".join(f"\n// ---- a game's own events\n{s.grammar.strip()}\n" for s in own)
 
 
 @lru_cache(maxsize=1)

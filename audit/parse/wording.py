@@ -9,7 +9,7 @@ from functools import cache
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .. import events as ev
-from ..registry import names
+from ..registry import names, syntaxes
 from .grammar import grammar, kv_key
 from .parsed import DelSyntaxError
 
@@ -71,6 +71,10 @@ _BARE_VALUES = {
     "TABLE": "a table id: a letter or digit then up to 31 letters, digits, _ . -",
     "TIMESTAMP": "an RFC 3339 timestamp with an offset, e.g. 2026-11-20T21:03:12+01:00",
 }
+#: the registered games' own terminals, in words (``Syntax.values``)
+for _syntax in syntaxes():
+    for _term, _words in _syntax.values.items():
+        (_KV_VALUES if kv_key(_term) else _BARE_VALUES).setdefault(_term, _words)
 
 
 @cache
