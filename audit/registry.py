@@ -18,14 +18,10 @@ from importlib.metadata import entry_points
 
 from . import events as ev
 from .engine.checks import DECLARED, EVERY_GAME, FORMAT, Check, checks_in
-from .engine.game import Game
+from .engine.game import Game, RegistryError
 
 #: the entry point group a game package publishes its ``Game`` under
 GROUP = "del_audit.games"
-
-
-class RegistryError(Exception):
-    """A game that cannot be registered (not a ``Game``, or a name two games claim)."""
 
 
 def _load(reference: str) -> object:

@@ -90,6 +90,11 @@ class TableExtension:
         ``shoe.due_line`` is its first round's line if one began before, where the preparation was due."""
 
 
+class RegistryError(Exception):
+    """A game that cannot be registered (not a ``Game``, a name or verb two games claim, a plugin
+    that fails to load); the message says which."""
+
+
 @dataclass(frozen=True)
 class Game:
     """Everything a game contributes. The engine's part (round, extension, verbs, checks) is
