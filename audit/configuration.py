@@ -187,7 +187,9 @@ def ruleset_used(loaded: LoadedRuleset) -> RulesetUsed:
     for folder in shipped_folders():  # the format's and every game's (a plugin's included)
         own = folder / f"{loaded.id}.yaml"
         try:
-            shipped = own.is_file() and hashlib.sha256(own.read_bytes()).hexdigest() == loaded.sha256
+            shipped = (
+                own.is_file() and hashlib.sha256(own.read_bytes()).hexdigest() == loaded.sha256
+            )
         except OSError:
             shipped = False
         if shipped:

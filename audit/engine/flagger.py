@@ -13,15 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from ..findings import Finding
 from ..findings_store import FindingStore
+from .binding import Binding, BoundRule
 from .checks import Check, P
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..rulesets import LoadedRuleset, Rule
-
 
 CURRENT = object()  # flag(actual=...) default: the current event's text
 
@@ -35,8 +31,8 @@ _citation = sys.intern
 
 @lru_cache(maxsize=256)
 def _binding(
-    format_rules: LoadedRuleset, ruleset: LoadedRuleset | None
-) -> Mapping[str, tuple[Rule, LoadedRuleset]]:
+    format_rules: Binding, ruleset: Binding | None
+) -> Mapping[str, tuple[BoundRule, Binding]]:
     """Check name -> (rule, ruleset) of a pair of rulesets (loaded rulesets compare as objects): one
     for every table the pair governs, so that a table open costs no copy of its rules."""
     rules = {c: (r, format_rules) for c, r in format_rules.by_check.items()}
@@ -64,8 +60,8 @@ class Flagger:
     def __init__(
         self,
         sink: Sink,
-        format_rules: LoadedRuleset,
-        ruleset: LoadedRuleset | None,
+        format_rules: Binding,
+        ruleset: Binding | None,
         table: str | None,
     ):
         self.sink = sink

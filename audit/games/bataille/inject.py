@@ -95,6 +95,7 @@ class BatailleFaults(TableFaults):
         'NOTE "chips "color" changed at seat {s}"',
     )
     params: BatailleParams
+    rules: BatailleRules
 
     @staticmethod
     def categories(rules: BatailleRules) -> set[str]:  # type: ignore[override]

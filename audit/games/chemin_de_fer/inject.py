@@ -78,6 +78,7 @@ class CdfFaults(TableFaults):
     RULES = CdfRules
     NOTES = BatailleFaults.NOTES  # the same notes as at the house's other tables
     params: CdfParams
+    rules: CdfRules
 
     @staticmethod
     def categories(rules: CdfRules) -> set[str]:  # type: ignore[override]
