@@ -75,6 +75,9 @@ def toy_check(monkeypatch):
             if cap is not None and e.amount > cap.at_most:
                 self.flag(toy, f"a bet of {e.amount} above the cap of {cap.at_most}")
 
+        # the events it plays: the round's, BET verified by this class's own function
+        EVENTS = {**BatailleRound.EVENTS, "BET": (verify_bet, BatailleRound.apply_bet)}
+
     monkeypatch.setitem(GAMES, "bataille", replace(GAMES["bataille"], round=ToyRound))
     yield toy
     del DECLARED[toy.name]

@@ -10,17 +10,20 @@ those methods, and the checks it answers for off the declarations.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from .. import events as ev
 from .checks import EVERY_GAME, FORMAT, Check, NoParams, checks_in, declare
 from .flagger import Flagger
 from .shoe import ShoeState
 from .table import TABLE_VERBS, Table
+
+#: how an event is played: its verification (flags each breach, never raises), then its application
+Events = tuple[Callable[[Any, Any], None], Callable[[Any, Any], None]]
 
 #: cards dealt before "rien ne va plus": a check every game's round raises (``Round.cards_before_close``)
 NO_MORE_BETS = declare("no-more-bets", NoParams, EVERY_GAME)
@@ -32,6 +35,10 @@ class Round(ABC):
     breach (never raises); apply records what happened, so the replay follows the log
     even where it breaks the rules. The table calls ``verify_deal``/``apply_deal`` and
     ``verify_burn``/``apply_burn`` after its own shoe work, and ``finish`` at ROUND end."""
+
+    #: verb -> (verify, apply): the round events it plays, declared in its class (DEAL and BURN
+    #: are the table's, which calls ``verify_deal``... after its own shoe work)
+    EVENTS: ClassVar[Mapping[str, Events]] = {}
 
     #: True while the round owes events (cards, a natural shown...) that its next event other than a
     #: card or a burn shows missing: the table then calls ``report_owed`` before that event's verify
@@ -74,6 +81,9 @@ class Round(ABC):
 class TableExtension:
     """A game's part of a table, for the table's life: settings read once, state across
     rounds, and verify/apply pairs for the events that are not a round's."""
+
+    #: verb -> (verify, apply): the events it plays that are not a round's, declared in its class
+    EVENTS: ClassVar[Mapping[str, Events]] = {}
 
     def __init__(self, table: Table):
         self.table = table
@@ -141,16 +151,9 @@ class Game:
         return tuple(dict.fromkeys((self.name, self.title, *self.words)))
 
     def verbs(self) -> frozenset[str]:
-        """The verbs its round or extension verifies, apart from those the table handles."""
-        return frozenset(
-            verb
-            for verb in ev.MODELS
-            if verb not in TABLE_VERBS
-            and (
-                hasattr(self.round, "verify_" + verb.lower())
-                or hasattr(self.extension, "verify_" + verb.lower())
-            )
-        )
+        """The verbs its round or extension declares (``EVENTS``), apart from those the table
+        handles."""
+        return frozenset((*self.round.EVENTS, *self.extension.EVENTS)) - TABLE_VERBS
 
     def checks(self) -> dict[str, Check]:
         """The checks a ruleset of this game may bind, by name: the format's, every game's, its own."""

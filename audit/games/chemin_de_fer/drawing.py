@@ -8,13 +8,14 @@ ruleset's, and the checks these steps raise are declared here.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import field_validator
 
 from ... import events as ev
 from ...engine.checks import NoParams, Params, declare
 from ...engine.format_checks import OUT_OF_CONTEXT
+from ...engine.game import Events
 from ...values import Card
 from .cards import BACCARA_POINTS
 
@@ -464,3 +465,12 @@ class Drawing:
     def outcome(self: CdfRound) -> str:
         p, b = self.hand_points("ponte"), self.hand_points("banker")
         return "ponte" if p > b else "banker" if b > p else "tie"
+
+    #: the events it plays: verb -> (verify, apply)
+    EVENTS: ClassVar[dict[str, Events]] = {
+        "ABAT": (verify_abat, apply_abat),
+        "CALL": (verify_call, apply_call),
+        "TABLEAU": (verify_tableau, apply_tableau),
+        "ADVICE": (verify_advice, apply_advice),
+        "POINT": (verify_point, apply_point),
+    }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import ClassVar
 
 from pydantic import Field
 
@@ -96,3 +97,11 @@ class PairImpairRound(Round):
 
     def finish(self, line: int) -> None:
         pass
+
+    #: the events it plays: verb -> (verify, apply)
+    EVENTS: ClassVar[dict] = {
+        "WAGER": (verify_wager, apply_wager),
+        "NOMOREBETS": (verify_nomorebets, apply_nomorebets),
+        "PAY": (verify_pay, apply_pay),
+        "COLLECT": (verify_collect, apply_collect),
+    }
