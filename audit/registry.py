@@ -11,10 +11,13 @@ here names a game: the grammar, the events, the help, ``audit odds``,
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterable
 from dataclasses import replace
 from importlib import import_module
-from importlib.metadata import entry_points
+from importlib.metadata import Distribution, EntryPoint, PathDistribution
+from pathlib import Path
 
 from . import events as ev
 from .engine.checks import DECLARED, EVERY_GAME, FORMAT, Check, checks_in
@@ -31,6 +34,36 @@ def _load(reference: str) -> object:
     for part in attribute.split(".") if attribute else ():
         found = getattr(found, part)
     return found
+
+
+def _publishers() -> list[Distribution]:
+    """The distributions on ``sys.path`` whose entry points name ``GROUP``, the first of each
+    name: read as files (a few milliseconds), where ``importlib.metadata.entry_points`` parses
+    every installed distribution's (some 80 ms with a few hundred installed, each run)."""
+    header = f"[{GROUP}]"
+    found: dict[str, Distribution] = {}
+    for folder in sys.path:
+        try:
+            entries = sorted(os.scandir(folder or "."), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            if not entry.name.endswith((".dist-info", ".egg-info")):
+                continue
+            try:
+                with open(os.path.join(entry.path, "entry_points.txt"), encoding="utf-8") as f:
+                    if header not in f.read():
+                        continue
+            except OSError:
+                continue
+            dist = PathDistribution(Path(entry.path))
+            found.setdefault((dist.name or entry.name).lower().replace("_", "-"), dist)
+    return list(found.values())
+
+
+def entry_points(group: str) -> list[EntryPoint]:
+    """The entry points of ``group`` of the distributions that publish games."""
+    return [p for dist in _publishers() for p in dist.entry_points if p.group == group]
 
 
 def published() -> list[tuple[str, object]]:
