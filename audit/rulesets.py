@@ -217,7 +217,7 @@ class Regulation(_Strict):
 
 class Ruleset(_Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.-]*$")
-    #: a game of ``audit.games``, or ``any`` (the format's rules)
+    #: a registered game (``audit.registry``), or ``any`` (the format's rules)
     game: str
     title: str
     regulation: Regulation

@@ -91,3 +91,16 @@ def test_no_module_outside_the_games_names_a_game(path):
     assert len(GAMES) >= 2 and words
     found = mentions(path.read_text(encoding="utf-8"), words)
     assert not found, f"{path.relative_to(AUDIT.parent)} names a game: {found}"
+
+
+def test_the_grammar_names_no_game():
+    """The grammar's rules and terminals (its comments aside): ``OPEN game=`` takes the registry's
+    names, filled in when the grammar is compiled."""
+    words = vocabulary(list(GAMES.values()))
+    grammar = AUDIT.parent / "grammars" / "del.lark"
+    rules = [
+        line.split("//", 1)[0].lower()
+        for line in grammar.read_text(encoding="utf-8").splitlines()
+        if not line.lstrip().startswith("//")
+    ]
+    assert not [line for line in rules if any(word in line for word in words)]

@@ -1,10 +1,12 @@
 """What a game gives the engine: its round, its table extension, its verbs and checks.
 
-A game is a package under ``audit.games``; the engine knows none by name. A
-``Game`` names the round class (one coup, a ``verify_<verb>`` / ``apply_<verb>``
-pair per round event) and the table extension (what lives as long as the
-table, with its own verify/apply pairs). The verbs each handles are read off
-those methods, and the checks it answers for off the declarations.
+A game is a package, built in (``audit.games``) or a plugin, found by the
+registry (``audit.registry``); the engine knows none by name. A ``Game`` names
+the round class (one coup, its round events declared in ``EVENTS``: verb ->
+verify and apply functions) and the table extension (what lives as long as
+the table, with its own ``EVENTS``), and, by reference, its odds and
+simulator. The verbs each plays are its declarations, and the checks it
+answers for are read off the check declarations.
 """
 
 from __future__ import annotations

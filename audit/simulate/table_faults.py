@@ -3,7 +3,7 @@
 The stream is read a round at a time (what comes before a round, then the
 round: a batch); each planned fault is tried on the rounds from its target on
 until one offers the situation it needs. A game's faults
-(``audit.games.<game>.inject``) subclass ``TableFaults`` and give their
+(``GameSimulator.faults``, in the game's package) subclass ``TableFaults`` and give their
 methods by category (``methods``); the rule a fault must break, with its id
 and category, comes from the table's loaded ruleset (``FaultRules``), never
 from a name built here.
