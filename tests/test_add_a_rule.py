@@ -13,14 +13,15 @@ import shutil
 from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from pydantic import Field
 
 from audit import events as ev
 from audit.engine.checks import DECLARED, Params, declare
-from audit.registry import GAMES
 from audit.games.bataille.round import BatailleRound
+from audit.registry import GAMES
 from audit.resources import rulesets_dir
 from audit.rulesets import Library, RulesetError
 from audit.stream.inputs import audit_input
@@ -76,7 +77,7 @@ def toy_check(monkeypatch):
                 self.flag(toy, f"a bet of {e.amount} above the cap of {cap.at_most}")
 
         # the events it plays: the round's, BET verified by this class's own function
-        EVENTS = {**BatailleRound.EVENTS, "BET": (verify_bet, BatailleRound.apply_bet)}
+        EVENTS: ClassVar = {**BatailleRound.EVENTS, "BET": (verify_bet, BatailleRound.apply_bet)}
 
     monkeypatch.setitem(GAMES, "bataille", replace(GAMES["bataille"], round=ToyRound))
     yield toy
