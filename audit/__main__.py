@@ -28,7 +28,13 @@ def main(args: list[str] | None = None) -> None:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        from .cli import main as command
+        from .engine.game import RegistryError
+
+        try:
+            from .cli import main as command
+        except RegistryError as error:  # a game plugin that cannot be registered
+            os.write(2, f"audit: {error}\n".encode())
+            os._exit(2)
     finally:
         gc.freeze()
         gc.unfreeze()

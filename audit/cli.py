@@ -95,7 +95,6 @@ if TYPE_CHECKING:  # made at run time from the registries: to a type checker, En
     StyleName: TypeAlias = Enum
     RulesFormat: TypeAlias = Enum
     Color: TypeAlias = Enum
-    NightName: TypeAlias = Enum
 else:
     Format = _choices("Format", names())
     FailOn = _choices("FailOn", SEVERITIES)
@@ -576,7 +575,7 @@ def baseline_create(
 @app.command()
 def rules(
     ruleset: Annotated[
-        str | None, typer.Argument(help="A ruleset id (e.g. fr-bataille-2007); all if omitted.")
+        str | None, typer.Argument(help="A ruleset id (`audit rules` lists them); all if omitted.")
     ] = None,
     format: Annotated[
         RulesFormat,
@@ -630,7 +629,7 @@ def explain(
 
 @app.command()
 def odds(
-    ruleset: Annotated[str, typer.Argument(help="A ruleset id, e.g. fr-bataille-2007.")],
+    ruleset: Annotated[str, typer.Argument(help="A ruleset id (`audit rules` lists them).")],
     format: Annotated[
         Literal["text", "json"], typer.Option("--format", "-f", help="text (a table) or json.")
     ] = "text",
@@ -667,8 +666,6 @@ def trace(
     raise typer.Exit(run_trace(output, check))
 
 
-if not TYPE_CHECKING:
-    NightName = _choices("NightName", ("example", "cdf", "mixed"))
 #: the default start moves a day a seed, over ten years (then starts again)
 SEED_DAYS = 3653
 
@@ -723,7 +720,7 @@ def simulate(
         typer.Option(
             "--ruleset",
             "-r",
-            help="Ruleset of the tables (fr-bataille-2007, mc-sun-war-2006, be-ostende-cdf); repeat for a mixed night. Without it: bataille tables BAT-01, BAT-02... of the French and Monaco rulesets in turn (the benchmark's night); with --style realistic, tables of all three.",
+            help="Ruleset of the tables (`audit rules` lists them); repeat for a mixed night. Without it: the benchmark's night (the tables its games make for large inputs); with --style realistic, tables of every shipped ruleset the simulator plays.",
         ),
     ] = None,
     tables: Annotated[
@@ -778,7 +775,7 @@ def simulate(
         AnomalyKind | None,
         typer.Option(
             "--anomaly",
-            help="Play a statistical anomaly at the first bataille table, every round still legal: collusion (the dealer gives the first seated player better cards) or stacked-shoe (the second shoe comes in clumps).",
+            help="Play a statistical anomaly at the first table of a game that plays them, every round still legal: collusion (the dealer gives the first seated player better cards) or stacked-shoe (the second shoe comes in clumps).",
         ),
     ] = None,
     strength: Annotated[
@@ -805,10 +802,10 @@ def simulate(
         ),
     ] = None,
     night: Annotated[
-        NightName | None,
+        str | None,
         typer.Option(
             "--night",
-            help="Write one of the shipped nights of fixtures/nights (example, cdf or mixed: their own tables, seed and start) instead; only --output goes with it.",
+            help="Write one of the shipped nights of fixtures/nights (their own tables, seed and start; their names are the files' first word) instead; only --output goes with it.",
         ),
     ] = None,
 ) -> None:
@@ -841,7 +838,10 @@ def simulate(
         given = [name for name, value in shaping.items() if value is not None]
         if given:
             _die(f"--night writes a shipped night as it is: not with {', '.join(given)}")
-        _write_lines(sim.night_lines(night.value), output, f"the {night.value} night")
+        shipped = sim.nights()
+        if night not in shipped:
+            _die(f"--night {night!r}: not a shipped night; one of: {', '.join(sorted(shipped))}")
+        _write_lines(sim.night_lines(night), output, f"the {night} night")
         raise typer.Exit(0)
     rounds = SIMULATE_ROUNDS if rounds is None else rounds
     seed = SIMULATE_SEED if seed is None else seed
@@ -851,13 +851,11 @@ def simulate(
             specs = sim.cli_tables(
                 rulesets, tables if tables is not None else 2 * len(rulesets), rounds
             )
-        elif (
-            style.value == "plain"
-        ):  # the benchmark's night: French and Monaco bataille tables in turn
+        elif style.value == "plain":  # the benchmark's night
             specs = sim.generated_tables(tables if tables is not None else 4, rounds)
             rulesets = sorted({spec.ruleset for spec in specs})
         else:
-            rulesets = list(sim.RULESETS)
+            rulesets = list(sim.shipped_rulesets())
             specs = sim.cli_tables(
                 rulesets, tables if tables is not None else 2 * len(rulesets), rounds
             )
@@ -928,7 +926,7 @@ def simulate(
     count = _write_lines(lines, output)
     found.sort(key=lambda e: (e.line, e.rule))
     if played is not None and played.table is None:
-        _die("--anomaly is played at a bataille table: the night has none")
+        _die("--anomaly is played at a table of a game that plays anomalies: the night has none")
     if expected is not None and played is not None:
         _write(expected, json.dumps(played.expected(), indent=1) + "\n")
     elif expected is not None:

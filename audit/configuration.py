@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .resources import rulesets_dir
+from .rulesets import shipped_folders
 
 if TYPE_CHECKING:
     from .rulesets import LoadedRuleset
@@ -183,11 +183,17 @@ def ruleset_used(loaded: LoadedRuleset) -> RulesetUsed:
     """A ruleset as the report names it: shipped, or not, and then where it came from. A folder of
     rulesets is the audited party's to give (``--rulesets``, the configuration's ``rulesets``): the
     report says which are not this version's own, whatever their ids."""
-    own = rulesets_dir() / f"{loaded.id}.yaml"
-    try:
-        shipped = own.is_file() and hashlib.sha256(own.read_bytes()).hexdigest() == loaded.sha256
-    except OSError:
-        shipped = False
+    shipped = False
+    for folder in shipped_folders():  # the format's and every game's (a plugin's included)
+        own = folder / f"{loaded.id}.yaml"
+        try:
+            shipped = (
+                own.is_file() and hashlib.sha256(own.read_bytes()).hexdigest() == loaded.sha256
+            )
+        except OSError:
+            shipped = False
+        if shipped:
+            break
     return RulesetUsed(
         id=loaded.id,
         sha256=loaded.sha256,

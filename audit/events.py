@@ -9,18 +9,23 @@ a night: a ``BaseModel`` defines ``__getattr__``, which keeps CPython from
 specialising attribute reads (about 40 ns a read against 13 ns here).
 """
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass as plain_dataclass
+from dataclasses import field
 from datetime import datetime
 from decimal import Decimal
 from functools import partial
-from typing import TYPE_CHECKING, Annotated, Literal, TypeVar, dataclass_transform
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, dataclass_transform
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, StringConstraints
 from pydantic.dataclasses import dataclass
 
 from .values import Card, Owner
 
 Spot = Literal["main", "egalite", "war", "egalite-war"]
-Game = Literal["bataille", "chemin-de-fer"]
+#: a game's name as ``OPEN game=`` writes it; which names are games is the registry's
+#: (``audit.registry``: the grammar admits those only, the replay finds the game by it)
+Game = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9-]{0,31}$")]
 
 #: how every event class is declared: immutable, keyword arguments only, no unknown field; its
 #: validator is built when first used (a bataille night never builds the chemin de fer ones)
@@ -374,7 +379,42 @@ Event = Annotated[
     Field(discriminator="verb"),
 ]
 
-#: verb -> model, for the parser.
-MODELS: dict[str, type[_Event]] = {
-    m.__dataclass_fields__["verb"].default: m for m in _Event.__subclasses__()
-}
+#: the base of every event class: a game's own events (``Syntax``) derive from it too
+EventBase = _Event
+
+
+def verb_of(model: type[_Event]) -> str:
+    """The verb an event class is written with."""
+    return model.__dataclass_fields__["verb"].default
+
+
+#: verb -> model, for the parser: the format's, then the registered games' own (``register``).
+MODELS: dict[str, type[_Event]] = {verb_of(m): m for m in _Event.__subclasses__()}
+
+
+@plain_dataclass(frozen=True)
+class Syntax:
+    """What a game adds to the format: its own events and how a line writes them.
+
+    ``grammar`` holds Lark rules and terminals in the grammar's own terms (``_WS``, ``CARD``,
+    ``SEAT_KV``...): one rule per verb, named as the verb in lower case, whose tokens become the
+    event's fields by ``fields`` (a key=value or value terminal: field and converter) and
+    ``words`` (a bare word: field and value, None for a word that carries none); ``values`` says
+    in words what a terminal accepts, for the error messages."""
+
+    models: tuple[type[_Event], ...]
+    grammar: str
+    fields: Mapping[str, tuple[str, Callable[[str], Any]]] = field(default_factory=dict)
+    words: Mapping[str, tuple[str, Any] | None] = field(default_factory=dict)
+    values: Mapping[str, str] = field(default_factory=dict)
+
+    def verbs(self) -> list[str]:
+        return [verb_of(model) for model in self.models]
+
+
+def register(model: type[_Event]) -> None:
+    """Add a game's event class to ``MODELS``; a verb already written otherwise is an error."""
+    verb = verb_of(model)
+    known = MODELS.setdefault(verb, model)
+    if known is not model:
+        raise ValueError(f"the verb {verb} is already an event of another shape ({known.__name__})")

@@ -289,14 +289,14 @@ def check_simulation(targets: list[tuple[str, Path]]) -> None:
     simulation wrote; no two may be the same file. A simulated log may be written again."""
     from . import config as config_file
     from .history.cli import store_files
-    from .resources import rulesets_dir
+    from .rulesets import shipped_folders
 
     try:
         cfg = config_file.discover()
         protected: list[Path] = [*configured_files(cfg), *store_files(None, cfg)]
     except config_file.ConfigError:
         protected = []
-    protected += sorted(rulesets_dir().glob("*.yaml"))
+    protected += [p for folder in shipped_folders() for p in sorted(folder.glob("*.yaml"))]
     seen: dict[str, Path] = {}
     for option, path in targets:
         check_files([path], protected, option, simulated_ok=True)

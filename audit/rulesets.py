@@ -41,7 +41,7 @@ from pydantic import (
 from . import __version__, bounded, nesting, ruleset_cache
 from .engine.checks import DECLARED, Check, P, Params
 from .findings import Category, Severity
-from .games import checks_for
+from .registry import GAMES, checks_for
 from .resources import rulesets_dir
 
 MAX_YAML_BYTES = 1_000_000
@@ -217,7 +217,7 @@ class Regulation(_Strict):
 
 class Ruleset(_Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.-]*$")
-    #: a game of ``audit.games``, or ``any`` (the format's rules)
+    #: a registered game (``audit.registry``), or ``any`` (the format's rules)
     game: str
     title: str
     regulation: Regulation
@@ -441,6 +441,17 @@ def _validate(model: type[BaseModel], data: Any, node: yaml.Node | None, path: P
 
 
 # -- public API ---------------------------------------------------------------------
+
+
+def shipped_folders() -> list[Path]:
+    """Where the shipped rulesets are: the format's folder, then each registered game's own
+    (``Game.rulesets``), each once."""
+    folders = {rulesets_dir().resolve(): rulesets_dir()}
+    for name in sorted(GAMES):
+        folder = GAMES[name].rulesets
+        if folder is not None:
+            folders.setdefault(folder.resolve(), folder)
+    return list(folders.values())
 
 
 def _verify_game(data: Any, node: yaml.Node | None, path: Path) -> None:
@@ -685,11 +696,12 @@ class Library:
         overlays: list[Path] | None = None,
         table_overlays: list[tuple[str, Path]] | None = None,
     ) -> Library:
-        directory = directory or rulesets_dir()
-        if not directory.is_dir():
-            raise RulesetError(f"{directory}: rulesets directory not found")
+        folders = [directory] if directory is not None else shipped_folders()
+        for folder in folders:
+            if not folder.is_dir():
+                raise RulesetError(f"{folder}: rulesets directory not found")
         found: dict[str, LoadedRuleset] = {}
-        for path in sorted(directory.glob("*.yaml")):
+        for path in (p for folder in folders for p in sorted(folder.glob("*.yaml"))):
             loaded = load_ruleset(path)
             if loaded.id in found:
                 raise RulesetError(
@@ -721,7 +733,7 @@ class Library:
             per_table.append((pattern, overlay))
         library = cls(found, per_table)
         library.spec = {
-            "directory": directory,
+            "directory": directory,  # None: the shipped folders, found again
             "overlays": list(overlays or []),
             "table_overlays": list(table_overlays or []),
         }

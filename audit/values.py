@@ -17,26 +17,6 @@ Suit = Literal["S", "H", "D", "C"]
 RANKS: tuple[Rank, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 SUITS: tuple[Suit, ...] = ("S", "H", "D", "C")
 
-#: Bataille order (art. 55-19: "as, roi, dame, valet, dix, neuf, ... deux").
-BATAILLE_VALUE: dict[str, int] = {rank: 14 - i for i, rank in enumerate(RANKS)}
-#: Baccara points: A = 1, 10 and faces = 0.
-BACCARA_POINTS = {
-    "A": 1,
-    "K": 0,
-    "Q": 0,
-    "J": 0,
-    "10": 0,
-    "9": 9,
-    "8": 8,
-    "7": 7,
-    "6": 6,
-    "5": 5,
-    "4": 4,
-    "3": 3,
-    "2": 2,
-}
-
-
 #: value types are pydantic dataclasses, not models, for the reason ``events`` gives (attribute
 #: reads); equality and hashing are their own (``eq=False``), cheap, as the engine needs
 if TYPE_CHECKING:  # what ``value_type`` makes, as a type checker must see it
@@ -70,14 +50,6 @@ class Card:
         if isinstance(other, Card):
             return self.rank == other.rank and self.suit == other.suit
         return NotImplemented
-
-    @property
-    def bataille_value(self) -> int:
-        return BATAILLE_VALUE[self.rank]
-
-    @property
-    def baccara_points(self) -> int:
-        return BACCARA_POINTS[self.rank]
 
     def __str__(self) -> str:
         return f"{self.rank}{self.suit}"

@@ -140,9 +140,9 @@ def naive_parse(path: Path) -> tuple[float, float, float, int]:
     """(a): (grammar build seconds, parse seconds, parse CPU seconds, lines parsed) with a plain LALR Lark."""
     from lark import Lark
 
-    from audit.resources import grammar_path
+    from audit.parse.grammar import grammar_text
 
-    text = grammar_path().read_text(encoding="utf-8")
+    text = grammar_text()
     start = time.perf_counter()
     parser = Lark(text, parser="lalr")
     build = time.perf_counter() - start

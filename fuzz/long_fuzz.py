@@ -71,11 +71,13 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from audit import __version__  # noqa: E402
+from audit.games.bataille.tables import FR, MC  # noqa: E402
+from audit.games.chemin_de_fer.tables import CDF  # noqa: E402
 from audit.parse import grammar  # noqa: E402
 from audit.reporters.json_report import render  # noqa: E402
 from audit.rulesets import Library  # noqa: E402
 from audit.run import run_audit  # noqa: E402
-from audit.simulate import CDF, FR, MC, TableSpec, simulate  # noqa: E402
+from audit.simulate import TableSpec, simulate  # noqa: E402
 from audit.stream.inputs import GZIP_MAGIC  # noqa: E402
 from fuzz.regex_chars import char_class  # noqa: E402
 

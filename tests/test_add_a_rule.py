@@ -13,14 +13,15 @@ import shutil
 from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from pydantic import Field
 
 from audit import events as ev
 from audit.engine.checks import DECLARED, Params, declare
-from audit.games import GAMES
 from audit.games.bataille.round import BatailleRound
+from audit.registry import GAMES
 from audit.resources import rulesets_dir
 from audit.rulesets import Library, RulesetError
 from audit.stream.inputs import audit_input
@@ -74,6 +75,9 @@ def toy_check(monkeypatch):
             cap = self.flagger.settings(toy)
             if cap is not None and e.amount > cap.at_most:
                 self.flag(toy, f"a bet of {e.amount} above the cap of {cap.at_most}")
+
+        # the events it plays: the round's, BET verified by this class's own function
+        EVENTS: ClassVar = {**BatailleRound.EVENTS, "BET": (verify_bet, BatailleRound.apply_bet)}
 
     monkeypatch.setitem(GAMES, "bataille", replace(GAMES["bataille"], round=ToyRound))
     yield toy

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from audit.engine.checks import DECLARED, EVERY_GAME, FORMAT, NoParams, declare
-from audit.games import GAMES, checks_for
+from audit.registry import GAMES, checks_for
 from audit.resources import rulesets_dir
 from audit.rulesets import Library
 

@@ -56,12 +56,14 @@ except ImportError:  # pragma: no cover
 from lark import Lark  # noqa: E402
 
 from audit.findings import CATEGORIES  # noqa: E402
+from audit.games.bataille.tables import FR, MC  # noqa: E402
+from audit.games.chemin_de_fer.tables import CDF  # noqa: E402
 from audit.parse import LineParser, grammar, parse_line  # noqa: E402
+from audit.parse.grammar import grammar_text  # noqa: E402
 from audit.reporters.json_report import render  # noqa: E402
-from audit.resources import grammar_path  # noqa: E402
 from audit.rulesets import Library  # noqa: E402
 from audit.run import run_audit  # noqa: E402
-from audit.simulate import CDF, FR, MC, TableSpec, simulate  # noqa: E402
+from audit.simulate import TableSpec, simulate  # noqa: E402
 from audit.stream.inputs import GZIP_MAGIC  # noqa: E402
 from fuzz.regex_chars import char_class  # noqa: E402
 
@@ -286,7 +288,7 @@ _HEADER_LIKE = re.compile(r"[ \t]*#(DEL|casino|source)[ \t]")
 @lru_cache(maxsize=1)
 def plain_lark() -> Lark:
     """The grammar alone, no transformer: whether the grammar accepts a line."""
-    return Lark(grammar_path().read_text(encoding="utf-8"), parser="lalr", lexer="contextual")
+    return Lark(grammar_text(), parser="lalr", lexer="contextual")
 
 
 # == logs ===========================================================================================

@@ -20,10 +20,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+from audit.games.bataille.params import bataille_params
+from audit.games.chemin_de_fer.params import cdf_params
 from audit.rulesets import Library
 from audit.simulate import EXAMPLE_START, SimulationError, cli_tables, simulate
 from audit.simulate.faults import applicable, faulty_night
-from audit.simulate.params import bataille_params, cdf_params, default_library
+from audit.simulate.params import default_library
 from fixtures import own_rulesets, read_fixture
 
 ROOT = Path(__file__).resolve().parent.parent

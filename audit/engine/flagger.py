@@ -14,14 +14,12 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final, Literal, cast
+from typing import Final, Literal, cast
 
 from ..findings import Finding
 from ..findings_store import FindingStore
+from .binding import Binding, BoundRule
 from .checks import Check, P
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..rulesets import LoadedRuleset, Rule
 
 
 class _Current(Enum):
@@ -42,8 +40,8 @@ _citation = sys.intern
 
 @lru_cache(maxsize=256)
 def _binding(
-    format_rules: LoadedRuleset, ruleset: LoadedRuleset | None
-) -> Mapping[str, tuple[Rule, LoadedRuleset]]:
+    format_rules: Binding, ruleset: Binding | None
+) -> Mapping[str, tuple[BoundRule, Binding]]:
     """Check name -> (rule, ruleset) of a pair of rulesets (loaded rulesets compare as objects): one
     for every table the pair governs, so that a table open costs no copy of its rules."""
     rules = {c: (r, format_rules) for c, r in format_rules.by_check.items()}
@@ -71,8 +69,8 @@ class Flagger:
     def __init__(
         self,
         sink: Sink,
-        format_rules: LoadedRuleset,
-        ruleset: LoadedRuleset | None,
+        format_rules: Binding,
+        ruleset: Binding | None,
         table: str | None,
     ):
         self.sink = sink

@@ -8,7 +8,7 @@ extension (``Game``), through a handler per verb built once per table.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field
 
@@ -22,7 +22,7 @@ from .shoe import ShoeState
 from .stats import TableStats
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game import Game, Round
+    from .game import Game, Round, TableExtension
 
 
 class SeatLimit(Params):
@@ -471,31 +471,53 @@ class Table:
             expected="CLOSE",
         )
 
+    #: verb -> handler: the events a table plays itself, whatever the game
+    EVENTS: ClassVar[dict[str, Callable[[Table, Any], None]]] = {
+        "OPEN": on_open,
+        "NOTE": on_note,
+        "LIMITS": on_limits,
+        "DEALER": on_dealer,
+        "SUPERVISOR": on_supervisor,
+        "SEAT": on_seat,
+        "ANNOUNCE": on_announce,
+        "CLOSE": on_close,
+        "SHOE": on_shoe,
+        "SHUFFLE": on_shuffle,
+        "CUT": on_cut,
+        "STOPCARD": on_stopcard,
+        "PAUSE": on_pause,
+        "RESUME": on_resume,
+        "BURN": on_burn,
+        "DEAL": on_deal,
+        "ROUND": on_round,
+    }
+
 
 Handler = Callable[["Table", ev.Event], None]
 _DISPATCH: dict[tuple[type, type, type], dict[str, Handler]] = {}
 
 
-def _dispatch(table: type[Table], rnd: type[Round], ext: type) -> dict[str, Handler]:
+def _dispatch(
+    table: type[Table], rnd: type[Round], ext: type[TableExtension]
+) -> dict[str, Handler]:
     """verb -> handler(table, event), built once per game (not per table): the replay's per-event
     cost is one lookup, and a table open costs no handler of its own (a log of hundreds of
-    thousands of tables open at once holds one dict per game). The table's own ``on_<verb>``
-    first, then the round's pair, then the extension's; a verb of another game is out of context."""
+    thousands of tables open at once holds one dict per game). Built from the declarations: the
+    table's own ``EVENTS`` first, then the round's pairs, then the extension's; a verb of
+    another game is out of context."""
     key = (table, rnd, ext)
     found = _DISPATCH.get(key)
     if found is not None:
         return found
     handlers: dict[str, Handler] = {}
+    own, in_round, in_ext = table.EVENTS, rnd.EVENTS, ext.EVENTS
     for verb in ev.MODELS:
-        name = verb.lower()
-        if verb in TABLE_VERBS:
-            handlers[verb] = getattr(table, "on_" + name)
-        elif hasattr(rnd, "verify_" + name):
-            handlers[verb] = _in_round(
-                getattr(rnd, "verify_" + name), getattr(rnd, "apply_" + name)
-            )
-        elif hasattr(ext, "verify_" + name):
-            handlers[verb] = _pair(getattr(ext, "verify_" + name), getattr(ext, "apply_" + name))
+        if verb in own:
+            handlers[verb] = own[verb]
+        elif verb in in_round:
+            handlers[verb] = _in_round(*in_round[verb])
+        elif verb in in_ext:
+            handlers[verb] = _pair(*in_ext[verb])
         else:
             handlers[verb] = table._foreign
     _DISPATCH[key] = handlers
@@ -529,5 +551,5 @@ def _pair(verify: Callable, apply: Callable) -> Handler:
     return handle
 
 
-#: the verbs a table handles itself, whatever the game: those it has an ``on_<verb>`` for
-TABLE_VERBS = frozenset(verb for verb in ev.MODELS if hasattr(Table, "on_" + verb.lower()))
+#: the verbs a table handles itself, whatever the game (``Table.EVENTS``)
+TABLE_VERBS = frozenset(Table.EVENTS)

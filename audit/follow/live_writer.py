@@ -63,7 +63,7 @@ def write_live(
     from ..simulate import faults
 
     if not rulesets:
-        raise LiveError(f"give at least one --ruleset ({', '.join(sim.RULESETS)})")
+        raise LiveError(f"give at least one --ruleset ({', '.join(sim.shipped_rulesets())})")
     rulesets = list(dict.fromkeys(rulesets))
     try:
         specs = sim.cli_tables(

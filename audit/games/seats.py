@@ -9,9 +9,11 @@ extends it.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from .. import events as ev
 from ..engine.format_checks import OUT_OF_CONTEXT
-from ..engine.game import TableExtension
+from ..engine.game import Events, TableExtension
 from ..engine.table import SEAT_RANGE
 
 
@@ -49,3 +51,8 @@ class SeatMoves(TableExtension):
     def apply_move(self, e: ev.Move) -> None:
         seated = self.table.seated
         seated[e.to_seat] = seated.pop(e.seat, None)
+
+    #: the events it plays: verb -> (verify, apply)
+    EVENTS: ClassVar[dict[str, Events]] = {
+        "MOVE": (verify_move, apply_move),
+    }

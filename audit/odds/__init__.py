@@ -1,20 +1,22 @@
 """Exact odds of every bet a ruleset offers (``audit odds``), from the ruleset's parameters.
 
-La bataille is house-banked: the figure is the house edge per unit of a bet's initial stake.
-Chemin de fer is not: the figure is the banker's edge per unit staked against him. Both are
-exact fractions from an enumeration of the shoe without replacement (docs/statistics.md).
+Each game gives its own (``Game.odds``, a ``GameOdds``): whose edge the figures are (the
+house's at a house-banked game, else the side that books the bets), and the figures, exact
+fractions from an enumeration of the shoe without replacement (docs/statistics.md). A
+ruleset of a game without odds (the log format's) has no bet to compute.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from importlib import import_module
+from types import ModuleType
 
+from ..registry import GAMES
 from ..rulesets import LoadedRuleset
-from ..values import BACCARA_POINTS, BATAILLE_VALUE
-from . import bataille, chemin_de_fer
-from .params import Figure, OddsError, decks, shoe
+from .params import Figure, GameOdds, OddsError, decks, shoe
 
-__all__ = ["Figure", "Odds", "OddsError", "compute"]
+__all__ = ["Figure", "GameOdds", "Odds", "OddsError", "compute", "game_odds", "shoe"]
 
 
 @dataclass(frozen=True)
@@ -23,29 +25,37 @@ class Odds:
     decks: int
     #: the house overlay applied, if any
     house: str | None
-    #: "house" (the figures are the house's) or "banker" (chemin de fer)
+    #: whose the figures are: "house", or the side that books the bets (``GameOdds.party``)
     party: str
     figures: list[Figure]
+    #: the figure's name in a table's heading ("house edge")
+    title: str = "house edge"
+
+
+def game_odds(ruleset: LoadedRuleset) -> GameOdds | None:
+    """The odds of the ruleset's game, None for a game that has none (or an unknown game)."""
+    game = GAMES.get(ruleset.game)
+    return game.part("odds") if game is not None else None
 
 
 def compute(ruleset: LoadedRuleset) -> Odds:
     """Every bet's figures; ``OddsError`` if the ruleset offers none that can be computed."""
-    if ruleset.game == "bataille":
-        count = decks(ruleset)
-        figures = bataille.figures(bataille.rules_of(ruleset), shoe(count, BATAILLE_VALUE))
-        party = "house"
-    elif ruleset.game == "chemin-de-fer":
-        count = decks(ruleset)
-        figures = chemin_de_fer.figures(
-            chemin_de_fer.CoupRules(ruleset), shoe(count, BACCARA_POINTS)
-        )
-        party = "banker"
-    else:
+    odds = game_odds(ruleset)
+    if odds is None:
         raise OddsError(f"{ruleset.id}: a ruleset of the log format, with no bet to compute")
+    count = decks(ruleset)
+    figures = odds.figures(ruleset, count)
     if not figures:
         raise OddsError(
-            f"{ruleset.id}: the ruleset offers no bet whose odds can be computed "
-            "(no pay-main, pay-egalite or pay-egalite-war rule enabled)"
+            f"{ruleset.id}: the ruleset offers no bet whose odds can be computed ({odds.none})"
         )
     overlay = ruleset.overlay.model.overlay if ruleset.overlay is not None else None
-    return Odds(ruleset.id, count, overlay, party, figures)
+    return Odds(ruleset.id, count, overlay, odds.party, figures, odds.title)
+
+
+def __getattr__(name: str) -> ModuleType:
+    """A registered game's odds module by its package's name (``audit.odds.<game_package>``)."""
+    for game in GAMES.values():
+        if game.odds is not None and game.name.replace("-", "_") == name:
+            return import_module(game.odds.partition(":")[0])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -19,7 +19,7 @@ def _fraction(value) -> str:
 
 
 def as_json(odds: Odds) -> dict:
-    prefix = "house" if odds.party == "house" else "banker"
+    prefix = odds.party
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -47,7 +47,7 @@ def render_text(odds: Odds) -> str:
     from rich.markup import escape
     from rich.table import Table
 
-    who = "house edge" if odds.party == "house" else "banker's edge"
+    who = odds.title
     house = f", house rules {odds.house}" if odds.house else ""
     table = Table(
         title=escape(f"{odds.ruleset} — {odds.decks} decks{house}: {who} per unit staked"),

@@ -14,7 +14,7 @@ from .digit_blind import digit_blind
 from .grammar import grammar, kv_key, terminal_regex
 from .parsed import DelSyntaxError, Parsed
 from .plain import parse_line
-from .transform import FIELDS, check_range
+from .transform import ALL_FIELDS, check_range
 
 
 class LineParser:
@@ -297,8 +297,8 @@ def _kv_terminals() -> dict[str, list[tuple[str, Callable[[str], Any], str, Call
     out: dict[str, list] = {}
     for term in grammar().terminals:
         key = kv_key(term.name)
-        if key and term.name in FIELDS:
-            name, convert = FIELDS[term.name]
+        if key and term.name in ALL_FIELDS:
+            name, convert = ALL_FIELDS[term.name]
             out.setdefault(key, []).append(
                 (term.name, terminal_regex(term.name).fullmatch, name, convert)
             )

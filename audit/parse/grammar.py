@@ -12,8 +12,25 @@ from functools import cache, lru_cache
 from lark import Lark
 from lark import __version__ as lark_version
 
+from ..registry import names, syntaxes
 from ..resources import cache_dir, grammar_path
 from .transform import ToEvent
+
+#: where the grammar file leaves the registered games' names to be filled in
+GAMES_SLOT = "@GAMES@"
+
+
+def grammar_text() -> str:
+    """The grammar's text with the registered games' names in ``GAME_KV`` and their own events'
+    rules (``Game.syntax``): a game plugin's lines parse as a built-in game's do."""
+    text = grammar_path().read_text(encoding="utf-8")
+    text = text.replace(GAMES_SLOT, "|".join(re.escape(name) for name in names()))
+    own = syntaxes()
+    if not own:
+        return text
+    verbs = [verb.lower() for syntax in own for verb in syntax.verbs()]
+    text = text.replace("\nevent: ", "\nevent: " + " | ".join(verbs) + "\n      | ", 1)
+    return text + "".join(f"\n// ---- a game's own events\n{s.grammar.strip()}\n" for s in own)
 
 
 @lru_cache(maxsize=1)
@@ -22,7 +39,7 @@ def grammar() -> Lark:
     0.1 s, each run; loading Lark's own cache of it takes a tenth of that. Lark checks that a
     cache was made from this grammar text, these options and this Lark, else compiles anew and
     rewrites it."""
-    text = grammar_path().read_text(encoding="utf-8")
+    text = grammar_text()
     where = cache_dir()
     if where is None:
         return _compile(text, False)

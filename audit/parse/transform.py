@@ -13,6 +13,7 @@ from lark import Token, Transformer
 from pydantic import ValidationError
 
 from .. import events as ev
+from ..registry import syntaxes
 from ..values import Card, Owner
 from .parsed import Comment, DelSyntaxError, Header
 
@@ -135,6 +136,19 @@ def check_range(name: str, value: Any, column: int) -> None:
         _limit("decks", value, 1, 99, column)
 
 
+def _own(which: str) -> dict[str, Any]:
+    """The registered games' own terminals (``Syntax.fields`` or ``Syntax.words``)."""
+    out: dict[str, Any] = {}
+    for syntax in syntaxes():
+        out.update(getattr(syntax, which))
+    return out
+
+
+#: the format's terminals and the registered games' own: token type -> (field, converter)
+ALL_FIELDS: dict[str, tuple[str, Callable[[str], Any]]] = {**_own("fields"), **FIELDS}
+_ALL_WORDS: dict[str, tuple[str, Any] | None] = {**_own("words"), **_WORDS}
+
+
 class ToEvent(Transformer):
     """Turns each verb's subtree into ``(verb, fields, column)``."""
 
@@ -146,12 +160,12 @@ class ToEvent(Transformer):
         for tok in children:
             if not isinstance(tok, Token):
                 continue
-            spec = FIELDS.get(tok.type)
+            spec = ALL_FIELDS.get(tok.type)
             if spec is not None:
                 name, convert = spec
                 value = convert(str(tok))
             else:
-                word = _WORDS.get(tok.type, ...)
+                word = _ALL_WORDS.get(tok.type, ...)
                 if word is None:
                     continue
                 if word is ...:
@@ -223,13 +237,13 @@ def _check_settlement(verb: str, fields: dict[str, Any]) -> None:
     if "by" in fields:
         if "seat" in fields or "spot" in fields:
             raise DelSyntaxError(
-                f"{verb} takes either seat= and spot= (bataille) or by= (chemin de fer), not both",
+                f"{verb} takes either seat= and spot= (a box's stake) or by= (an owner's), not both",
                 0,
             )
         return
     missing = [k for k in ("seat", "spot") if k not in fields]
     if missing:
         raise DelSyntaxError(
-            f"{verb} needs {' and '.join(SPELLING[m] for m in missing)} (or by=OWNER at chemin de fer)",
+            f"{verb} needs {' and '.join(SPELLING[m] for m in missing)} (or by=OWNER)",
             0,
         )

@@ -9,6 +9,7 @@ from functools import cache
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .. import events as ev
+from ..registry import names, syntaxes
 from .grammar import grammar, kv_key
 from .parsed import DelSyntaxError
 
@@ -22,9 +23,22 @@ _VALUE_HELP = {
     "OWNER": "an owner: seat:N or standing:ID",
     "CUT_BY": "dealer or seat:N",
 }
+
+
+def _kv_values(term: str) -> str:
+    """What a key=value terminal accepts, in words (the games: the registry's)."""
+    if term == "GAME_KV":
+        return one_of(names())
+    return _KV_VALUES.get(term, term)
+
+
+def one_of(words: list[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    return " or ".join(filter(None, (", ".join(words[:-1]), words[-1]))) if words else ""
+
+
 _KV_VALUES = {
-    "GAME_KV": "bataille or chemin-de-fer",
-    "RULESET_KV": "a ruleset id such as fr-bataille-2007",
+    "RULESET_KV": "a ruleset id: a letter or digit, then letters, digits, '.', '_' or '-'",
     "SEATS_KV": "a number of seats from 1 to 99",
     "MIN_KV": _VALUE_HELP["AMOUNT"],
     "MAX_KV": _VALUE_HELP["AMOUNT"],
@@ -57,6 +71,10 @@ _BARE_VALUES = {
     "TABLE": "a table id: a letter or digit then up to 31 letters, digits, _ . -",
     "TIMESTAMP": "an RFC 3339 timestamp with an offset, e.g. 2026-11-20T21:03:12+01:00",
 }
+#: the registered games' own terminals, in words (``Syntax.values``)
+for _syntax in syntaxes():
+    for _term, _words in _syntax.values.items():
+        (_KV_VALUES if kv_key(_term) else _BARE_VALUES).setdefault(_term, _words)
 
 
 @cache
@@ -168,8 +186,7 @@ def explain(body: str, err: UnexpectedInput) -> tuple[int, str]:
         for term in sorted(expected):
             if kv_key(term) == key:
                 return start, (
-                    f"{where}`{value}` is not a valid value for {key}=: "
-                    f"expected {_KV_VALUES.get(term, term)}"
+                    f"{where}`{value}` is not a valid value for {key}=: expected {_kv_values(term)}"
                 )
         return start, f"{where}unexpected argument `{key}=` here; expected {allowed}"
     for term in sorted(expected):

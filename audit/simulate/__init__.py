@@ -1,4 +1,4 @@
-"""Generate rule-abiding Dealer Event Logs (DEL v1): bataille and chemin de fer.
+"""Generate rule-abiding Dealer Event Logs (DEL v1) of every registered game that has a simulator.
 
 Why this exists: vendors of table-management systems test their tables with
 logs that follow every rule, and so do we. A clean log must give the auditor
@@ -22,14 +22,15 @@ stakes over the whole posted range, more seat changes, many standing players,
 limits that change several times a night); ``--per-table`` writes each table's
 night to its own file.
 
-Where things are: the night, its interleaving and the fixture nights in
-``night``; the tables (``TableSpec``) in ``specs``; what a ruleset says, as the
-simulator reads it, in ``params``; the clock, the shoe, money and the parts of
-a table every game shares in ``clock``, ``shoe``, ``money`` and ``table``; each
-game's table in ``audit.games.<game>.simulate``. With ``--inject`` (``audit
-simulate``), ``faults`` plans and writes a night broken in known places, the
-stream work every game shares being in ``table_faults`` and each game's
-faults in ``audit.games.<game>.inject``.
+Where things are: the night and its interleaving in ``night``; the tables
+(``TableSpec``) and how ``-r`` deals them in ``specs``; how the simulator reads
+a ruleset, and finds each game's simulator in the registry, in ``params``; what
+a game gives (``GameSimulator``: its table, its faults, its tables of a ruleset,
+its shipped nights) in ``game``; the clock, the shoe, money and the parts of a
+table every game shares in ``clock``, ``shoe``, ``money`` and ``table``. Each
+game's own parts are in its package (``Game.simulator``). With ``--inject``
+(``audit simulate``), ``faults`` plans and writes a night broken in known
+places, the stream work every game shares being in ``table_faults``.
 
     audit simulate --night example -o fixtures/nights/example-night.del
     audit simulate --night cdf -o fixtures/nights/cdf-night.del
@@ -56,7 +57,7 @@ _WHERE = {
         (
             "EXAMPLE_SEED",
             "EXAMPLE_START",
-            "NIGHTS",
+            "nights",
             "header_lines",
             "night_lines",
             "played_tables",
@@ -69,22 +70,18 @@ _WHERE = {
     ),
     **dict.fromkeys(
         (
-            "CDF",
-            "FR",
-            "MC",
             "PROCEDURES",
-            "RULESETS",
             "TableSpec",
-            "cdf_tables",
             "cli_tables",
-            "example_tables",
             "generated_tables",
-            "mixed_tables",
+            "known_rulesets",
             "realistic_tables",
+            "shipped_rulesets",
         ),
         "specs",
     ),
     **dict.fromkeys(("PLAIN", "REALISTIC", "STYLES", "Style"), "style"),
+    **dict.fromkeys(("GameSimulator", "Night"), "game"),
     "SimulationError": "params",
 }
 __all__ = sorted(_WHERE)

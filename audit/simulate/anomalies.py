@@ -9,16 +9,16 @@
 - ``stacked-shoe``: the table's ``STACKED`` shoe comes in clumps: after the shuffle, its cards
   are sorted by rank in blocks of ``CLUMP``.
 
-The anomaly is played at the first bataille table; ``expected`` says which group the
-statistics should name.
+The anomaly is played at the first table of a game whose simulator plays anomalies
+(``GameSimulator.anomalies``), which ranks the cards by its own order; ``expected`` says which
+group the statistics should name.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
-
-from ..values import BATAILLE_VALUE
 
 KINDS = ("collusion", "stacked-shoe")
 PEEK = 3
@@ -61,18 +61,22 @@ class Anomaly:
         }
 
 
-def favour(cards: list, drawn: int, rng: random.Random, strength: float) -> None:
-    """Put the best of the next ``PEEK`` cards next, with probability ``strength``."""
+def favour(
+    cards: list, drawn: int, rng: random.Random, strength: float, value: Mapping[str, int]
+) -> None:
+    """Put the best of the next ``PEEK`` cards next (by ``value``, a rank's), with probability
+    ``strength``."""
     if rng.random() >= strength:
         return
     ahead = range(drawn, min(drawn + PEEK, len(cards)))
-    best = max(ahead, key=lambda i: BATAILLE_VALUE[cards[i].rank])
+    best = max(ahead, key=lambda i: value[cards[i].rank])
     cards[drawn], cards[best] = cards[best], cards[drawn]
 
 
-def stack(cards: list) -> None:
-    """Sort the shuffled cards by rank in blocks of ``CLUMP``: clumps of equal ranks."""
+def stack(cards: list, value: Mapping[str, int]) -> None:
+    """Sort the shuffled cards by rank (``value``, a rank's) in blocks of ``CLUMP``: clumps of
+    equal ranks."""
     for start in range(0, len(cards), CLUMP):
         cards[start : start + CLUMP] = sorted(
-            cards[start : start + CLUMP], key=lambda c: BATAILLE_VALUE[c.rank]
+            cards[start : start + CLUMP], key=lambda c: value[c.rank]
         )

@@ -21,7 +21,7 @@ What each category injects at every game: ``syntax``, a NOTE typed with
 unescaped double quotes; ``log-integrity``, one DEAL stamped 2 s before the
 table's previous line, a shoe reader's clock behind the terminal's;
 ``procedure``, "rien ne va plus" not called (at the first card). The rest is
-each game's (``audit.games.bataille.inject``, ``audit.games.chemin_de_fer.inject``).
+each game's (``GameSimulator.faults``, in the game's package).
 """
 
 from __future__ import annotations
@@ -33,17 +33,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..findings import CATEGORIES
-from ..games.bataille.inject import BatailleFaults
-from ..games.chemin_de_fer.inject import CdfFaults
 from ..rulesets import Library
 from .clock import stamp
 from .night import PlayedTable, header_lines, played_tables, table_streams
-from .params import BATAILLE, CHEMIN_DE_FER, default_library, fault_rules, playable
+from .params import default_library, fault_rules, playable, simulator
 from .specs import TableSpec, known_rulesets
 from .table_faults import Fault, Line, TableFaults
 
-#: The faults of each game, by the ``game`` of its rulesets.
-GAMES: dict[str, type[TableFaults]] = {BATAILLE: BatailleFaults, CHEMIN_DE_FER: CdfFaults}
+
+def _faults(game: str) -> type[TableFaults]:
+    """The faults of a game (``GameSimulator.faults``), by the ``game`` of its rulesets."""
+    return simulator(game).faults
 
 
 @dataclass
@@ -54,7 +54,7 @@ class Plan:
 
 
 def _categories(library: Library, played: PlayedTable) -> set[str]:
-    return GAMES[played.ruleset.game].categories(fault_rules(library, played.ruleset))
+    return _faults(played.ruleset.game).categories(fault_rules(library, played.ruleset))
 
 
 def plan(
@@ -76,7 +76,7 @@ def plan(
         played = tables[i]
         spec = played.spec
         target = rng.randint(1, max(1, spec.rounds // 3))
-        at_most = GAMES[played.ruleset.game].rounds_per_shoe_at_most(played.params)
+        at_most = _faults(played.ruleset.game).rounds_per_shoe_at_most(played.params)
         shoe = rng.randrange(1 + spec.rounds // at_most)
         variant = "play"
         if category in ("missed-burn", "extra-burn") and rng.random() < 0.5:
@@ -103,7 +103,7 @@ def applies_to(category: str, library: Library | None = None) -> set[str]:
     for ruleset_id in known_rulesets(library):
         loaded = playable(library, ruleset_id)
         assert loaded is not None
-        if category in GAMES[loaded.game].categories(fault_rules(library, loaded)):
+        if category in _faults(loaded.game).categories(fault_rules(library, loaded)):
             out.add(ruleset_id)
     return out
 
@@ -120,7 +120,7 @@ def inject(
         for t, table, text in stream:
             yield t, table, Line(t, text.split(" ", 2)[2])
         return
-    kind = GAMES[played.ruleset.game]
+    kind = _faults(played.ruleset.game)
     rules = fault_rules(library, played.ruleset)
     yield from kind(played.spec, number, faults, rules, played.params).run(stream)
 

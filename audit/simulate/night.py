@@ -20,38 +20,19 @@ from itertools import chain
 from pathlib import Path
 from typing import Any
 
-from ..games.bataille.simulate import BatailleNight
-from ..games.chemin_de_fer.simulate import CdfNight
 from ..rulesets import Library, LoadedRuleset
 from .anomalies import Anomaly
 from .clock import TZ, to_ms
-from .params import BATAILLE, CHEMIN_DE_FER, default_library, playable
-from .specs import TableSpec, cdf_tables, example_tables, mixed_tables
+from .params import default_library, playable, simulator, simulators
+from .specs import TableSpec
 from .table import TableNight
 
-#: The simulator of each game, by the ``game`` of its rulesets.
-GAMES: dict[str, type[BatailleNight] | type[CdfNight]] = {
-    BATAILLE: BatailleNight,
-    CHEMIN_DE_FER: CdfNight,
-}
-
+#: where the shipped nights are written
 NIGHTS_DIR = Path(__file__).resolve().parent.parent.parent / "fixtures" / "nights"
-EXAMPLE_PATH = NIGHTS_DIR / "example-night.del"
-CDF_PATH = NIGHTS_DIR / "cdf-night.del"
-MIXED_PATH = NIGHTS_DIR / "mixed-night.del"
-#: Picked so that the card-driven rarities all occur: a stop card due exactly
-#: at a round's end, a lone Ace at an MC bataille, several players at one
-#: bataille on both rulesets, an égalité re-bet won, a refused cut.
+#: the example night's seed and start (its tables are a game's: ``GameSimulator.nights``); the
+#: start is also ``audit simulate``'s, a day a seed after it
 EXAMPLE_SEED = 2031
 EXAMPLE_START = datetime(2026, 11, 20, 21, 0, tzinfo=TZ)
-#: Picked so that, across the chemin de fer night, every cell of the banker's
-#: drawing table occurs (rows 0-7 by the ponte's third card 0-9 and NON, both
-#: choices at the two O cells), besides passed hands taken, retaken au taux and
-#: auctioned, bancos of every kind, associates and raised banks.
-CDF_SEED = 7
-CDF_START = datetime(2026, 11, 20, 21, 0, tzinfo=TZ)
-MIXED_SEED = 7
-MIXED_START = datetime(2026, 11, 21, 21, 0, tzinfo=TZ)
 
 
 @dataclass(frozen=True)
@@ -73,9 +54,9 @@ def played_tables(tables: list[TableSpec], library: Library | None = None) -> li
             raise ValueError(f"unknown ruleset {spec.ruleset!r}")
         loaded = library.for_table(spec.ruleset, spec.table)
         assert loaded is not None
-        game = GAMES[loaded.game]
+        game = simulator(loaded.game).night
         params = game.read_params(loaded)
-        game.check(spec, params)  # type: ignore[arg-type]  # params of the same game, read above
+        game.check(spec, params)  # params of the same game, read above
         out.append(PlayedTable(spec, loaded, params))
     return out
 
@@ -99,10 +80,9 @@ def table_streams(
     for i, played in enumerate(tables):
         rng = random.Random(master.getrandbits(64))
         begin = t0 + timedelta(seconds=7 * i, milliseconds=rng.randint(0, 999))
-        night: TableNight = GAMES[played.ruleset.game](
-            played.spec, played.params, rng, begin, i + 1
-        )
-        if anomaly is not None and anomaly.table is None and played.ruleset.game == "bataille":
+        kind = simulator(played.ruleset.game)
+        night: TableNight = kind.night(played.spec, played.params, rng, begin, i + 1)
+        if anomaly is not None and anomaly.table is None and kind.anomalies:
             anomaly.table = played.spec.table
             night.anomaly = anomaly
         streams.append(night.lines())
@@ -120,7 +100,8 @@ def simulate(
 ) -> Iterator[str]:
     """Yield the lines (no line ends) of one rule-abiding night at ``tables``, each played under
     its ruleset in ``library`` (default: the shipped rulesets, no overlay); ``anomaly``, if any,
-    played at the first bataille table (it says where once the night is played)."""
+    played at the first table of a game that plays anomalies (it says where once the night is
+    played)."""
     played = played_tables(tables, library)
     return _night(played, seed, start, casino, anomaly)
 
@@ -139,23 +120,20 @@ def _night(
         yield line
 
 
-#: name -> (tables, seed, start, casino, default path)
-NIGHTS = {
-    "example": (example_tables, EXAMPLE_SEED, EXAMPLE_START, "Casino-Exemple", EXAMPLE_PATH),
-    "cdf": (cdf_tables, CDF_SEED, CDF_START, "Kursaal-Ostende", CDF_PATH),
-    "mixed": (mixed_tables, MIXED_SEED, MIXED_START, "Casino-Simulation", MIXED_PATH),
-}
+def nights() -> dict[str, Any]:
+    """The shipped fixture nights of the registered games, by name (``GameSimulator.nights``)."""
+    return {name: night for one in simulators() for name, night in one.nights.items()}
 
 
 def night_lines(name: str) -> Iterator[str]:
-    """The lines of one of the fixture nights (``NIGHTS``)."""
-    tables, seed, start, casino, _ = NIGHTS[name]
-    return simulate(tables=tables(), seed=seed, start=start, casino=casino)
+    """The lines of one of the fixture nights (``nights``)."""
+    night = nights()[name]
+    return simulate(tables=night.tables(), seed=night.seed, start=night.start, casino=night.casino)
 
 
 def write_night(name: str, path: Path | str | None = None) -> int:
     """Write the fixture night ``name`` (default: its file under fixtures/nights); return its number of lines."""
-    return write_lines(night_lines(name), Path(path or NIGHTS[name][4]))
+    return write_lines(night_lines(name), Path(path or nights()[name].path))
 
 
 def write_tables(

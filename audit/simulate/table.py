@@ -1,6 +1,6 @@
 """What every game's table does in a simulated night: its clock, dealers, supervisor and seats.
 
-A game's table (``audit.games.<game>.simulate``) subclasses ``TableNight`` and
+A game's table (``GameSimulator.night``, in the game's package) subclasses ``TableNight`` and
 plays its rounds; this class writes the lines, each a little after the last,
 and holds the one-off events drawn for the night (``Plan``).
 """

@@ -3,7 +3,7 @@
 The stream is read a round at a time (what comes before a round, then the
 round: a batch); each planned fault is tried on the rounds from its target on
 until one offers the situation it needs. A game's faults
-(``audit.games.<game>.inject``) subclass ``TableFaults`` and give their
+(``GameSimulator.faults``, in the game's package) subclass ``TableFaults`` and give their
 methods by category (``methods``); the rule a fault must break, with its id
 and category, comes from the table's loaded ruleset (``FaultRules``), never
 from a name built here.
@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, ClassVar
 
 from ..rulesets import Rule
 from ..values import fmt_amount
@@ -34,9 +34,10 @@ from .specs import TableSpec
 #: Rounds a table waits for a fault's own situation before a fallback (bataille: the seat-range fault).
 TABLE_WAIT = 5
 CLOCK_LAG = timedelta(seconds=2)
+#: the syntax fault's notes (a game may give its own: ``TableFaults.NOTES``)
 NOTES = (
     'NOTE "player at seat {s} says "no more" twice"',
-    'NOTE "client asked for "la bataille" rules"',
+    'NOTE "client asked for "house" rules"',
     'NOTE "chips "color" changed at seat {s}"',
 )
 
@@ -136,6 +137,10 @@ class TableFaults:
     """Puts a table's planned faults into its stream; a game's subclass knows its faults."""
 
     #: Tried first in a round, the rarer situations before the common ones.
+    #: the rules its faults break: a game's subclass of ``FaultRules``
+    RULES: ClassVar[type[FaultRules]] = FaultRules
+    #: the notes of the syntax fault
+    NOTES: ClassVar[tuple[str, ...]] = NOTES
     PRIORITY = (
         "shoe",
         "missed-burn",
@@ -325,7 +330,7 @@ class TableFaults:
     def _syntax(self, fault: Fault, batch: list[Line], b: int, n: int) -> bool:
         i = fault.rng.randrange(b, len(batch) - 1)
         seat = fault.rng.choice(sorted(self.seated) or [1])
-        note = Line(batch[i].t, fault.rng.choice(NOTES).format(s=seat))
+        note = Line(batch[i].t, fault.rng.choice(self.NOTES).format(s=seat))
         batch.insert(i + 1, note)
         self.expect(note, self.rules.syntax)
         return True

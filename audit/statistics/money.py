@@ -14,7 +14,8 @@ from decimal import Decimal
 from fractions import Fraction
 from itertools import repeat
 
-from ..odds import OddsError, compute
+from ..odds import OddsError, compute, game_odds
+from ..odds.params import per_bet
 from ..rulesets import LoadedRuleset
 
 #: a kind's exact edge per unit staked (for the side the group's result is counted from) and variance
@@ -22,30 +23,15 @@ Unit = tuple[Fraction, Fraction]
 
 
 def units(ruleset: LoadedRuleset) -> dict[str, Unit]:
-    """The per-unit figures of every bet kind the ruleset offers, by "bet strategy" (or "bet").
-
-    Chemin de fer: the banker's edge is the mean of the rows (each choice of the ponte at 5 and
-    of the banker's "O" cells made either way, half and half: the expectation is linear in each
-    choice, so this is the exact figure for a player who chooses at random); the ponte's is its
-    opposite. The rows differ by less than 0.4 % of the stake."""
+    """The per-unit figures of every bet kind the ruleset offers, by "bet strategy" (or "bet"):
+    its game's (``GameOdds.units``), else each figure as it is; none for a ruleset without odds."""
     try:
         odds = compute(ruleset)
     except OddsError:
         return {}
-    out: dict[str, Unit] = {}
-    if odds.party == "banker":
-        rows = odds.figures
-        edge = sum((f.edge for f in rows), Fraction(0)) / len(rows)
-        square = sum((f.second_moment for f in rows), Fraction(0)) / len(rows)
-        out["coup banker"] = (edge, square - edge * edge)
-        out["coup ponte"] = (-edge, square - edge * edge)
-        return out
-    for f in odds.figures:
-        out[f.bet if f.strategy is None else f"{f.bet} {f.strategy}"] = (f.edge, f.variance)
-        out.setdefault(
-            f.bet, (f.edge, f.variance)
-        )  # a strategy the ruleset has no row for: the bet's first
-    return out
+    kind = game_odds(ruleset)
+    assert kind is not None  # computed
+    return (kind.units or per_bet)(odds.figures)
 
 
 class Figures:

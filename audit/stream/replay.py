@@ -32,11 +32,11 @@ from ..engine.stats import TableStats
 from ..engine.surveillance import Surveillance
 from ..engine.table import Table
 from ..findings import Finding
-from ..games import GAMES
 from ..parse import Comment, Header, LineParser, Parsed, Problem
 from ..parse.grammar import terminal_regex
 from ..parse.parsed import EVENT_TYPES
 from ..parse.plain import parse_line
+from ..registry import GAMES
 from ..rulesets import Library, LoadedRuleset
 from .clock import LogClock
 from .parts import Part

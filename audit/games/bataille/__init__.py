@@ -1,6 +1,7 @@
 """La bataille (French arrêté of 2007, Monaco's Sun War Game): the house banks every hand."""
 
 from ...engine.game import Game
+from ...resources import rulesets_dir
 from .round import BatailleRound
 from .table import BatailleTable
 
@@ -9,5 +10,9 @@ GAME = Game(
     title="bataille",
     round=BatailleRound,
     extension=BatailleTable,
+    words=("sun war",),
+    rulesets=rulesets_dir(),
+    odds="audit.games.bataille.odds:ODDS",
+    simulator="audit.games.bataille.tables:SIMULATOR",
     house_banked=True,
 )

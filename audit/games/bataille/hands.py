@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from ...values import BATAILLE_VALUE, Card, Owner
+from ...values import Card, Owner
+from .cards import BATAILLE_VALUE
 
 ZERO = Decimal(0)
 WAR_SPOTS = frozenset(("war", "egalite-war"))

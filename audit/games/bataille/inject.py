@@ -25,9 +25,12 @@ a category applies only where its rule is on (``categories``).
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
+from typing import ClassVar
 
+from ...rulesets import Rule
 from ...simulate.money import CENT
-from ...simulate.params import BatailleParams, FaultRules
+from ...simulate.params import FaultRules
 from ...simulate.shoe import DECK
 from ...simulate.table_faults import (
     CARD,
@@ -43,13 +46,59 @@ from ...simulate.table_faults import (
     with_amount,
 )
 from ...values import RANKS, SUITS, fmt_amount
+from .params import BatailleParams
+
+
+@dataclass(frozen=True)
+class BatailleRules(FaultRules):
+    """The rules this game's faults break, beside the format's and every game's."""
+
+    late_bet: Rule | None = None
+    bet_limits: Rule | None = None
+    burn_start: Rule | None = None
+    burn_start_extra: Rule | None = None
+    burn_resume: Rule | None = None
+    burn_resume_extra: Rule | None = None
+    burn_bataille: Rule | None = None
+    burn_unexpected: Rule | None = None
+    deal_first: Rule | None = None
+    pay_main: Rule | None = None
+    pay_order: Rule | None = None
+    shoe_cut: Rule | None = None
+    machine_no_cut: Rule | None = None
+    vacant_seat: Rule | None = None
+
+    CHECKS: ClassVar[dict[str, str]] = {
+        **FaultRules.CHECKS,
+        "late_bet": "late-bet",
+        "bet_limits": "bet-limits",
+        "burn_start": "burn-start",
+        "burn_start_extra": "burn-start-extra",
+        "burn_resume": "burn-resume",
+        "burn_resume_extra": "burn-resume-extra",
+        "burn_bataille": "burn-bataille",
+        "burn_unexpected": "burn-unexpected",
+        "deal_first": "deal-first",
+        "pay_main": "pay-main",
+        "pay_order": "pay-order",
+        "shoe_cut": "shoe-cut",
+        "machine_no_cut": "machine-no-cut",
+        "vacant_seat": "vacant-seat-approval",
+    }
 
 
 class BatailleFaults(TableFaults):
+    RULES = BatailleRules
+    NOTES = (
+        'NOTE "player at seat {s} says "no more" twice"',
+        'NOTE "client asked for "la bataille" rules"',
+        'NOTE "chips "color" changed at seat {s}"',
+    )
     params: BatailleParams
+    rules: BatailleRules
 
     @staticmethod
-    def categories(rules: FaultRules) -> set[str]:
+    def categories(rules: BatailleRules) -> set[str]:  # type: ignore[override]
         has = {
             "late-bet": rules.late_bet,
             "bet-limit": rules.bet_limits,

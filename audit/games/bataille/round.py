@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import Field
 
 from ... import events as ev
 from ...engine.checks import Check, NoParams, Params, declare
 from ...engine.format_checks import OUT_OF_CONTEXT
-from ...engine.game import Round
+from ...engine.game import Events, Round
 from ...engine.table import BURN_UNEXPECTED, SEAT_RANGE
 from ...values import SEATED, Card, Owner, fmt_amount
 from .hands import EGALITE_SPOTS, WAR_SPOTS, ZERO, HandState, Spot
@@ -614,3 +614,12 @@ class BatailleRound(War, Settlement, Round):
         self._finish_settlements(line)
         if self.table.surveillance is not None:
             self.table.surveillance.add_round(self.table.dealer, *self.surveyed_round())
+
+    #: the events it plays: verb -> (verify, apply)
+    EVENTS: ClassVar[dict[str, Events]] = {
+        **War.EVENTS,
+        **Settlement.EVENTS,
+        "BET": (verify_bet, apply_bet),
+        "WITHDRAW": (verify_withdraw, apply_withdraw),
+        "NOMOREBETS": (verify_nomorebets, apply_nomorebets),
+    }

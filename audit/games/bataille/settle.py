@@ -8,13 +8,14 @@ rules require for the spot now; the checks they raise are declared here.
 from __future__ import annotations
 
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, ROUND_UP, Decimal
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import Field
 
 from ... import events as ev
 from ...engine.checks import Check, NoParams, Params, declare
 from ...engine.format_checks import OUT_OF_CONTEXT
+from ...engine.game import Events
 from ...engine.surveillance import add_bet
 from ...values import fmt_amount
 from .hands import ZERO, HandState, compare
@@ -401,6 +402,13 @@ class Settlement:
                         actual=None,
                         expected=f"PAY, COLLECT or PUSH seat={seat} spot={name} before ROUND {self.n} end",
                     )
+
+    #: the events it plays: verb -> (verify, apply)
+    EVENTS: ClassVar[dict[str, Events]] = {
+        "PAY": (verify_settle, apply_settle),
+        "COLLECT": (verify_settle, apply_settle),
+        "PUSH": (verify_settle, apply_settle),
+    }
 
 
 def _said(verb: str, amount: Decimal | None, rule: bool = False) -> str:

@@ -24,12 +24,13 @@ from decimal import Decimal
 from ...rulesets import LoadedRuleset
 from ...simulate.anomalies import STACKED, favour, stack
 from ...simulate.money import pick, share
-from ...simulate.params import BatailleParams, Outcome, bataille_params
 from ...simulate.shoe import StopCardShoe
 from ...simulate.specs import TableSpec
 from ...simulate.style import heavy
 from ...simulate.table import Plan, TableNight
 from ...values import Card, fmt_amount
+from .cards import BATAILLE_VALUE
+from .params import BatailleParams, Outcome, bataille_params
 
 #: How often things happen (per round, or per hand where it says so).
 P_PLAYS = 0.85  # a seated player stakes his own hand
@@ -48,9 +49,8 @@ LIMITS_SPREAD = 10
 
 def _compare(player: Card | None, dealer: Card | None) -> int:
     assert player is not None and dealer is not None  # both dealt before they are compared
-    return (player.bataille_value > dealer.bataille_value) - (
-        player.bataille_value < dealer.bataille_value
-    )
+    mine, theirs = BATAILLE_VALUE[player.rank], BATAILLE_VALUE[dealer.rank]
+    return (mine > theirs) - (mine < theirs)
 
 
 class BatailleNight(TableNight):
@@ -255,7 +255,7 @@ class BatailleNight(TableNight):
             and self.anomaly.kind == "stacked-shoe"
             and self.shoes == STACKED
         ):
-            stack(self.shoe.cards)
+            stack(self.shoe.cards, BATAILLE_VALUE)
             self.anomaly.id = f"{self.spec.table}#{self.shoes}"
         self.emit(f"SHOE new decks={self.p.decks} procedure={self.spec.procedure}", 5, 15)
         self.emit("SHUFFLE", 20, 90)
@@ -395,7 +395,7 @@ class _Round:
         for seat, hand in sorted(self.hands.items()):
             if favoured is not None and t.players.get(hand.owner) == favoured:
                 assert t.shoe is not None and t.anomaly is not None  # in play; the collusion's
-                favour(t.shoe.cards, t.shoe.drawn, t.rng, t.anomaly.strength)
+                favour(t.shoe.cards, t.shoe.drawn, t.rng, t.anomaly.strength, BATAILLE_VALUE)
             hand.card = self.table.draw()
             self.emit(f"DEAL seat={seat} {hand.card}")
         self.dealer = self.table.draw()

@@ -6,13 +6,15 @@ raise are declared here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import Field
 
 from ... import events as ev
 from ...engine.checks import NoParams, Params, declare
-from ...values import BATAILLE_VALUE, Card, fmt_amount
+from ...engine.game import Events
+from ...values import Card, fmt_amount
+from .cards import BATAILLE_VALUE
 from .hands import compare
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -315,3 +317,8 @@ class War:
                 line=self.burn_lines[0],
                 expected="no BURN after the bataille's last card",
             )
+
+    #: the events it plays: verb -> (verify, apply)
+    EVENTS: ClassVar[dict[str, Events]] = {
+        "CHOICE": (verify_choice, apply_choice),
+    }

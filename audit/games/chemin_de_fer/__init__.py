@@ -1,6 +1,7 @@
 """Baccara chemin de fer (Ostende rule): a player holds the bank, and the hand passes between players."""
 
 from ...engine.game import Game
+from ...resources import rulesets_dir
 from .round import CdfRound
 from .table import CdfTable
 
@@ -9,5 +10,9 @@ GAME = Game(
     title="chemin de fer",
     round=CdfRound,
     extension=CdfTable,
+    words=("cdf", "baccara"),
+    rulesets=rulesets_dir(),
+    odds="audit.games.chemin_de_fer.odds:ODDS",
+    simulator="audit.games.chemin_de_fer.tables:SIMULATOR",
     house_banked=False,
 )

@@ -8,14 +8,16 @@ ruleset's, and the checks these steps raise are declared here.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import field_validator
 
 from ... import events as ev
 from ...engine.checks import NoParams, Params, declare
 from ...engine.format_checks import OUT_OF_CONTEXT
-from ...values import BACCARA_POINTS, Card
+from ...engine.game import Events
+from ...values import Card
+from .cards import BACCARA_POINTS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .round import CdfRound
@@ -69,7 +71,7 @@ CDF_CALL_ERROR = declare("cdf-call-error", NoParams, SCOPE)
 
 def points(cards: list[Card]) -> int:
     """A hand's point: its cards' baccara points, summed, modulo 10 (a loop over the table of
-    points: a sum over a generator of ``Card.baccara_points`` took twice as long)."""
+    points: a sum over a generator of ``BACCARA_POINTS`` per card took twice as long)."""
     total = 0
     for card in cards:
         total += BACCARA_POINTS[card.rank]
@@ -358,7 +360,9 @@ class Drawing:
         )
 
     def _ponte_third(self: CdfRound) -> int | None:
-        return self.cards["ponte"][2].baccara_points if len(self.cards["ponte"]) >= 3 else None
+        return (
+            BACCARA_POINTS[self.cards["ponte"][2].rank] if len(self.cards["ponte"]) >= 3 else None
+        )
 
     def banker_should(self: CdfRound) -> str | None:
         """The banker's tableau cell now: T (draw), R (stand), O (free); None when no table applies."""
@@ -404,7 +408,9 @@ class Drawing:
             if not drawn:
                 return None
             p_cards = p_cards + [drawn.pop(0)]
-        cell = self._cell(points(b_cards), p_cards[2].baccara_points if len(p_cards) == 3 else None)
+        cell = self._cell(
+            points(b_cards), BACCARA_POINTS[p_cards[2].rank] if len(p_cards) == 3 else None
+        )
         if cell == "T":
             if not drawn:
                 return None
@@ -462,3 +468,12 @@ class Drawing:
     def outcome(self: CdfRound) -> str:
         p, b = self.hand_points("ponte"), self.hand_points("banker")
         return "ponte" if p > b else "banker" if b > p else "tie"
+
+    #: the events it plays: verb -> (verify, apply)
+    EVENTS: ClassVar[dict[str, Events]] = {
+        "ABAT": (verify_abat, apply_abat),
+        "CALL": (verify_call, apply_call),
+        "TABLEAU": (verify_tableau, apply_tableau),
+        "ADVICE": (verify_advice, apply_advice),
+        "POINT": (verify_point, apply_point),
+    }

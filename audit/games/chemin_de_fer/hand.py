@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import Field
 
@@ -18,6 +18,7 @@ from ... import events as ev
 from ...engine.checks import NoParams, Params, declare
 from ...engine.flagger import CURRENT
 from ...engine.format_checks import OUT_OF_CONTEXT
+from ...engine.game import Events
 from ...values import Owner, fmt_amount
 from .places import Places
 
@@ -365,3 +366,12 @@ class HandPassing(Places):
                 else None,  # the last CUT, else where the cut was due: no evidence
                 round=None if shoe.due_line else self._coup(),
             )  # a shoe finding, before the round
+
+    #: the events it plays: verb -> (verify, apply)
+    EVENTS: ClassVar[dict[str, Events]] = {
+        **Places.EVENTS,
+        "HAND": (verify_hand, apply_hand),
+        "PASS": (verify_pass, apply_pass),
+        "BID": (verify_bid, apply_bid),
+        "AWARD": (verify_award, apply_award),
+    }

@@ -22,9 +22,12 @@ a category applies only where its rule is on (``categories``).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from decimal import Decimal
+from typing import ClassVar
 
-from ...simulate.params import CdfParams, FaultRules
+from ...rulesets import Rule
+from ...simulate.params import FaultRules
 from ...simulate.shoe import DECK
 from ...simulate.table_faults import (
     Fault,
@@ -36,6 +39,8 @@ from ...simulate.table_faults import (
     with_amount,
 )
 from ...values import fmt_amount
+from ..bataille.inject import BatailleFaults
+from .params import CdfParams
 from .simulate import STAKES
 
 POINT = re.compile(r"POINT ponte=(\d) banker=(\d)")
@@ -45,11 +50,38 @@ OVER_THE_BANK = (Decimal(10), Decimal(20), Decimal(50))
 WRONG_BY = 10
 
 
+@dataclass(frozen=True)
+class CdfRules(FaultRules):
+    """The rules this game's faults break, beside the format's and every game's."""
+
+    late_stake: Rule | None = None
+    stakes_bank: Rule | None = None
+    deal_order: Rule | None = None
+    settle: Rule | None = None
+    cdf_pay_order: Rule | None = None
+    cut_order: Rule | None = None
+    point: Rule | None = None
+
+    CHECKS: ClassVar[dict[str, str]] = {
+        **FaultRules.CHECKS,
+        "late_stake": "cdf-late-stake",
+        "stakes_bank": "cdf-stakes-bank",
+        "deal_order": "cdf-deal-order",
+        "settle": "cdf-settle",
+        "cdf_pay_order": "cdf-pay-order",
+        "cut_order": "cdf-cut-order",
+        "point": "cdf-point",
+    }
+
+
 class CdfFaults(TableFaults):
+    RULES = CdfRules
+    NOTES = BatailleFaults.NOTES  # the same notes as at the house's other tables
     params: CdfParams
+    rules: CdfRules
 
     @staticmethod
-    def categories(rules: FaultRules) -> set[str]:
+    def categories(rules: CdfRules) -> set[str]:  # type: ignore[override]
         has = {
             "late-bet": rules.late_stake,
             "bet-limit": rules.stakes_bank,

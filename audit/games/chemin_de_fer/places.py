@@ -11,10 +11,11 @@ who takes it or gives up his place (art. 8, ``HAND how=next``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from ... import events as ev
 from ...engine.checks import NoParams, declare
+from ...engine.game import Events
 from ...values import Owner
 from ..seats import SeatMoves
 
@@ -194,3 +195,9 @@ class Places(SeatMoves):
                 round=coup,
                 expected=f"HAND seat={nxt} how=next (or SEAT {nxt} out first)",
             )
+
+    #: the events it plays: verb -> (verify, apply)
+    EVENTS: ClassVar[dict[str, Events]] = {
+        **SeatMoves.EVENTS,
+        "MOVE": (verify_move, apply_move),
+    }

@@ -8,14 +8,14 @@ between players in ``hand``. The checks each part raises are declared beside it.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import Field
 
 from ... import events as ev
 from ...engine.checks import NoParams, Params, declare
 from ...engine.format_checks import OUT_OF_CONTEXT
-from ...engine.game import Round
+from ...engine.game import Events, Round
 from ...engine.surveillance import add_bet
 from ...values import Card, Owner, fmt_amount
 from .drawing import CDF_DEAL_ORDER, Drawing
@@ -691,3 +691,17 @@ class CdfRound(Drawing, Round):
     @staticmethod
     def _player(owner: Owner, seated: dict[int, str | None]) -> str | None:
         return owner.id if owner.kind == "standing" else seated.get(int(owner.id))
+
+    #: the events it plays: verb -> (verify, apply)
+    EVENTS: ClassVar[dict[str, Events]] = {
+        **Drawing.EVENTS,
+        "BANK": (verify_bank, apply_bank),
+        "ASSOCIATE": (verify_associate, apply_associate),
+        "BANCO": (verify_banco, apply_banco),
+        "STAKE": (verify_stake, apply_stake),
+        "NOMOREBETS": (verify_nomorebets, apply_nomorebets),
+        "PONTE": (verify_ponte, apply_ponte),
+        "PAY": (verify_settle, apply_settle),
+        "COLLECT": (verify_settle, apply_settle),
+        "PUSH": (verify_settle, apply_settle),
+    }

@@ -35,12 +35,13 @@ from decimal import Decimal
 
 from ...rulesets import LoadedRuleset
 from ...simulate.money import CENT, round_down, round_up, split
-from ...simulate.params import CdfParams, cdf_params
 from ...simulate.shoe import Shoe
 from ...simulate.specs import TableSpec
 from ...simulate.style import heavy
 from ...simulate.table import Plan, TableNight
 from ...values import Card, fmt_amount
+from .cards import BACCARA_POINTS
+from .params import CdfParams, cdf_params
 
 #: The simulated tables have at most this many places.
 SEATS_AT_MOST = 10
@@ -80,7 +81,7 @@ P_SIT = 0.05
 
 
 def points(cards: list[Card]) -> int:
-    return sum(c.baccara_points for c in cards) % 10
+    return sum(BACCARA_POINTS[c.rank] for c in cards) % 10
 
 
 def banker_cell(params: CdfParams, banker: int, third: int | None) -> str:
@@ -474,7 +475,7 @@ class CdfNight(TableNight):
         if draws:
             pc.append(self.draw())
             self.emit(f"DEAL ponte {pc[-1]}", 0.5, 1.5)
-            third = pc[-1].baccara_points
+            third = BACCARA_POINTS[pc[-1].rank]
         if rng.random() < P_TABLEAU:
             self.emit("TABLEAU banker")
         b = points(bc)

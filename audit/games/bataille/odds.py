@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..rulesets import LoadedRuleset
-from ..values import BATAILLE_VALUE
-from .params import Figure, moments, setting
+from ...odds.params import Figure, GameOdds, moments, setting, shoe
+from ...rulesets import LoadedRuleset
+from .cards import BATAILLE_VALUE
 
 Outcomes = dict[str, tuple[str, str]]  # higher/equal/lower -> (main spot, war spot)
 
@@ -183,3 +183,16 @@ def figures(rules: BatailleRules, counts: dict[int, int]) -> list[Figure]:
     if rules.egalite_war_odds is not None:
         rows += _both(rules, "egalite-war", None, lambda alone: _egalite_war(rules, counts, alone))
     return rows
+
+
+def _figures(ruleset: LoadedRuleset, decks: int) -> list[Figure]:
+    return figures(rules_of(ruleset), shoe(decks, BATAILLE_VALUE))
+
+
+#: the house banks every bet: its edge per unit of a bet's initial stake
+ODDS = GameOdds(
+    party="house",
+    title="house edge",
+    figures=_figures,
+    none="no pay-main, pay-egalite or pay-egalite-war rule enabled",
+)

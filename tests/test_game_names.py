@@ -1,0 +1,106 @@
+"""No module outside ``audit/games/`` names a game: the rest of the auditor asks the registry.
+
+Every ``.py`` under ``audit/`` but ``audit/games/`` is read as tokens: its code (names) and its
+string literals, not its comments nor its docstrings. None may spell a registered game's name,
+title or words (``Game.vocabulary``) in any of the usual spellings.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from pathlib import Path
+
+import pytest
+
+from audit.engine.game import Game
+from audit.registry import GAMES
+
+AUDIT = Path(__file__).resolve().parent.parent / "audit"
+
+
+def spellings(word: str) -> set[str]:
+    """A word as code and text spell it: any case, words joined by a space, a dash, an underscore
+    or nothing."""
+    parts = re.split(r"[\s_-]+", word.strip().lower())
+    return {sep.join(parts) for sep in (" ", "-", "_", "")}
+
+
+def vocabulary(games: list[Game]) -> set[str]:
+    return {
+        spelling for game in games for word in game.vocabulary() for spelling in spellings(word)
+    }
+
+
+def _docstrings(tree: ast.AST) -> set[tuple[int, int]]:
+    """Where each docstring begins (line, column)."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if (
+                body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
+            ):
+                found.add((body[0].lineno, body[0].col_offset))
+    return found
+
+
+def mentions(source: str, words: set[str]) -> list[tuple[int, str]]:
+    """(line, token) of each name or string literal of ``source`` that holds one of ``words``;
+    comments and docstrings are not read."""
+    docs = _docstrings(ast.parse(source))
+    out = []
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type not in (tokenize.NAME, tokenize.STRING):
+            continue
+        if token.type == tokenize.STRING and token.start in docs:
+            continue
+        text = token.string.lower()
+        if any(word in text for word in words):
+            out.append((token.start[0], token.string))
+    return out
+
+
+def outside_games() -> list[Path]:
+    return sorted(p for p in AUDIT.rglob("*.py") if "games" not in p.relative_to(AUDIT).parts[:1])
+
+
+def test_the_scan_sees_code_and_strings_but_not_comments_or_docstrings():
+    source = '"""A bataille docstring."""\nx = 1  # bataille\ndef f():\n    """bataille"""\n'
+    assert mentions(source, {"bataille"}) == []
+    assert [t for _, t in mentions('X_BATAILLE = "a"\n', {"bataille"})] == ["X_BATAILLE"]
+    assert [t for _, t in mentions('y = f"at {t} chemin de fer"\n', {"chemin de fer"})] == [
+        'f"at {t} chemin de fer"'
+    ]
+
+
+def test_every_spelling_of_a_game_is_looked_for():
+    assert {"chemin-de-fer", "chemin_de_fer", "chemin de fer", "chemindefer"} <= vocabulary(
+        [GAMES["chemin-de-fer"]]
+    )
+
+
+@pytest.mark.parametrize("path", outside_games(), ids=lambda p: str(p.relative_to(AUDIT)))
+def test_no_module_outside_the_games_names_a_game(path):
+    words = vocabulary(list(GAMES.values()))
+    assert len(GAMES) >= 2 and words
+    found = mentions(path.read_text(encoding="utf-8"), words)
+    assert not found, f"{path.relative_to(AUDIT.parent)} names a game: {found}"
+
+
+def test_the_grammar_names_no_game():
+    """The grammar's rules and terminals (its comments aside): ``OPEN game=`` takes the registry's
+    names, filled in when the grammar is compiled."""
+    words = vocabulary(list(GAMES.values()))
+    grammar = AUDIT.parent / "grammars" / "del.lark"
+    rules = [
+        line.split("//", 1)[0].lower()
+        for line in grammar.read_text(encoding="utf-8").splitlines()
+        if not line.lstrip().startswith("//")
+    ]
+    assert not [line for line in rules if any(word in line for word in words)]
