@@ -17,6 +17,7 @@ from ..escape import for_terminal
 from ..findings import DEFAULT_FAIL_ON, SEVERITIES, SEVERITY_RANK
 from ..rulesets import Library, RulesetError
 from ..selection import SelectionError, choose
+from ..statistics import DEFAULT_ALPHA
 from .emit import FORMATS, Alert, EmitError, Emitter, Output
 from .session import Options, Stop
 from .session import follow as run_follow
@@ -121,6 +122,22 @@ def follow(
             "--heartbeat", min=0.0, help="Seconds between two status lines (jsonl only; 0: none)."
         ),
     ] = 30.0,
+    statistics: Annotated[
+        bool,
+        typer.Option(
+            "--statistics/--no-statistics",
+            help="Test the night's statistics as each shoe ends and report each anomaly once, when it first crosses (docs/follow.md).",
+        ),
+    ] = True,
+    alpha: Annotated[
+        float,
+        typer.Option(
+            "--alpha",
+            min=0.0,
+            max=1.0,
+            help="Error rate of the live statistics over the night, for every group and every look (see docs/statistics.md).",
+        ),
+    ] = DEFAULT_ALPHA,
     select: Annotated[
         list[str] | None,
         typer.Option(
@@ -174,7 +191,9 @@ def follow(
                 library,
                 paths,
                 emitter,
-                Options(interval, once, until_idle, state, heartbeat),
+                Options(
+                    interval, once, until_idle, state, heartbeat, alpha if statistics else None
+                ),
                 stop,
                 warn,
             )

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from ..rulesets import Library
 from . import state as state_file
 from .emit import Emitter, recover
+from .live_stats import LiveStatistics
 from .tail import Follower, Resume
 
 #: how often the state is written when lines were read but nothing reported (seconds)
@@ -32,6 +33,8 @@ class Options:
     until_idle: float | None = None
     state: str | None = None
     heartbeat: float = 30.0
+    #: the live statistics' alpha (None: no statistics)
+    alpha: float | None = None
 
 
 class Stop:
@@ -64,7 +67,7 @@ def follow(
     """Follow ``paths`` until told to stop (see the module); ``warn`` is told of a log found in a
     folder that cannot be read."""
     stop = stop or Stop()
-    resume, output = state_file.load(options.state) if options.state else ({}, None)
+    resume, output, reported = state_file.load(options.state) if options.state else ({}, None, [])
     out_path = emitter.output.path
     if (
         options.state
@@ -73,13 +76,17 @@ def follow(
         and output
         and output.get("path") == os.path.abspath(out_path)
     ):
-        for path, keys in recover(
-            out_path, output["size"]
-        ).items():  # written, not yet in the state
+        found, anomalies = recover(out_path, output["size"])  # written, not yet in the state
+        reported.extend(anomalies)
+        for path, keys in found.items():
             if path not in resume:
                 resume[path] = Resume(None, None, 0, hashlib.sha256(b"").hexdigest(), [])
             resume[path].keys.extend(keys)
-    follower = Follower(library, paths, emitter.finding, resume, warn)
+    live = None
+    if options.alpha is not None:
+        library.statistics = True
+        live = LiveStatistics(library, emitter.anomaly, options.alpha, reported)
+    follower = Follower(library, paths, emitter.finding, resume, warn, live)
 
     def save() -> None:
         if options.state:
@@ -88,6 +95,7 @@ def follow(
                 options.state,
                 follower,
                 None if size is None else {"path": os.path.abspath(out_path), "size": size},
+                live.reported if live is not None else reported,
             )
 
     save()  # before anything is reported: where the output stood
@@ -133,4 +141,5 @@ def _beat(emitter: Emitter, follower: Follower) -> None:
         lines=sum(f.lineno for f in files),
         open_tables=sum(f.open_tables() for f in files),
         findings=emitter.count,
+        anomalies=emitter.anomalies,
     )
