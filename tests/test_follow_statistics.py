@@ -67,7 +67,7 @@ def test_a_stacked_shoe_is_reported_once_when_its_shoe_ends(stacked):
     assert keys and max(keys.values()) == 1  # each group once
     shoe = next(a for a in found if a["scope"] == "shoe")
     assert (shoe["id"], shoe["table"]) == (expected["id"], expected["table"])
-    assert CONTRACT <= shoe.keys() and shoe["p_adjusted"] < 0.001 and shoe["look"] == 1
+    assert shoe.keys() >= CONTRACT and shoe["p_adjusted"] < 0.001 and shoe["look"] == 1
     lines = log.read_text().splitlines()
     # reported at the line that ended the shoe: the table's next SHOE new (or its CLOSE)
     ended = lines[shoe["line"] - 1]
@@ -92,7 +92,7 @@ def test_the_text_line_and_no_statistics(stacked):
 
 
 def test_killed_and_restarted_each_anomaly_is_written_once(stacked, tmp_path):
-    log, expected = stacked
+    log, _ = stacked
     data = log.read_bytes()
     whole = {
         (a["scope"], a["id"], a["test"])
