@@ -90,6 +90,8 @@ class LiveStatistics:
         self.looks: dict[GroupKey, tuple[int, int]] = {}
         self.reported: set[GroupKey] = {tuple(k) for k in reported}  # type: ignore[misc]
         self._figures: dict[tuple[str, str | None], Figures] = {}
+        #: the smallest adjusted p-value of any look (the alpha at which the run would have alarmed)
+        self.smallest = 1.0
 
     def surveillance_for(self, replay) -> Callable[[str, bool], Surveillance]:
         """What ``replay`` makes a table's accumulators with: ones that call ``look`` at a shoe's end."""
@@ -164,9 +166,10 @@ class LiveStatistics:
             return  # not a look: its rounds have not doubled since the last
         k += 1
         self.looks[key] = (k, group.rounds)
+        adjusted = min(1.0, group.p_exact * len(self.looks) * spent(k))
+        self.smallest = min(self.smallest, adjusted)
         if key in self.reported:
             return
-        adjusted = min(1.0, group.p_exact * len(self.looks) * spent(k))
         if adjusted < self.alpha:
             self.reported.add(key)
             self.report(LiveAnomaly(group, _round_p(adjusted), k, len(self.looks), line))
