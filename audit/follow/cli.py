@@ -81,8 +81,20 @@ def follow(
         typer.Option("--output", "-o", help="Append to this file instead of standard output."),
     ] = None,
     interval: Annotated[
-        float, typer.Option("--interval", min=0.01, help="Seconds between two looks at the files.")
+        float,
+        typer.Option(
+            "--interval",
+            min=0.01,
+            help="Seconds between two looks at the files when polling (with file events, a look at each write, and at least every 2 s or this).",
+        ),
     ] = 0.2,
+    poll: Annotated[
+        bool,
+        typer.Option(
+            "--poll",
+            help="Poll the files every --interval even where file events can be had (a network share written from another machine).",
+        ),
+    ] = False,
     once: Annotated[
         bool,
         typer.Option(
@@ -192,7 +204,13 @@ def follow(
                 paths,
                 emitter,
                 Options(
-                    interval, once, until_idle, state, heartbeat, alpha if statistics else None
+                    interval,
+                    once,
+                    until_idle,
+                    state,
+                    heartbeat,
+                    alpha if statistics else None,
+                    poll,
                 ),
                 stop,
                 warn,

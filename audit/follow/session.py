@@ -1,5 +1,6 @@
 """One run of ``audit follow``: look at the files every ``interval`` seconds, report, keep the state.
 
+Between two looks it waits for a file event, or ``interval`` seconds when polling (``watch``).
 The loop ends when told: ``once`` (what is written now, then the files are complete), ``until_idle``
 (no file grew for that many seconds: the files are complete), or a stop request (SIGINT,
 SIGTERM: the files are not complete, the dealers may still write; the state says how far they
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 
 from ..rulesets import Library
 from . import state as state_file
+from . import watch
 from .emit import Emitter, recover
 from .live_stats import LiveStatistics
 from .tail import Follower, Resume
@@ -35,6 +37,8 @@ class Options:
     heartbeat: float = 30.0
     #: the live statistics' alpha (None: no statistics)
     alpha: float | None = None
+    #: look every ``interval`` seconds even where file events could be had (``--poll``)
+    poll: bool = False
 
 
 class Stop:
@@ -102,6 +106,11 @@ def follow(
     emitter.written = save  # after each finding's line: the state knows it
     last_growth = last_save = last_beat = time.monotonic()
     unsaved = False
+    waits = watch.waiter(
+        follower.folders, follower.named, options.interval, options.poll or options.once, warn
+    )
+    #: the longest a wait may last: a heartbeat or the idle time is not late
+    longest = min([t for t in (options.heartbeat, options.until_idle) if t] or [float("inf")])
     try:
         while not stop.requested:
             read = follower.poll()
@@ -126,11 +135,17 @@ def follow(
                     f.advance_mark()
                 follower.finish()
                 break
-            time.sleep(options.interval)
+            waits.wait(longest, lambda: stop.requested)
+            if getattr(waits, "failed", None):
+                if warn is not None:
+                    warn(f"{waits.failed}; polling every {options.interval:g} s instead")
+                waits.close()
+                waits = watch.Polling(options.interval)
         save()
         if emitter.alert is not None:
             emitter.alert.reap(wait=True)
     finally:
+        waits.close()
         follower.close()
 
 
