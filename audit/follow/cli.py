@@ -19,6 +19,7 @@ from ..rulesets import Library, RulesetError
 from ..selection import SelectionError, choose
 from ..statistics import DEFAULT_ALPHA
 from .emit import FORMATS, Alert, EmitError, Emitter, Output
+from .serve import ServeError
 from .session import Options, Stop
 from .session import follow as run_follow
 from .state import StateError
@@ -150,6 +151,21 @@ def follow(
             help="Error rate of the live statistics over the night, for every group and every look (see docs/statistics.md).",
         ),
     ] = DEFAULT_ALPHA,
+    serve: Annotated[
+        str | None,
+        typer.Option(
+            "--serve",
+            metavar="HOST:PORT",
+            help="Serve a live page of the tables, findings and anomalies at HOST:PORT (read-only; a loopback address unless --serve-public; needs the live extra).",
+        ),
+    ] = None,
+    serve_public: Annotated[
+        bool,
+        typer.Option(
+            "--serve-public",
+            help="Allow --serve on an address other machines reach (whoever reaches it reads the findings).",
+        ),
+    ] = False,
     select: Annotated[
         list[str] | None,
         typer.Option(
@@ -194,7 +210,18 @@ def follow(
         sys.stderr.flush()
 
     stop = Stop()
+    server = board = None
     try:
+        if serve is not None:
+            from .board import Board
+            from .serve import Server, address
+
+            board = Board(library)
+            server = Server(board, *address(serve, serve_public), serve_public)
+            server.start()
+            warn(f"the live page: {server.url}")
+        elif serve_public:
+            _die("--serve-public is given without --serve")
         alert = Alert(alert_command, alert_severity.value, warn) if alert_command else None
         out = Output(output)
         emitter = Emitter(out, format.value, alert, lambda f: selection.keeps(f.rule, f.category))
@@ -214,10 +241,14 @@ def follow(
                 ),
                 stop,
                 warn,
+                board,
             )
         out.close()
-    except (FollowError, EmitError, StateError) as err:
+    except (FollowError, EmitError, StateError, ServeError) as err:
         _die(str(err))
+    finally:
+        if server is not None:
+            server.stop()
     grave = emitter.by_severity
     failed = any(SEVERITY_RANK[s] >= SEVERITY_RANK[DEFAULT_FAIL_ON] for s in grave)
     raise typer.Exit(1 if failed and not stop.requested and (once or until_idle is not None) else 0)

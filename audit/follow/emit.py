@@ -16,12 +16,15 @@ import subprocess
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..escape import for_terminal
 from ..findings import SEVERITY_RANK, Finding, moment, place
 from .live_stats import LiveAnomaly
 from .tail import Key
+
+if TYPE_CHECKING:
+    from .board import Board
 
 FORMATS = ("text", "jsonl")
 
@@ -191,6 +194,8 @@ class Emitter:
         self.anomalies = 0
         self.by_severity: dict[str, int] = {}
         self.written: Callable[[], None] = lambda: None
+        #: the live page's board (``--serve``), told of each finding and anomaly written
+        self.board: Board | None = None
 
     def finding(self, path: str, f: Finding) -> None:
         if not self.keeps(f):
@@ -202,6 +207,8 @@ class Emitter:
         self.count += 1
         self.by_severity[f.severity] = self.by_severity.get(f.severity, 0) + 1
         self.written()
+        if self.board is not None:
+            self.board.finding(f)
         if self.alert is not None:
             self.alert(f, obj)
 
@@ -215,6 +222,8 @@ class Emitter:
         )
         self.anomalies += 1
         self.written()
+        if self.board is not None:
+            self.board.anomaly(a)
         if self.alert is not None:
             self.alert.anomaly(obj)
 

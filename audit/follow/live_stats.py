@@ -90,6 +90,8 @@ class LiveStatistics:
         self.looks: dict[GroupKey, tuple[int, int]] = {}
         self.reported: set[GroupKey] = {tuple(k) for k in reported}  # type: ignore[misc]
         self._figures: dict[tuple[str, str | None], Figures] = {}
+        #: told of every group worked out at a look (the live page shows the tables' expectation)
+        self.observe: Callable[[Group], None] | None = None
         #: the smallest adjusted p-value of any look (the alpha at which the run would have alarmed)
         self.smallest = 1.0
 
@@ -155,6 +157,8 @@ class LiveStatistics:
                     played[record[3]][1],
                     record[5],
                 )
+            if self.observe is not None:
+                self.observe(group)
             self._test(group, replay.sink.line)
 
     def _test(self, group: Group, line: int) -> None:

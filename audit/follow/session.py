@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..rulesets import Library
 from . import state as state_file
@@ -24,6 +25,11 @@ from .emit import Emitter, recover
 from .live_stats import LiveStatistics
 from .tail import Follower, Resume
 
+if TYPE_CHECKING:
+    from .board import Board
+
+#: how often the live page's tables are looked at (seconds)
+BOARD_EVERY = 0.5
 #: how often the state is written when lines were read but nothing reported (seconds)
 STATE_EVERY = 1.0
 
@@ -67,9 +73,10 @@ def follow(
     options: Options,
     stop: Stop | None = None,
     warn: Callable[[str], None] | None = None,
+    board: Board | None = None,
 ) -> None:
     """Follow ``paths`` until told to stop (see the module); ``warn`` is told of a log found in a
-    folder that cannot be read."""
+    folder that cannot be read; ``board`` (the live page's) of the tables, findings and anomalies."""
     stop = stop or Stop()
     resume, output, reported = state_file.load(options.state) if options.state else ({}, None, [])
     out_path = emitter.output.path
@@ -90,6 +97,9 @@ def follow(
     if options.alpha is not None:
         library.statistics = True
         live = LiveStatistics(library, emitter.anomaly, options.alpha, reported)
+        if board is not None:
+            live.observe = board.observe
+    emitter.board = board
     follower = Follower(library, paths, emitter.finding, resume, warn, live)
 
     def save() -> None:
@@ -111,10 +121,14 @@ def follow(
     )
     #: the longest a wait may last: a heartbeat or the idle time is not late
     longest = min([t for t in (options.heartbeat, options.until_idle) if t] or [float("inf")])
+    last_board = 0.0
     try:
         while not stop.requested:
             read = follower.poll()
             now = time.monotonic()
+            if board is not None and now - last_board >= BOARD_EVERY:
+                board.look(follower)
+                last_board = now
             if read:
                 last_growth, unsaved = now, True
                 for f in follower.files.values():
@@ -134,6 +148,8 @@ def follow(
                 for f in follower.files.values():
                     f.advance_mark()
                 follower.finish()
+                if board is not None:
+                    board.look(follower)
                 break
             waits.wait(longest, lambda: stop.requested)
             if getattr(waits, "failed", None):
