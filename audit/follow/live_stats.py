@@ -25,7 +25,7 @@ from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
-from ..engine.surveillance import SCOPES, Surveillance, record_order
+from ..engine.surveillance import SCOPES, Surveillance, _count, record_order
 from ..rulesets import Library
 from ..statistics import DEFAULT_ALPHA, Group, _card_group, _money_group, _round_p, _summed
 from ..statistics.money import Figures, MoneyGroup, units
@@ -100,8 +100,7 @@ class LiveStatistics:
         live = self
 
         class Watched(Surveillance):
-            #: the shoe records looked at, and the rounds of each other group at the last look
-            shoes_seen = 0
+            #: the rounds of each group but the shoes' at the last look
             rounds_seen: dict
 
             def end_shoe(self, shoe) -> None:
@@ -114,8 +113,7 @@ class LiveStatistics:
     def look(self, replay, surv: Surveillance) -> None:
         """``surv``'s table ended a shoe: the groups it moved, tested again."""
         mine = _records_now(surv)
-        new = surv.records[surv.shoes_seen :]  # type: ignore[attr-defined]  (the shoes', as made)
-        surv.shoes_seen = len(surv.records)  # type: ignore[attr-defined]
+        new = list(surv.records)  # the shoes' ended since the last look, as made
         moved = {r[:3] for r in new}
         rounds = surv.__dict__.setdefault("rounds_seen", {})
         for r in mine:  # the table's, its dealers' and players': those that played since
@@ -160,6 +158,7 @@ class LiveStatistics:
             if self.observe is not None:
                 self.observe(group)
             self._test(group, replay.sink.line)
+        _let_go(surv, new)
 
     def _test(self, group: Group, line: int) -> None:
         if group.p_exact is None:
@@ -177,6 +176,13 @@ class LiveStatistics:
         if adjusted < self.alpha:
             self.reported.add(key)
             self.report(LiveAnomaly(group, _round_p(adjusted), k, len(self.looks), line))
+
+
+def _let_go(surv: Surveillance, shoes: list) -> None:
+    """A shoe's groups are final once looked at: let go, so that a night's memory stays flat
+    (``audit check`` computes them for the night as a whole)."""
+    del surv.records[: len(shoes)]
+    _count(surv.held, -len(shoes))
 
 
 def _records_now(surv: Surveillance) -> list:
