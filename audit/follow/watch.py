@@ -19,6 +19,9 @@ from pathlib import Path
 
 #: the longest wait between two looks when events are awaited (seconds; ``--interval`` if longer)
 EVENTS_LOOK = 2.0
+#: the longest the events of a busy folder are grouped before a look (milliseconds): every table
+#: writing at once never leaves the folder quiet, so this bounds the delay a look adds
+DEBOUNCE_MS = 40
 #: how often a wait checks whether the follow was asked to stop (seconds)
 SLICE = 0.25
 
@@ -82,8 +85,8 @@ class Events:
             for changes in watchfiles.watch(
                 *paths,
                 watch_filter=None,
-                debounce=200,
-                step=10,
+                debounce=DEBOUNCE_MS,
+                step=5,
                 stop_event=self.done,
                 rust_timeout=500,
                 yield_on_timeout=True,
