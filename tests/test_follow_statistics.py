@@ -187,3 +187,34 @@ def test_a_group_is_looked_at_when_its_rounds_double_and_pays_k_k_plus_1():
     assert len(told) == 1  # once
     live._test(_group(30, 0.001 / 2 / 2 * 0.99, "P2"), line=1)  # first look, two groups tested
     assert [a.group.id for a in told] == ["P1", "P2"] and told[1].tested == 2
+
+
+def test_other_tables_sums_looked_up_are_those_read_whole(stacked, monkeypatch):
+    """A look reads the other tables' sums of the groups it moved by look-up: the same groups,
+    the same figures, as reading every record of every table."""
+    from audit.follow import live_stats
+    from audit.follow.tail import Follower
+    from audit.rulesets import Library
+
+    log, _ = stacked
+
+    def groups() -> list:
+        library = Library.load()
+        library.statistics = True
+        live = LiveStatistics(library, lambda a: None)
+        seen: list = []
+        live.observe = lambda g: seen.append((g.key, g.rounds, g.result, g.expected, g.z))
+        follower = Follower(library, [str(log)], lambda p, f: None, {}, None, live)
+        follower.poll()
+        follower.finish()
+        follower.close()
+        return seen
+
+    looked_up = groups()
+    monkeypatch.setattr(
+        live_stats,
+        "_records_of",
+        lambda surv, moved: [r for r in live_stats._records_now(surv) if r[:3] in moved],
+    )
+    read_whole = groups()
+    assert looked_up == read_whole and any(k[1] == "dealer" for k, *_ in looked_up)

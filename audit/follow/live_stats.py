@@ -133,8 +133,10 @@ class LiveStatistics:
                 ruleset = self.library.for_table(t.ruleset, t.table)
                 self._figures[key] = Figures(units(ruleset) if ruleset is not None else {})
             played[t.table] = (self._figures[key], t.ruleset)
-            records = mine if other is surv else _records_now(other)
-            streams.append([r for r in records if r[:3] in moved])
+            if other is surv:
+                streams.append([r for r in mine if r[:3] in moved])
+            else:
+                streams.append(_records_of(other, moved))
         path = replay.sink.path
         for (scope, ident, test), records in groupby(
             heapq.merge(*streams, key=record_order), key=itemgetter(0, 1, 2)
@@ -183,6 +185,32 @@ def _let_go(surv: Surveillance, shoes: list) -> None:
     (``audit check`` computes them for the night as a whole)."""
     del surv.records[: len(shoes)]
     _count(surv.held, -len(shoes))
+
+
+#: the scopes whose sums another table of the file may hold, and where (``Surveillance._partials``)
+_SUMS = {SCOPES.index(s): s for s in ("dealer", "player", "banker", "ponte")}
+
+
+def _records_of(surv: Surveillance, moved: set) -> list:
+    """Another table's records of the groups ``moved``, in report order: its dealers' and
+    players' sums looked up (a night's file holds hundreds of tables: not all read each look)."""
+    if any(scope not in _SUMS for scope, _, _ in moved if scope not in (_SHOE, _TABLE)):
+        return [r for r in _records_now(surv) if r[:3] in moved]  # a scope not known here
+    out = []
+    for key in moved:
+        scope, ident, _ = key
+        name = _SUMS.get(scope)
+        if name is None:
+            continue  # a shoe's or a table's: its own table's alone
+        acc = (
+            surv.dealers.get(ident)
+            if name == "dealer"
+            else surv.players.get(ident if name == "player" else (name, ident))
+        )
+        if acc is not None:
+            out.append((*key, surv.table, 0, acc))
+    out.sort(key=record_order)
+    return out
 
 
 def _records_now(surv: Surveillance) -> list:
