@@ -4,6 +4,7 @@ first crosses, with the fields of the statistics contract; once across restarts 
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -189,21 +190,24 @@ def test_a_group_is_looked_at_when_its_rounds_double_and_pays_k_k_plus_1():
     assert [a.group.id for a in told] == ["P1", "P2"] and told[1].tested == 2
 
 
-def test_other_tables_sums_looked_up_are_those_read_whole(stacked, monkeypatch):
+def test_other_tables_sums_looked_up_are_those_read_whole(stacked, monkeypatch, tmp_path):
     """A look reads the other tables' sums of the groups it moved by look-up: the same groups,
     the same figures, as reading every record of every table."""
     from audit.follow import live_stats
     from audit.follow.tail import Follower
     from audit.rulesets import Library
 
-    log, _ = stacked
+    night, _ = stacked
+    log = tmp_path / "shared.del"  # the same dealers and players at both tables: groups across them
+    text = re.sub(r"DEALER id=\w+", "DEALER id=D0001", night.read_text())
+    log.write_text(text.replace("player=P02-", "player=P01-"))
 
     def groups() -> list:
         library = Library.load()
         library.statistics = True
         live = LiveStatistics(library, lambda a: None)
         seen: list = []
-        live.observe = lambda g: seen.append((g.key, g.rounds, g.result, g.expected, g.z))
+        live.observe = lambda g: seen.append((g.key, g.table, g.rounds, g.result, g.expected, g.z))
         follower = Follower(library, [str(log)], lambda p, f: None, {}, None, live)
         follower.poll()
         follower.finish()
@@ -217,4 +221,6 @@ def test_other_tables_sums_looked_up_are_those_read_whole(stacked, monkeypatch):
         lambda surv, moved: [r for r in live_stats._records_now(surv) if r[:3] in moved],
     )
     read_whole = groups()
-    assert looked_up == read_whole and any(k[1] == "dealer" for k, *_ in looked_up)
+    assert looked_up == read_whole
+    across = {k[1] for k, table, *_ in looked_up if table is None}  # summed over both tables
+    assert across == {"dealer", "player"}
