@@ -142,7 +142,10 @@ class Board:
             listener(kind, text)
 
     def _figures(self) -> Html:
-        figures = [(self.counts.get(s, 0), f"{s} findings", f"sev-{s}") for s in SEVERITIES] + [
+        figures: list[tuple[int | str, str, str]] = [
+            (self.counts.get(s, 0), f"{s} findings", f"sev-{s}") for s in SEVERITIES
+        ]
+        figures += [
             (len(self.anomalies), "anomalies", "anomaly"),
             (self.open, "tables open", ""),
             (self.files, "files followed", ""),

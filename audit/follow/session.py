@@ -116,7 +116,7 @@ def follow(
     emitter.written = save  # after each finding's line: the state knows it
     last_growth = last_save = last_beat = time.monotonic()
     unsaved = False
-    waits = watch.waiter(
+    waits: watch.Polling | watch.Events = watch.waiter(
         follower.folders, follower.named, options.interval, options.poll or options.once, warn
     )
     #: the longest a wait may last: a heartbeat or the idle time is not late
@@ -152,7 +152,7 @@ def follow(
                     board.look(follower)
                 break
             waits.wait(longest, lambda: stop.requested)
-            if getattr(waits, "failed", None):
+            if waits.failed:
                 if warn is not None:
                     warn(f"{waits.failed}; polling every {options.interval:g} s instead")
                 waits.close()

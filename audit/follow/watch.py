@@ -30,6 +30,8 @@ class Polling:
     """A look every ``interval`` seconds."""
 
     kind = "polling"
+    #: (never: polling does not break)
+    failed: str | None = None
 
     def __init__(self, interval: float) -> None:
         self.interval = interval
