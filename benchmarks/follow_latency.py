@@ -58,6 +58,7 @@ def main() -> None:
     )
     ap.add_argument("--interval", type=float, default=0.2, help="audit follow --interval")
     ap.add_argument("--poll", action="store_true", help="audit follow --poll (no file events)")
+    ap.add_argument("--no-statistics", action="store_true", help="audit follow --no-statistics")
     ap.add_argument("--night", type=float, help="hours of a night written fast: memory")
     ap.add_argument("--lead", type=float, default=300, help="--night: seconds written ahead")
     args = ap.parse_args()
@@ -85,6 +86,7 @@ def main() -> None:
             "--heartbeat",
             "0.5",
             *(["--poll"] if args.poll else []),
+            *(["--no-statistics"] if args.no_statistics else []),
             folder.as_posix(),
         ],
         cwd=ROOT,
