@@ -25,7 +25,7 @@ from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
-from ..engine.surveillance import SCOPES, Surveillance, _count, record_order
+from ..engine.surveillance import SCOPES, Acc, Surveillance, _count, record_order
 from ..rulesets import Library
 from ..statistics import DEFAULT_ALPHA, Group, _card_group, _money_group, _round_p, _summed
 from ..statistics.money import Figures, MoneyGroup, units
@@ -194,8 +194,11 @@ _SUMS = {SCOPES.index(s): s for s in ("dealer", "player", "banker", "ponte")}
 def _records_of(surv: Surveillance, moved: set) -> list:
     """Another table's records of the groups ``moved``, in report order: its dealers' and
     players' sums looked up (a night's file holds hundreds of tables: not all read each look)."""
-    if any(scope not in _SUMS for scope, _, _ in moved if scope not in (_SHOE, _TABLE)):
-        return [r for r in _records_now(surv) if r[:3] in moved]  # a scope not known here
+    unknown = any(scope not in _SUMS for scope, _, _ in moved if scope not in (_SHOE, _TABLE))
+    first = next(iter(surv.players.values()), None)
+    if unknown or not (first is None or isinstance(first, Acc)):
+        # a scope, or a layout of the sums, not known here: every record read, as ``audit check``
+        return [r for r in _records_now(surv) if r[:3] in moved]
     out = []
     for key in moved:
         scope, ident, _ = key
