@@ -7,8 +7,15 @@ every EVERY lines of each table: a syntax finding, reported by the look that rea
 from the write of its line to the time its JSON line reaches this script. At the end: the
 median, 99th percentile and worst delay, and the follow's CPU time (user + system) over the run.
 
+``--night HOURS`` measures memory instead: the tables' lines of that many hours at RATE lines a
+second each are written as fast as the follow reads them (it is never more than ``--lead``
+simulated seconds behind), and the follow's resident memory (RSS) is sampled every simulated
+half hour: start (after the first half hour), end and most are printed, with the lines read a
+second.
+
     python3 benchmarks/follow_latency.py                      # 20 tables, 2 lines/s, 60 s
     python3 benchmarks/follow_latency.py --tables 200 --seconds 60
+    python3 benchmarks/follow_latency.py --tables 200 --night 12   # memory over a night
 """
 
 from __future__ import annotations
@@ -50,6 +57,10 @@ def main() -> None:
         "--every", type=int, default=10, help="a garbled line every this many lines of a table"
     )
     ap.add_argument("--interval", type=float, default=0.2, help="audit follow --interval")
+    ap.add_argument("--poll", action="store_true", help="audit follow --poll (no file events)")
+    ap.add_argument("--no-statistics", action="store_true", help="audit follow --no-statistics")
+    ap.add_argument("--night", type=float, help="hours of a night written fast: memory")
+    ap.add_argument("--lead", type=float, default=300, help="--night: seconds written ahead")
     args = ap.parse_args()
 
     folder = Path(tempfile.mkdtemp(prefix="follow-latency-"))
@@ -74,6 +85,8 @@ def main() -> None:
             str(args.interval),
             "--heartbeat",
             "0.5",
+            *(["--poll"] if args.poll else []),
+            *(["--no-statistics"] if args.no_statistics else []),
             folder.as_posix(),
         ],
         cwd=ROOT,
@@ -81,6 +94,7 @@ def main() -> None:
     )
     received: dict[tuple[str, int], float] = {}
     ready = threading.Event()
+    read_lines = [0]
 
     def read() -> None:
         assert proc.stdout is not None
@@ -88,8 +102,10 @@ def main() -> None:
             now = time.monotonic()
             obj = json.loads(line)
             ready.set()
-            if obj["type"] == "finding":
+            if obj["type"] == "finding" and args.night is None:
                 received.setdefault((obj["path"], obj["line"]), now)
+            elif obj["type"] == "status":
+                read_lines[0] = obj["lines"]
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
@@ -99,6 +115,14 @@ def main() -> None:
     cpu_at_start = _cpu(
         proc.pid
     )  # the start-up (imports, rulesets) is not the follow's running cost
+    if args.night is not None:
+        night(args, proc, fds, streams, read_lines, cpu_at_start)
+        for fd in fds:
+            os.close(fd)
+        for p in paths:
+            os.unlink(p)
+        folder.rmdir()
+        return
     written: dict[tuple[str, int], float] = {}
     counts = [0] * len(paths)
     period = 1 / args.rate
@@ -121,7 +145,7 @@ def main() -> None:
     time.sleep(3 * args.interval + 1)
     running = _cpu(proc.pid) - cpu_at_start
     proc.send_signal(signal.SIGTERM)
-    _, _status, usage = os.wait4(proc.pid, 0)
+    _, _, usage = os.wait4(proc.pid, 0)
     reader.join(5)
     elapsed = time.monotonic() - t0
     delays = sorted(received[k] - t for k, t in written.items() if k in received)
@@ -147,6 +171,64 @@ def main() -> None:
     for p in paths:
         os.unlink(p)
     folder.rmdir()
+
+
+def _rss(pid: int) -> int:
+    """A process's resident memory, in KiB (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def night(args, proc, fds, streams, read_lines, cpu_at_start: float) -> None:
+    """``--night``: the night's lines written as fast as the follow reads them, its memory sampled."""
+    per_second = max(1, round(args.rate))
+    seconds = int(args.night * 3600)
+    half_hour = 1800
+    samples: list[tuple[float, int]] = []
+    written = 0
+    counts = [0] * len(fds)
+    t0 = time.monotonic()
+    for second in range(seconds):
+        for i, fd in enumerate(fds):
+            block = []
+            for _ in range(per_second):
+                counts[i] += 1
+                block.append(
+                    GARBLED if counts[i] % args.every == 0 else (next(streams[i]) + "\n").encode()
+                )
+            os.write(fd, b"".join(block))
+            written += per_second
+        lead = args.lead * len(fds) * per_second
+        while written - read_lines[0] > lead and proc.poll() is None:
+            time.sleep(
+                0.05
+            )  # the follow is behind: it is its memory that is measured, not a backlog
+        if (second + 1) % half_hour == 0:
+            samples.append(((second + 1) / 3600, _rss(proc.pid)))
+            print(
+                f"  {samples[-1][0]:5.1f} h  RSS {samples[-1][1] / 1024:6.1f} MiB  "
+                f"lines {written:,}  {time.monotonic() - t0:.0f} s",
+                flush=True,
+            )
+    while read_lines[0] < written and proc.poll() is None and time.monotonic() - t0 < 1e6:
+        time.sleep(0.1)
+    elapsed = time.monotonic() - t0
+    samples.append((seconds / 3600, _rss(proc.pid)))
+    running = _cpu(proc.pid) - cpu_at_start
+    proc.send_signal(signal.SIGTERM)
+    proc.wait()
+    rss = [kib for _, kib in samples]
+    print(
+        f"night of {args.night:g} h, {len(fds)} tables at {args.rate:g} lines/s: {written:,} lines "
+        f"written and read in {elapsed:.0f} s ({written / elapsed:,.0f} lines/s, "
+        f"{seconds / elapsed:.0f}x real time), follow CPU {running:.0f} s"
+    )
+    print(
+        f"follow RSS: start {rss[0] / 1024:.1f} MiB (after 0.5 h), end {rss[-1] / 1024:.1f} MiB, "
+        f"max {max(rss) / 1024:.1f} MiB"
+    )
 
 
 if __name__ == "__main__":

@@ -17,7 +17,9 @@ from ..escape import for_terminal
 from ..findings import DEFAULT_FAIL_ON, SEVERITIES, SEVERITY_RANK
 from ..rulesets import Library, RulesetError
 from ..selection import SelectionError, choose
+from ..statistics import DEFAULT_ALPHA
 from .emit import FORMATS, Alert, EmitError, Emitter, Output
+from .serve import ServeError
 from .session import Options, Stop
 from .session import follow as run_follow
 from .state import StateError
@@ -80,8 +82,20 @@ def follow(
         typer.Option("--output", "-o", help="Append to this file instead of standard output."),
     ] = None,
     interval: Annotated[
-        float, typer.Option("--interval", min=0.01, help="Seconds between two looks at the files.")
+        float,
+        typer.Option(
+            "--interval",
+            min=0.01,
+            help="Seconds between two looks at the files when polling (with file events, a look at each write, and at least every 2 s or this).",
+        ),
     ] = 0.2,
+    poll: Annotated[
+        bool,
+        typer.Option(
+            "--poll",
+            help="Poll the files every --interval even where file events can be had (a network share written from another machine).",
+        ),
+    ] = False,
     once: Annotated[
         bool,
         typer.Option(
@@ -121,6 +135,37 @@ def follow(
             "--heartbeat", min=0.0, help="Seconds between two status lines (jsonl only; 0: none)."
         ),
     ] = 30.0,
+    statistics: Annotated[
+        bool,
+        typer.Option(
+            "--statistics/--no-statistics",
+            help="Test the night's statistics as each shoe ends and report each anomaly once, when it first crosses (docs/follow.md).",
+        ),
+    ] = True,
+    alpha: Annotated[
+        float,
+        typer.Option(
+            "--alpha",
+            min=0.0,
+            max=1.0,
+            help="Error rate of the live statistics over the night, for every group and every look (see docs/statistics.md).",
+        ),
+    ] = DEFAULT_ALPHA,
+    serve: Annotated[
+        str | None,
+        typer.Option(
+            "--serve",
+            metavar="HOST:PORT",
+            help="Serve a live page of the tables, findings and anomalies at HOST:PORT (read-only; a loopback address unless --serve-public; needs the live extra).",
+        ),
+    ] = None,
+    serve_public: Annotated[
+        bool,
+        typer.Option(
+            "--serve-public",
+            help="Allow --serve on an address other machines reach (whoever reaches it reads the findings).",
+        ),
+    ] = False,
     select: Annotated[
         list[str] | None,
         typer.Option(
@@ -165,7 +210,18 @@ def follow(
         sys.stderr.flush()
 
     stop = Stop()
+    server = board = None
     try:
+        if serve is not None:
+            from .board import Board
+            from .serve import Server, address
+
+            board = Board(library)
+            server = Server(board, *address(serve, serve_public), serve_public)
+            server.start()
+            warn(f"the live page: {server.url}")
+        elif serve_public:
+            _die("--serve-public is given without --serve")
         alert = Alert(alert_command, alert_severity.value, warn) if alert_command else None
         out = Output(output)
         emitter = Emitter(out, format.value, alert, lambda f: selection.keeps(f.rule, f.category))
@@ -174,13 +230,25 @@ def follow(
                 library,
                 paths,
                 emitter,
-                Options(interval, once, until_idle, state, heartbeat),
+                Options(
+                    interval,
+                    once,
+                    until_idle,
+                    state,
+                    heartbeat,
+                    alpha if statistics else None,
+                    poll,
+                ),
                 stop,
                 warn,
+                board,
             )
         out.close()
-    except (FollowError, EmitError, StateError) as err:
+    except (FollowError, EmitError, StateError, ServeError) as err:
         _die(str(err))
+    finally:
+        if server is not None:
+            server.stop()
     grave = emitter.by_severity
     failed = any(SEVERITY_RANK[s] >= SEVERITY_RANK[DEFAULT_FAIL_ON] for s in grave)
     raise typer.Exit(1 if failed and not stop.requested and (once or until_idle is not None) else 0)

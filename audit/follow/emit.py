@@ -16,11 +16,15 @@ import subprocess
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..escape import for_terminal
 from ..findings import SEVERITY_RANK, Finding, moment, place
+from .live_stats import LiveAnomaly
 from .tail import Key
+
+if TYPE_CHECKING:
+    from .board import Board
 
 FORMATS = ("text", "jsonl")
 
@@ -41,6 +45,18 @@ def text_line(f: Finding) -> str:
         f", {at}" if at else ""
     )
     return for_terminal(f"{line}: {f.message}") + "\n"
+
+
+def anomaly_line(a: LiveAnomaly) -> str:
+    """An anomaly in one line for a terminal: what was measured, how improbable, where."""
+    g = a.group
+    return (
+        for_terminal(
+            f"{g.path}:{a.line}: anomaly {g.scope} {g.id} ({g.test}), p adjusted {a.p_adjusted:g} "
+            f"at look {a.look}: {g.message}"
+        )
+        + "\n"
+    )
 
 
 def key_of_object(obj: dict[str, Any]) -> Key:
@@ -83,9 +99,10 @@ class Output:
             os.close(self.fd)
 
 
-def recover(path: str, size: int) -> dict[str, list[Key]]:
+def recover(path: str, size: int) -> tuple[dict[str, list[Key]], list[tuple]]:
     """The findings an earlier follow wrote to the JSON lines file ``path`` past ``size`` (where its
-    state last recorded it), by the file they are of; a last line cut short is removed."""
+    state last recorded it), by the file they are of, and its anomalies (path, scope, id, test);
+    a last line cut short is removed."""
     try:
         with open(path, "rb+") as out:
             out.seek(size)
@@ -94,8 +111,9 @@ def recover(path: str, size: int) -> dict[str, list[Key]]:
             if end < len(tail):
                 out.truncate(size + end)
     except FileNotFoundError:
-        return {}
+        return {}, []
     found: dict[str, list[Key]] = {}
+    anomalies: list[tuple] = []
     for raw in tail[:end].splitlines():
         try:
             obj = json.loads(raw)
@@ -103,7 +121,9 @@ def recover(path: str, size: int) -> dict[str, list[Key]]:
             continue
         if isinstance(obj, dict) and obj.get("type") == "finding":
             found.setdefault(obj["path"], []).append(key_of_object(obj))
-    return found
+        elif isinstance(obj, dict) and obj.get("type") == "anomaly":
+            anomalies.append((obj["path"], obj["scope"], obj["id"], obj["test"]))
+    return found, anomalies
 
 
 class Alert:
@@ -126,8 +146,14 @@ class Alert:
         self.running: list[subprocess.Popen] = []
 
     def __call__(self, f: Finding, obj: dict[str, Any]) -> None:
-        if SEVERITY_RANK[f.severity] < self.rank:
-            return
+        if SEVERITY_RANK[f.severity] >= self.rank:
+            self._run(obj)
+
+    def anomaly(self, obj: dict[str, Any]) -> None:
+        """An anomaly is told whatever the severity asked (it has none)."""
+        self._run(obj)
+
+    def _run(self, obj: dict[str, Any]) -> None:
         try:
             proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
         except OSError as err:
@@ -165,8 +191,11 @@ class Emitter:
     ):
         self.output, self.format, self.alert, self.keeps = output, format, alert, keeps
         self.count = 0
+        self.anomalies = 0
         self.by_severity: dict[str, int] = {}
         self.written: Callable[[], None] = lambda: None
+        #: the live page's board (``--serve``), told of each finding and anomaly written
+        self.board: Board | None = None
 
     def finding(self, path: str, f: Finding) -> None:
         if not self.keeps(f):
@@ -178,8 +207,25 @@ class Emitter:
         self.count += 1
         self.by_severity[f.severity] = self.by_severity.get(f.severity, 0) + 1
         self.written()
+        if self.board is not None:
+            self.board.finding(f)
         if self.alert is not None:
             self.alert(f, obj)
+
+    def anomaly(self, a: LiveAnomaly) -> None:
+        """A statistics' anomaly (never filtered by ``--select``: it is not a finding), alerted too."""
+        obj = a.as_object()
+        self.output.write(
+            json.dumps(obj, ensure_ascii=False) + "\n"
+            if self.format == "jsonl"
+            else anomaly_line(a)
+        )
+        self.anomalies += 1
+        self.written()
+        if self.board is not None:
+            self.board.anomaly(a)
+        if self.alert is not None:
+            self.alert.anomaly(obj)
 
     def status(self, **fields: Any) -> None:
         """A heartbeat (JSON lines only): the follow is alive, and how far it is."""

@@ -1,5 +1,6 @@
 """One run of ``audit follow``: look at the files every ``interval`` seconds, report, keep the state.
 
+Between two looks it waits for a file event, or ``interval`` seconds when polling (``watch``).
 The loop ends when told: ``once`` (what is written now, then the files are complete), ``until_idle``
 (no file grew for that many seconds: the files are complete), or a stop request (SIGINT,
 SIGTERM: the files are not complete, the dealers may still write; the state says how far they
@@ -15,12 +16,20 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..rulesets import Library
 from . import state as state_file
+from . import watch
 from .emit import Emitter, recover
+from .live_stats import LiveStatistics
 from .tail import Follower, Resume
 
+if TYPE_CHECKING:
+    from .board import Board
+
+#: how often the live page's tables are looked at (seconds)
+BOARD_EVERY = 0.5
 #: how often the state is written when lines were read but nothing reported (seconds)
 STATE_EVERY = 1.0
 
@@ -32,6 +41,10 @@ class Options:
     until_idle: float | None = None
     state: str | None = None
     heartbeat: float = 30.0
+    #: the live statistics' alpha (None: no statistics)
+    alpha: float | None = None
+    #: look every ``interval`` seconds even where file events could be had (``--poll``)
+    poll: bool = False
 
 
 class Stop:
@@ -60,11 +73,12 @@ def follow(
     options: Options,
     stop: Stop | None = None,
     warn: Callable[[str], None] | None = None,
+    board: Board | None = None,
 ) -> None:
     """Follow ``paths`` until told to stop (see the module); ``warn`` is told of a log found in a
-    folder that cannot be read."""
+    folder that cannot be read; ``board`` (the live page's) of the tables, findings and anomalies."""
     stop = stop or Stop()
-    resume, output = state_file.load(options.state) if options.state else ({}, None)
+    resume, output, reported = state_file.load(options.state) if options.state else ({}, None, [])
     out_path = emitter.output.path
     if (
         options.state
@@ -73,13 +87,20 @@ def follow(
         and output
         and output.get("path") == os.path.abspath(out_path)
     ):
-        for path, keys in recover(
-            out_path, output["size"]
-        ).items():  # written, not yet in the state
+        found, anomalies = recover(out_path, output["size"])  # written, not yet in the state
+        reported.extend(anomalies)
+        for path, keys in found.items():
             if path not in resume:
                 resume[path] = Resume(None, None, 0, hashlib.sha256(b"").hexdigest(), [])
             resume[path].keys.extend(keys)
-    follower = Follower(library, paths, emitter.finding, resume, warn)
+    live = None
+    if options.alpha is not None:
+        library.statistics = True
+        live = LiveStatistics(library, emitter.anomaly, options.alpha, reported)
+        if board is not None:
+            live.observe = board.observe
+    emitter.board = board
+    follower = Follower(library, paths, emitter.finding, resume, warn, live)
 
     def save() -> None:
         if options.state:
@@ -90,16 +111,26 @@ def follow(
                 None
                 if size is None or out_path is None  # (a size is a file's: never without its path)
                 else {"path": os.path.abspath(out_path), "size": size},
+                live.reported if live is not None else reported,
             )
 
     save()  # before anything is reported: where the output stood
     emitter.written = save  # after each finding's line: the state knows it
     last_growth = last_save = last_beat = time.monotonic()
     unsaved = False
+    waits: watch.Polling | watch.Events = watch.waiter(
+        follower.folders, follower.named, options.interval, options.poll or options.once, warn
+    )
+    #: the longest a wait may last: a heartbeat or the idle time is not late
+    longest = min([t for t in (options.heartbeat, options.until_idle) if t] or [float("inf")])
+    last_board = 0.0
     try:
         while not stop.requested:
             read = follower.poll()
             now = time.monotonic()
+            if board is not None and now - last_board >= BOARD_EVERY:
+                board.look(follower)
+                last_board = now
             if read:
                 last_growth, unsaved = now, True
                 for f in follower.files.values():
@@ -119,12 +150,20 @@ def follow(
                 for f in follower.files.values():
                     f.advance_mark()
                 follower.finish()
+                if board is not None:
+                    board.look(follower)
                 break
-            time.sleep(options.interval)
+            waits.wait(longest, lambda: stop.requested)
+            if waits.failed:
+                if warn is not None:
+                    warn(f"{waits.failed}; polling every {options.interval:g} s instead")
+                waits.close()
+                waits = watch.Polling(options.interval)
         save()
         if emitter.alert is not None:
             emitter.alert.reap(wait=True)
     finally:
+        waits.close()
         follower.close()
 
 
@@ -135,4 +174,5 @@ def _beat(emitter: Emitter, follower: Follower) -> None:
         lines=sum(f.lineno for f in files),
         open_tables=sum(f.open_tables() for f in files),
         findings=emitter.count,
+        anomalies=emitter.anomalies,
     )

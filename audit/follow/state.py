@@ -4,7 +4,8 @@ For each followed path: the file's device and inode and the SHA-256 of its first
 the offset), so that a replaced or rewritten file is not taken for the one read; the offset of
 the end of the last line whose findings are all reported (the *mark*); and the findings
 reported since the mark, as (line, rule, table, round). The output file's length when the
-state was written is kept too.
+state was written is kept too, and the statistics' anomalies reported in the run (each is
+reported once a night: they are few).
 
 On a restart each file is read again from its start up to the mark without reporting (the
 replay rebuilds the open tables, rounds and shoes), then followed live; a finding whose key
@@ -23,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +38,13 @@ class StateError(Exception):
     """A state file that cannot be read or written: exit 2."""
 
 
-def load(path: str) -> tuple[dict[str, Resume], dict[str, Any] | None]:
-    """The files' resume points and the output as recorded ({path, size} or None); nothing if
-    the file does not exist yet."""
+def load(path: str) -> tuple[dict[str, Resume], dict[str, Any] | None, list[tuple]]:
+    """The files' resume points, the output as recorded ({path, size} or None) and the statistics'
+    anomalies reported (path, scope, id, test); nothing if the file does not exist yet."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        return {}, None
+        return {}, None, []
     except OSError as err:
         raise StateError(f"{path}: cannot read the state: {err.strerror or err}") from None
     try:
@@ -55,12 +57,18 @@ def load(path: str) -> tuple[dict[str, Resume], dict[str, Any] | None]:
             )
             for p, e in data["files"].items()
         }
-        return files, data.get("output")
+        anomalies = [tuple(k) for k in data.get("anomalies", [])]
+        if any(len(k) != 4 for k in anomalies):
+            raise ValueError("an anomaly is not (path, scope, id, test)")
+        return files, data.get("output"), anomalies
     except (ValueError, KeyError, TypeError, AttributeError) as err:
         raise StateError(f"{path}: not a state file of audit follow ({err})") from None
 
 
-def save(path: str, follower: Follower, output: dict[str, Any] | None) -> None:
+def save(
+    path: str, follower: Follower, output: dict[str, Any] | None, anomalies: Iterable[tuple] = ()
+) -> None:
+    """``anomalies``: the statistics' anomalies reported (never reported again after a restart)."""
     files: dict[str, Any] = {}
     for name, followed in sorted(follower.files.items()):
         point = followed.resume_point()
@@ -86,7 +94,13 @@ def save(path: str, follower: Follower, output: dict[str, Any] | None) -> None:
                 "reported": [list(k) for k in point.keys],
             },
         )
-    data = {"format": FORMAT, "version": VERSION, "output": output, "files": files}
+    data = {
+        "format": FORMAT,
+        "version": VERSION,
+        "output": output,
+        "files": files,
+        "anomalies": sorted(list(k) for k in anomalies),
+    }
     target = Path(path)
     try:
         fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")

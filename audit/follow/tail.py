@@ -29,6 +29,7 @@ from ..findings import Finding
 from ..rulesets import Library
 from ..stream.inputs import BOM, CHUNK_BYTES, foreign_encoding
 from ..stream.replay import MAX_LINE_BYTES, FileReplay
+from .live_stats import LiveStatistics
 
 #: the logs a followed folder holds (compressed archives are not written live: ``audit check`` reads them)
 FOLLOWED_SUFFIXES = (".del", ".log")
@@ -79,8 +80,10 @@ class FollowedFile:
         path: str,
         report: Callable[[str, Finding], None],
         resume: Resume | None = None,
+        live: LiveStatistics | None = None,
     ):
-        self.library, self.path, self.report = library, path, report
+        """``live``: the statistics looked at as each shoe ends (None: none)."""
+        self.library, self.path, self.report, self.live = library, path, report, live
         self.fd: int | None = None
         self.opened = False
         self.dev = self.ino = 0
@@ -97,6 +100,8 @@ class FollowedFile:
     # -- a generation: one file at this path, read from its start
     def _new_generation(self) -> None:
         self.replay = FileReplay(self.library, self.path)
+        if self.live is not None:
+            self.replay.surveillance = self.live.surveillance_for(self.replay)
         self.replay.sink.findings = _Relay(self._found)
         self.offset = 0  # the end of the last complete line consumed
         self.read_to = 0  # the bytes read (consumed, held as a line's start, or read past)
@@ -326,10 +331,11 @@ class Follower:
         report: Callable[[str, Finding], None],
         resume: dict[str, Resume] | None = None,
         warn: Callable[[str], None] | None = None,
+        live: LiveStatistics | None = None,
     ):
         """``warn``: told of a log found in a folder that cannot be read (it is left out; a file
         named on the command line that cannot be read stops the follow: ``FollowError``)."""
-        self.library, self.report, self.warn = library, report, warn
+        self.library, self.report, self.warn, self.live = library, report, warn, live
         self.named: set[str] = set()
         self.left_out: set[str] = set()
         self.resume = dict(resume or {})
@@ -358,7 +364,7 @@ class Follower:
     def _add(self, path: str) -> None:
         if path not in self.files and path not in self.left_out:
             self.files[path] = FollowedFile(
-                self.library, path, self.report, self.resume.pop(path, None)
+                self.library, path, self.report, self.resume.pop(path, None), self.live
             )
 
     def scan(self) -> None:

@@ -118,6 +118,9 @@ MAX_OPEN_TABLES = 10_000
 class FileReplay:
     """The replay of one input: its tables, its clock, its findings."""
 
+    #: what a table's statistics are summed in (``audit follow`` looks at them as each shoe ends)
+    surveillance: Callable[[str, bool], Surveillance] = Surveillance
+
     def __init__(self, library: Library, path: str, part: tuple[int, int] | None = None):
         """``part`` = (k, n): replay only the tables that fall in part k of n (``--jobs``); part 0
         also reports what belongs to no table. Every part reads the whole file (see ``parts``)."""
@@ -405,7 +408,7 @@ class FileReplay:
         )
         format_rules = self.library.for_table("del-v1", e.table) or self.library.format_rules
         if self.library.statistics and stats.surveillance is None:  # a table opened again goes on
-            stats.surveillance = Surveillance(e.table, GAMES[e.game].house_banked)
+            stats.surveillance = self.surveillance(e.table, GAMES[e.game].house_banked)
         self.tables[e.table] = Table(
             e, self._flagger(e.table, format_rules, ruleset), stats, GAMES[e.game]
         )

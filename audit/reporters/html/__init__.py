@@ -16,7 +16,7 @@ import hashlib
 from importlib import resources
 
 from ...report import Report
-from . import findings_section, first_screen, glance, plots, series, statistics_section
+from . import findings_section, first_screen, glance, series, statistics_section
 from .markup import Html, el, void
 
 
@@ -82,6 +82,8 @@ def _plot(svg: Html, caption: str) -> Html:
 
 
 def _timeline(report: Report) -> Html:
+    from . import plots  # matplotlib, loaded when a page is drawn (not by audit follow's page)
+
     line = series.timeline(report.findings)
     if not line.categories:
         return Html("")
@@ -93,6 +95,8 @@ def _timeline(report: Report) -> Html:
 
 
 def _courses(report: Report) -> Html:
+    from . import plots  # matplotlib, loaded when a page is drawn (not by audit follow's page)
+
     if report.statistics is None:
         return el(
             "p",
@@ -110,6 +114,8 @@ def _courses(report: Report) -> Html:
 
 
 def _statistics_plots(report: Report) -> list[Html]:
+    from . import plots  # matplotlib, loaded when a page is drawn (not by audit follow's page)
+
     stats = report.statistics
     if stats is None:
         return []

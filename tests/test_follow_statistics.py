@@ -1,0 +1,226 @@
+"""audit follow's live statistics: a look at each shoe's end, each anomaly reported once, when it
+first crosses, with the fields of the statistics contract; once across restarts too."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from audit.follow.live_stats import LiveStatistics, spent
+from audit.statistics import Group
+
+ROOT = Path(__file__).resolve().parent.parent
+#: the fields of an anomaly in the JSON report (statistics contract, section 2)
+CONTRACT = {"scope", "id", "path", "table", "z", "p", "p_adjusted", "message"}
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "audit", *args], cwd=ROOT, capture_output=True, text=True
+    )
+
+
+@pytest.fixture(scope="module")
+def stacked(tmp_path_factory) -> tuple[Path, dict]:
+    """A night whose first table's second shoe comes in clumps (every round legal)."""
+    tmp = tmp_path_factory.mktemp("stacked")
+    log, expected = tmp / "night.del", tmp / "expected.json"
+    done = run(
+        "simulate",
+        "-r",
+        "fr-bataille-2007",
+        "--tables",
+        "2",
+        "--rounds",
+        "200",
+        "--seed",
+        "3",
+        "--anomaly",
+        "stacked-shoe",
+        "-o",
+        str(log),
+        "--expected",
+        str(expected),
+    )
+    assert done.returncode == 0, done.stderr
+    return log, json.loads(expected.read_text())
+
+
+def anomalies(text: str) -> list[dict]:
+    objs = (json.loads(line) for line in text.splitlines() if line.endswith("}"))
+    return [o for o in objs if o["type"] == "anomaly"]
+
+
+def test_a_stacked_shoe_is_reported_once_when_its_shoe_ends(stacked):
+    log, expected = stacked
+    done = run("follow", "--once", "-f", "jsonl", "--heartbeat", "0", str(log))
+    assert done.returncode == 0, done.stderr
+    found = anomalies(done.stdout)
+    keys = Counter((a["path"], a["scope"], a["id"], a["test"]) for a in found)
+    assert keys and max(keys.values()) == 1  # each group once
+    shoe = next(a for a in found if a["scope"] == "shoe")
+    assert (shoe["id"], shoe["table"]) == (expected["id"], expected["table"])
+    assert shoe.keys() >= CONTRACT and shoe["p_adjusted"] < 0.001 and shoe["look"] == 1
+    lines = log.read_text().splitlines()
+    # reported at the line that ended the shoe: the table's next SHOE new (or its CLOSE)
+    ended = lines[shoe["line"] - 1]
+    assert f" {expected['table']} " in f" {ended} " and (" SHOE new" in ended or "CLOSE" in ended)
+    table, number = expected["id"].split("#")
+    begun = [i + 1 for i, t in enumerate(lines) if f" {table} " in t and " SHOE new" in t]
+    assert shoe["line"] == begun[int(number)]  # the shoe after it begins: this one is over
+    # and audit check names the same group for the night as a whole
+    report = json.loads(run("check", "--statistics", "-f", "json", str(log)).stdout)
+    named = {(a["scope"], a["id"]) for a in report["statistics"]["anomalies"]}
+    assert ("shoe", expected["id"]) in named
+
+
+def test_the_text_line_and_no_statistics(stacked):
+    log, expected = stacked
+    text = run("follow", "--once", str(log)).stdout
+    assert f"anomaly shoe {expected['id']} (order)" in text
+    off = run("follow", "--once", "--no-statistics", "-f", "jsonl", str(log)).stdout
+    assert not anomalies(off)
+    strict = run("follow", "--once", "--alpha", "1e-300", "-f", "jsonl", str(log)).stdout
+    assert not anomalies(strict)  # alpha is what decides
+
+
+def read_lines(out: Path) -> int:
+    """The lines read, as the last heartbeat says."""
+    if not out.exists():
+        return 0
+    for line in reversed(out.read_bytes().splitlines(keepends=True)):
+        if line.endswith(b"\n") and (obj := json.loads(line))["type"] == "status":
+            return obj["lines"]
+    return 0
+
+
+def test_killed_and_restarted_each_anomaly_is_written_once(stacked, tmp_path):
+    log, _ = stacked
+    data = log.read_bytes()
+    whole = {
+        (a["scope"], a["id"], a["test"])
+        for a in anomalies(run("follow", "--once", "-f", "jsonl", str(log)).stdout)
+    }
+    live, out, state = tmp_path / "live.del", tmp_path / "out.jsonl", tmp_path / "state.json"
+    live.write_bytes(b"")
+    args = ("follow", str(live), "--state", str(state), "-f", "jsonl", "-o", str(out))
+    args += ("--interval", "0.01", "--heartbeat", "0.05")
+
+    def start() -> subprocess.Popen:
+        return subprocess.Popen(
+            [sys.executable, "-m", "audit", *args], cwd=ROOT, stderr=subprocess.PIPE
+        )
+
+    proc, at, kills = start(), 0, 0
+    step = len(data) // 40
+    while at < len(data):
+        with live.open("ab") as f:
+            f.write(data[at : at + step])
+        at += step
+        lines, deadline = data[:at].count(b"\n"), time.monotonic() + 60
+        while read_lines(out) < lines and time.monotonic() < deadline:
+            time.sleep(0.01)  # until it has read what was written (a loaded machine is slow)
+        seen = len(anomalies(out.read_text())) if out.exists() else 0
+        if seen > kills:  # an anomaly just written: killed at once, maybe before its state
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+            kills += 1
+            proc = start()
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    last = subprocess.run(
+        [sys.executable, "-m", "audit", *args, "--until-idle", "0.3"], cwd=ROOT, timeout=120
+    )
+    assert last.returncode in (0, 1)
+    got = Counter((a["scope"], a["id"], a["test"]) for a in anomalies(out.read_text()))
+    assert kills >= 1 and set(got) == whole and max(got.values()) == 1
+    assert json.loads(state.read_text())["anomalies"]
+
+
+def test_an_anomaly_written_before_the_state_is_read_back(stacked, tmp_path):
+    """Killed between an anomaly's line and the state: the restart finds it in the output."""
+    log, _ = stacked
+    out, state = tmp_path / "out.jsonl", tmp_path / "state.json"
+    first = run("follow", "--once", "-f", "jsonl", "-o", str(out), str(log))
+    assert first.returncode == 0 and anomalies(out.read_text())
+    state.write_text(
+        json.dumps(
+            {
+                "format": "del-audit-follow-state",
+                "version": 1,
+                "output": {"path": str(out.resolve()), "size": 0},
+                "files": {},
+                "anomalies": [],
+            }
+        )
+    )
+    before = out.read_text()
+    again = run("follow", "--once", "--state", str(state), "-f", "jsonl", "-o", str(out), str(log))
+    assert again.returncode == 0, again.stderr
+    assert anomalies(out.read_text()) == anomalies(before)  # none again
+
+
+def _group(rounds: int, p: float, ident: str = "P1") -> Group:
+    return Group("player", ident, "night.del", "result", "T1", "r", rounds, p_exact=p, p=p)
+
+
+def test_a_group_is_looked_at_when_its_rounds_double_and_pays_k_k_plus_1():
+    told = []
+    live = LiveStatistics(None, told.append, alpha=0.001)  # type: ignore[arg-type]
+    for rounds in (30, 40, 59, 60, 100, 119, 120):
+        live._test(_group(rounds, 0.5), line=rounds)
+    assert live.looks[("night.del", "player", "P1", "result")] == (3, 120)
+    assert sum(1 / spent(k) for k in range(1, 10_000)) < 1
+    # the fourth look at one group of one: p times 4 x 5 must be below alpha
+    live._test(_group(240, 0.001 / 20 * 1.01), line=240)
+    assert not told
+    live._test(_group(480, 0.001 / 30 * 0.99), line=480)
+    assert [a.look for a in told] == [5] and told[0].p_adjusted < 0.001
+    live._test(_group(960, 1e-9), line=960)
+    assert len(told) == 1  # once
+    live._test(_group(30, 0.001 / 2 / 2 * 0.99, "P2"), line=1)  # first look, two groups tested
+    assert [a.group.id for a in told] == ["P1", "P2"] and told[1].tested == 2
+
+
+def test_other_tables_sums_looked_up_are_those_read_whole(stacked, monkeypatch, tmp_path):
+    """A look reads the other tables' sums of the groups it moved by look-up: the same groups,
+    the same figures, as reading every record of every table."""
+    from audit.follow import live_stats
+    from audit.follow.tail import Follower
+    from audit.rulesets import Library
+
+    night, _ = stacked
+    log = tmp_path / "shared.del"  # the same dealers and players at both tables: groups across them
+    text = re.sub(r"DEALER id=\w+", "DEALER id=D0001", night.read_text())
+    log.write_text(text.replace("player=P02-", "player=P01-"))
+
+    def groups() -> list:
+        library = Library.load()
+        library.statistics = True
+        live = LiveStatistics(library, lambda a: None)
+        seen: list = []
+        live.observe = lambda g: seen.append((g.key, g.table, g.rounds, g.result, g.expected, g.z))
+        follower = Follower(library, [str(log)], lambda p, f: None, {}, None, live)
+        follower.poll()
+        follower.finish()
+        follower.close()
+        return seen
+
+    looked_up = groups()
+    monkeypatch.setattr(
+        live_stats,
+        "_records_of",
+        lambda surv, moved: [r for r in live_stats._records_now(surv) if r[:3] in moved],
+    )
+    read_whole = groups()
+    assert looked_up == read_whole
+    across = {k[1] for k, table, *_ in looked_up if table is None}  # summed over both tables
+    assert across == {"dealer", "player"}
