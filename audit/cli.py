@@ -257,7 +257,7 @@ def _configuration(
 def _version(value: bool) -> None:
     if value:
         sys.stdout.write(f"audit (del-audit) {__version__}\n")
-        raise typer.Exit(0)
+        raise typer.Exit(0) from None
 
 
 @app.callback()
@@ -487,7 +487,7 @@ def check(
         if base_path is not None:
             with _exit_2_on(baseline_file.BaselineError):
                 accepted, base_sha = baseline_file.load_hashed(base_path)
-                baseline_file.apply(report, accepted, base_path.as_posix())
+                baseline_file.apply(report, accepted, base_path.as_posix(), library.aliases)
         hidden = selection.apply(report)
         floor = (fail_on.value if fail_on else None) or cfg.settings.fail_on or DEFAULT_FAIL_ON
         report.configuration = _configuration(
@@ -688,7 +688,7 @@ def _write_lines(lines, output: Path | None, what: str = "") -> int:
                 count += 1
             out.flush()
     except BrokenPipeError:
-        raise typer.Exit(0)
+        raise typer.Exit(0) from None
     except OSError as err:
         _die(
             f"{output if output is not None else 'standard output'}: cannot write: {err.strerror or err}"
@@ -829,7 +829,7 @@ def simulate(
         if given:
             _die(f"--night writes a shipped night as it is: not with {', '.join(given)}")
         _write_lines(sim.night_lines(night.value), output, f"the {night.value} night")
-        raise typer.Exit(0)
+        raise typer.Exit(0) from None
     rounds = SIMULATE_ROUNDS if rounds is None else rounds
     seed = SIMULATE_SEED if seed is None else seed
     rulesets = list(dict.fromkeys(ruleset or []))
@@ -900,7 +900,7 @@ def simulate(
             f"audit: {count} lines, {len(specs)} table(s) × {rounds} round(s), one file a table "
             f"in {for_terminal(str(per_table))}\n"
         )
-        raise typer.Exit(0)
+        raise typer.Exit(0) from None
     found: list = []
     chosen = None
     played = None if anomaly is None else Anomaly(anomaly.value, strength)

@@ -24,7 +24,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from .resources import data_dir
-from .rulesets import Library, LoadedRuleset, Rule
+from .rulesets import Library, LoadedRuleset, Rule, overlay_change
 
 #: how many lines of a table an excerpt shows before the line it is about
 CONTEXT_LINES = 8
@@ -48,12 +48,17 @@ def default_fixtures_dir() -> Path:
 
 
 def find_rule(library: Library, rule_id: str) -> tuple[LoadedRuleset, Rule] | None:
-    """The ruleset and rule with this id (case-insensitive), or None."""
+    """The ruleset and rule with this id or a former one (an alias; case-insensitive), or None."""
     wanted = rule_id.strip().upper()
     for rs_id in sorted(library.rulesets):
         loaded = library.rulesets[rs_id]
         for rule in loaded.model.rules:
             if rule.id.upper() == wanted:
+                return loaded, rule
+    for rs_id in sorted(library.rulesets):
+        loaded = library.rulesets[rs_id]
+        for rule in loaded.model.rules:
+            if wanted in (alias.upper() for alias in rule.aliases):
                 return loaded, rule
     return None
 
@@ -411,6 +416,12 @@ def explain_text(library: Library, rule_id: str, fixtures_dir: Path | None = Non
     m = loaded.model
     out: list[str] = []
     out.append(rule.id)
+    asked = rule_id.strip().upper()
+    if asked != rule.id.upper():
+        former = next(a for a in rule.aliases if a.upper() == asked)
+        out.append(f"  renamed: {former} is now {rule.id}; findings carry {rule.id}")
+    elif rule.aliases:
+        out.append(f"  formerly {', '.join(rule.aliases)}")
     out.append(f"  a rule of {m.id}: {m.title}")
     if loaded.overlay is not None:
         out.append(
@@ -438,7 +449,7 @@ def explain_text(library: Library, rule_id: str, fixtures_dir: Path | None = Non
     out.append(f"  {rule.citation.text}")
     out.append(f"  from: {m.regulation.name}")
     if rule.reading:
-        override = loaded.overlay.model.rules.get(rule.id) if loaded.overlay is not None else None
+        override = overlay_change(loaded, rule)
         out.append("")
         if override is not None and override.reading is not None:
             out.append(
