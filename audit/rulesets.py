@@ -568,28 +568,7 @@ def apply_overlay(base: LoadedRuleset, overlay: LoadedOverlay) -> LoadedRuleset:
         if change is None:
             rules.append(rule)
             continue
-        data = rule.model_dump()
-        if change.enabled is not None:
-            data["enabled"] = change.enabled
-        if change.severity is not None:
-            data["severity"] = change.severity
-        if change.reading is not None:
-            data["reading"] = change.reading
-        if change.params is not None:
-            unknown = set(change.params) - set(DECLARED[rule.check].params.model_fields)
-            if unknown:
-                raise RulesetError(
-                    f"{overlay.where('rules', rule.id, 'params', sorted(unknown)[0])}: unknown key"
-                )
-            data["params"] = {**rule.params, **change.params}
-        try:
-            new = Rule.model_validate(data)
-        except ValidationError as err:
-            first = err.errors()[0]
-            loc = tuple(
-                p for p in first["loc"] if not (isinstance(p, str) and p.startswith("function-"))
-            )
-            raise RulesetError(f"{overlay.where('rules', rule.id, *loc)}: {first['msg']}") from None
+        new = _overridden(rule, change, overlay)
         stricter, turned_on, house_params = _judge(rule, new, overlay)
         if new.enabled:
             if stricter:
@@ -602,6 +581,33 @@ def apply_overlay(base: LoadedRuleset, overlay: LoadedOverlay) -> LoadedRuleset:
     overlay.changes = OverlayChanges(sorted(tightened), sorted(added), sorted(parameters))
     merged = base.model.model_copy(update={"rules": rules})
     return LoadedRuleset(merged, base.path, base.sha256, overlay)
+
+
+def _overridden(rule: Rule, change: RuleOverride, overlay: LoadedOverlay) -> Rule:
+    """The rule with the overlay's changes merged in (``params`` key by key), validated again;
+    whether the change is allowed is ``_judge``'s to say."""
+    data = rule.model_dump()
+    if change.enabled is not None:
+        data["enabled"] = change.enabled
+    if change.severity is not None:
+        data["severity"] = change.severity
+    if change.reading is not None:
+        data["reading"] = change.reading
+    if change.params is not None:
+        unknown = set(change.params) - set(DECLARED[rule.check].params.model_fields)
+        if unknown:
+            raise RulesetError(
+                f"{overlay.where('rules', rule.id, 'params', sorted(unknown)[0])}: unknown key"
+            )
+        data["params"] = {**rule.params, **change.params}
+    try:
+        return Rule.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        loc = tuple(
+            p for p in first["loc"] if not (isinstance(p, str) and p.startswith("function-"))
+        )
+        raise RulesetError(f"{overlay.where('rules', rule.id, *loc)}: {first['msg']}") from None
 
 
 def _overrides_by_id(base: LoadedRuleset, overlay: LoadedOverlay) -> dict[str, RuleOverride]:
@@ -816,10 +822,6 @@ class Library:
                 for alias, rule_id in loaded.model.aliases().items()
             }
         return self._aliases
-
-    def current_id(self, rule_id: str) -> str:
-        """The id a rule has now, given its id or a former one."""
-        return self.aliases.get(rule_id, rule_id)
 
     def overlays(self) -> list[tuple[str, LoadedOverlay]]:
         """Every overlay in use, with the tables it applies at (``*``: every table of its ruleset),
