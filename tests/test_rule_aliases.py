@@ -148,3 +148,11 @@ def test_two_rules_may_not_share_an_alias(tmp_path):
         f"already an alias of {NEW}",
     ):
         Library.load(folder)
+
+
+def test_the_rule_reference_gives_the_former_ids(tmp_path):
+    from audit.rules_markdown import rules_markdown
+
+    text = rules_markdown(Library.load(_renamed(tmp_path)))
+    entry = text[text.index(f"### {NEW}") :]
+    assert f"- Former ids: `{OLD}`" in entry[: entry.index("\n### ")]
