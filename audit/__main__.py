@@ -16,7 +16,7 @@ import os
 import signal
 
 
-def _interrupted_while_loading(signum: int, frame: object) -> None:
+def _interrupted_while_loading(signum: int, _frame: object) -> None:
     os.write(2, b"audit: interrupted\n")
     os._exit(130)  # audit.interrupt.EXIT_STATUS, not imported yet
 

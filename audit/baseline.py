@@ -15,8 +15,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from . import bounded, nesting
+from . import bounded, fingerprint, nesting
 from .escape import undecodable_escaped
+from .findings import Finding
 from .findings_store import SpilledFindings
 from .report import Report, Suppressed
 
@@ -98,29 +99,59 @@ def load_hashed(path: Path) -> tuple[Baseline, str]:
         raise BaselineError(f"{path}: {key}: {msg}") from None
 
 
-def apply(report: Report, baseline: Baseline, path_shown: str) -> None:
+def apply(
+    report: Report, baseline: Baseline, path_shown: str, aliases: dict[str, str] | None = None
+) -> None:
     """Move baselined findings to ``report.suppressed``; list the entries nothing matched.
 
-    ``path_shown`` is the baseline file as the reports name it."""
+    ``path_shown`` is the baseline file as the reports name it; ``aliases`` maps a rule's former
+    ids to its id now: an entry written before the rule was renamed still accepts its finding."""
     accepted = {e.fingerprint: e for e in baseline.entries}
-    kept, kept_fps, matched = [], [], set()
+    kept, kept_fps = [], []
+    matched: set[str] = set()  # the fingerprints of the findings suppressed
+    used: set[str] = set()  # the entries that suppressed them (a former id's fingerprint)
     # findings that spilled: not copied, narrowed
     where = report.findings.where if isinstance(report.findings, SpilledFindings) else None
+    former = _FormerFingerprints(aliases or {})
     for finding, fp in report.fingerprinted():
-        entry = accepted.get(fp)
-        if entry is None:
+        key = fp if fp in accepted else None
+        for old_fp in former.of(finding):  # counted for every finding, matched or not
+            if key is None and old_fp in accepted:
+                key = old_fp
+        if key is None:
             if where is None:
                 kept.append(finding)
                 kept_fps.append(fp)
         else:
             matched.add(fp)
-            report.suppressed.append(Suppressed(finding, fp, entry.justification))
+            used.add(key)
+            report.suppressed.append(Suppressed(finding, fp, accepted[key].justification))
     if where is not None:
         report.findings = where(lambda f, fp: fp not in matched)
         report.fingerprints = report.findings.fingerprints
     else:
         report.findings, report.fingerprints = kept, kept_fps
     report.stale = [
-        e.model_dump(mode="json") for e in baseline.entries if e.fingerprint not in matched
+        e.model_dump(mode="json") for e in baseline.entries if e.fingerprint not in used
     ]
     report.baseline = path_shown
+
+
+class _FormerFingerprints:
+    """The fingerprints a finding had when its rule had a former id: the same content under the
+    old id, counted the same way (a rename changes every finding of the rule alike, so each keeps
+    its rank among its equals)."""
+
+    def __init__(self, aliases: dict[str, str]):
+        self.formers: dict[str, list[str]] = {}
+        for old, new in sorted(aliases.items()):
+            self.formers.setdefault(new, []).append(old)
+        self.seen: dict[str, int] = {}
+
+    def of(self, finding: Finding) -> list[str]:
+        out = []
+        for old in self.formers.get(finding.rule, ()):
+            base = fingerprint.content(finding.model_copy(update={"rule": old}))
+            n = self.seen[base] = self.seen.get(base, 0) + 1
+            out.append(fingerprint.fingerprint_of(base, n))
+        return out

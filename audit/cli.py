@@ -10,7 +10,7 @@ import sys
 import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, TypeAlias
@@ -20,6 +20,7 @@ import typer
 from . import __version__, findings_store, interrupt, terminal
 from . import baseline as baseline_file
 from . import config as config_file
+from .check_options import ReportOptions, RuleOptions, RunOptions, StatisticsOptions
 from .cluster import Cluster, ClusterError
 from .configuration import (
     BaselineUsed,
@@ -59,6 +60,9 @@ from .simulate.style import STYLES
 from .statistics import DEFAULT_ALPHA
 from .stream.inputs import InputError, expand, input_size
 from .verbose import Narrator
+
+if TYPE_CHECKING:
+    from .history.recording import Recorder
 
 #: -h is --help everywhere; the help is click's plain text, wrapped to the terminal (none cut short)
 HELP_SETTINGS = {"help_option_names": ["-h", "--help"]}
@@ -265,7 +269,7 @@ def _configuration(
 def _version(value: bool) -> None:
     if value:
         sys.stdout.write(f"audit (del-audit) {__version__}\n")
-        raise typer.Exit(0)
+        raise typer.Exit(0) from None
 
 
 @app.callback()
@@ -449,79 +453,151 @@ def check(
     ] = None,
 ) -> None:
     """Audit logs and report every breach."""
-    if quiet and verbose:
-        _die("--quiet and --verbose cannot be given together")
-    terminal.choose_color(color.value)
-    narrator = Narrator(verbose)
-    cfg = _config(config)
-    narrator.configuration(cfg)
-    with _exit_2_on(OutputError):
-        outputs = choose_outputs([f.value for f in format or []], output or [], cfg)
-    with narrator.timed("rulesets loaded"):
-        library = _library(cfg, house, rulesets)
-    narrator.library(library)
-    selection = _selection(library, cfg, select, ignore)
-    narrator.selection(selection)
-    files = _expand(paths)
-    base_path = baseline or cfg.baseline()
-    with _exit_2_on(OutputError):  # before a log is read, and before a new store is made
-        check_outputs(
-            outputs,
-            run_sources(files, library, cfg.path, base_path, *history.store_files(store, cfg)),
-        )
-    recorder = history.open_recorder(store, cfg, files)  # before a log is read: exit 2 if unusable
-    shown = statistics if statistics is not None else cfg.settings.statistics
-    library.statistics = shown or recorder is not None  # the store keeps them
-    if recorder is not None:  # the store records each input's gaming day, counted as it is read
-        library.gaming_day_start = recorder.start
-    show_progress = progress_bar_fits(outputs) and not (no_progress or quiet)
+    _check(
+        paths,
+        RuleOptions(house, config, rulesets, select, ignore, baseline),
+        RunOptions(jobs, cluster, store),
+        StatisticsOptions(statistics, alpha, fail_on_anomaly),
+        ReportOptions(
+            [f.value for f in format or []],
+            output or [],
+            fail_on.value if fail_on else None,
+            quiet,
+            verbose,
+            color.value,
+            no_progress,
+        ),
+    )
+
+
+@dataclass
+class _Checking:
+    """What ``audit check`` settled before reading a log: the configuration, the rules, the
+    selection, the reports, the inputs, the baseline and the history store."""
+
+    cfg: config_file.Config
+    library: Library
+    selection: Selection
+    outputs: list[Output]
+    narrator: Narrator
+    files: list[str]
+    base_path: Path | None
+    recorder: "Recorder | None"
+    statistics_shown: bool
+
+
+def _check(
+    paths: list[str],
+    rules: RuleOptions,
+    run: RunOptions,
+    stats: StatisticsOptions,
+    reports: ReportOptions,
+) -> NoReturn:
+    """Audit the logs and write the reports; exit 1 when a finding reaches ``--fail-on`` (or an
+    anomaly with ``--fail-on-anomaly``), 0 otherwise."""
+    checking = _prepare_check(paths, rules, run, stats, reports)
+    show_progress = progress_bar_fits(checking.outputs) and not (
+        reports.no_progress or reports.quiet
+    )
     with (
         findings_store.spilling(),
         _exit_2_on(findings_store.SpillError),
     ):  # removed at the end, on an error or an interruption too
-        with narrator.timed("logs audited"):
+        with checking.narrator.timed("logs audited"):
             report = _audit(
-                files,
-                library,
-                jobs,
+                checking.files,
+                checking.library,
+                run.jobs,
                 show_progress=show_progress,
-                narrator=narrator,
-                cluster=cluster or cfg.settings.cluster,
+                narrator=checking.narrator,
+                cluster=run.cluster or checking.cfg.settings.cluster,
             )
-        if report.statistics is not None:
-            report.statistics.alpha = alpha
-        if recorder is not None:
-            recorder.keep_statistics(report, shown=shown)
-            if report.statistics is not None:  # the morning page shows the month to date too
-                report.month_to_date = history.month_to_date(recorder, report)
-        base_sha = None
-        if base_path is not None:
-            with _exit_2_on(baseline_file.BaselineError):
-                accepted, base_sha = baseline_file.load_hashed(base_path)
-                baseline_file.apply(report, accepted, base_path.as_posix())
-        hidden = selection.apply(report)
-        floor = (fail_on.value if fail_on else None) or cfg.settings.fail_on or DEFAULT_FAIL_ON
-        report.configuration = _configuration(
-            cfg,
-            library,
-            report,
-            selection,
-            hidden,
-            select,
-            ignore,
-            (base_path, base_sha),
-            floor,
-            fail_on_anomaly,
+        raise typer.Exit(_conclude_check(report, checking, rules, stats, reports))
+
+
+def _prepare_check(
+    paths: list[str],
+    rules: RuleOptions,
+    run: RunOptions,
+    stats: StatisticsOptions,
+    reports: ReportOptions,
+) -> _Checking:
+    """Everything that can refuse the run (exit 2) before a log is read: the options together,
+    the configuration, the rulesets and overlays, the selection, the inputs, the outputs and
+    the history store."""
+    if reports.quiet and reports.verbose:
+        _die("--quiet and --verbose cannot be given together")
+    terminal.choose_color(reports.color)
+    narrator = Narrator(reports.verbose)
+    cfg = _config(rules.config)
+    narrator.configuration(cfg)
+    with _exit_2_on(OutputError):
+        outputs = choose_outputs(reports.formats, reports.outputs, cfg)
+    with narrator.timed("rulesets loaded"):
+        library = _library(cfg, rules.house, rules.rulesets)
+    narrator.library(library)
+    selection = _selection(library, cfg, rules.select, rules.ignore)
+    narrator.selection(selection)
+    files = _expand(paths)
+    base_path = rules.baseline or cfg.baseline()
+    with _exit_2_on(OutputError):  # before a log is read, and before a new store is made
+        check_outputs(
+            outputs,
+            run_sources(files, library, cfg.path, base_path, *history.store_files(run.store, cfg)),
         )
-        _write_reports(outputs, report, quiet, narrator)
-        if recorder is not None:
-            history.record(recorder, report, quiet)
-        anomalous = (
-            fail_on_anomaly
-            and report.statistics is not None
-            and bool(report.statistics.anomalies())
-        )
-        raise typer.Exit(1 if any_at_or_above(report.findings, floor) or anomalous else 0)
+    # before a log is read: exit 2 if the store cannot be used
+    recorder = history.open_recorder(run.store, cfg, files)
+    shown = stats.statistics if stats.statistics is not None else cfg.settings.statistics
+    library.statistics = shown or recorder is not None  # the store keeps them
+    if recorder is not None:  # the store records each input's gaming day, counted as it is read
+        library.gaming_day_start = recorder.start
+    return _Checking(cfg, library, selection, outputs, narrator, files, base_path, recorder, shown)
+
+
+def _conclude_check(
+    report: Report,
+    checking: _Checking,
+    rules: RuleOptions,
+    stats: StatisticsOptions,
+    reports: ReportOptions,
+) -> int:
+    """The audited report with its baseline, selection and configuration, written and recorded;
+    the exit status."""
+    if report.statistics is not None:
+        report.statistics.alpha = stats.alpha
+    if checking.recorder is not None:
+        checking.recorder.keep_statistics(report, shown=checking.statistics_shown)
+        if report.statistics is not None:  # the morning page shows the month to date too
+            report.month_to_date = history.month_to_date(checking.recorder, report)
+    base_sha = None
+    base_path = checking.base_path
+    if base_path is not None:
+        with _exit_2_on(baseline_file.BaselineError):
+            accepted, base_sha = baseline_file.load_hashed(base_path)
+            baseline_file.apply(report, accepted, base_path.as_posix(), checking.library.aliases)
+    hidden = checking.selection.apply(report)
+    floor = reports.fail_on or checking.cfg.settings.fail_on or DEFAULT_FAIL_ON
+    report.configuration = _configuration(
+        checking.cfg,
+        checking.library,
+        report,
+        checking.selection,
+        hidden,
+        rules.select,
+        rules.ignore,
+        (base_path, base_sha),
+        floor,
+        stats.fail_on_anomaly,
+    )
+    _write_reports(checking.outputs, report, reports.quiet, checking.narrator)
+    if checking.recorder is not None:
+        history.record(checking.recorder, report, reports.quiet)
+    anomalous = (
+        stats.fail_on_anomaly
+        and report.statistics is not None
+        and bool(report.statistics.anomalies())
+    )
+    return 1 if any_at_or_above(report.findings, floor) or anomalous else 0
 
 
 @baseline_app.command("create")
@@ -816,11 +892,7 @@ def simulate(
     round: exit status 1 if a requested fault found no place in the night (too
     few rounds; the log and the expected findings still agree).
     """
-    import json
-    from datetime import datetime, timedelta
-
     from . import simulate as sim
-    from .simulate import faults
 
     if night is not None:
         shaping = {
@@ -842,49 +914,12 @@ def simulate(
         if night not in shipped:
             _die(f"--night {night!r}: not a shipped night; one of: {', '.join(sorted(shipped))}")
         _write_lines(sim.night_lines(night), output, f"the {night} night")
-        raise typer.Exit(0)
+        raise typer.Exit(0) from None
     rounds = SIMULATE_ROUNDS if rounds is None else rounds
     seed = SIMULATE_SEED if seed is None else seed
-    rulesets = list(dict.fromkeys(ruleset or []))
-    try:
-        if rulesets:
-            specs = sim.cli_tables(
-                rulesets, tables if tables is not None else 2 * len(rulesets), rounds
-            )
-        elif style.value == "plain":  # the benchmark's night
-            specs = sim.generated_tables(tables if tables is not None else 4, rounds)
-            rulesets = sorted({spec.ruleset for spec in specs})
-        else:
-            rulesets = list(sim.shipped_rulesets())
-            specs = sim.cli_tables(
-                rulesets, tables if tables is not None else 2 * len(rulesets), rounds
-            )
-    except ValueError as err:
-        _die(str(err))
-    if style.value != "plain":
-        specs = [replace(spec, style=STYLES[style.value]) for spec in specs]
-    begin = sim.EXAMPLE_START + timedelta(days=(seed - 1) % SEED_DAYS)
-    if start is not None:
-        try:
-            begin = datetime.fromisoformat(start)
-        except ValueError:
-            _die(f"--start {start!r} is not an ISO 8601 date and time")
-        if begin.tzinfo is None:
-            begin = begin.replace(tzinfo=sim.EXAMPLE_START.tzinfo)
-    wanted: list[str] = []
-    for name in inject or []:
-        if name == "all":
-            wanted += faults.applicable(specs)
-        elif name not in faults.CATEGORIES:
-            _die(f"--inject {name!r}: not a category; one of: all, {', '.join(faults.CATEGORIES)}")
-        elif not faults.applies_to(name) & set(rulesets):
-            _die(
-                f"--inject {name}: no rule of that category at tables of {', '.join(rulesets)} "
-                f"(it applies to {', '.join(sorted(faults.applies_to(name)))})"
-            )
-        else:
-            wanted.append(name)
-    wanted = list(dict.fromkeys(wanted))
+    specs, rulesets = _simulated_tables(ruleset or [], tables, rounds, style)
+    begin = _simulated_start(seed, start)
+    wanted = _injected_categories(inject or [], specs, rulesets)
     targets = [
         (option, path)
         for option, path in (("--output", output), ("--expected", expected))
@@ -903,20 +938,112 @@ def simulate(
             _die(
                 "--per-table writes one file a table: not with --output, --inject, --anomaly or --expected"
             )
-        try:
-            count = sim.write_tables(tables=specs, seed=seed, start=begin, directory=per_table)
-        except OSError as err:
-            _die(f"{for_terminal(str(per_table))}: cannot write: {err.strerror or err}")
-        sys.stderr.write(
-            f"audit: {count} lines, {len(specs)} table(s) × {rounds} round(s), one file a table "
-            f"in {for_terminal(str(per_table))}\n"
-        )
-        raise typer.Exit(0)
-    found: list = []
-    chosen = None
+        _simulate_per_table(specs, seed, begin, rounds, per_table)
     played = None if anomaly is None else Anomaly(anomaly.value, strength)
     if played is not None and wanted:
         _die("--anomaly and --inject cannot be given together")
+    _simulate_night(specs, seed, begin, rounds, wanted, played, output, expected)
+
+
+def _simulated_tables(
+    asked: list[str], tables: int | None, rounds: int, style: Enum
+) -> tuple[list, list[str]]:
+    """The tables ``audit simulate`` plays (their specs) and the rulesets they follow."""
+    from . import simulate as sim
+
+    rulesets = list(dict.fromkeys(asked))
+    try:
+        if rulesets:
+            specs = sim.cli_tables(
+                rulesets, tables if tables is not None else 2 * len(rulesets), rounds
+            )
+        elif style.value == "plain":  # the benchmark's night
+            specs = sim.generated_tables(tables if tables is not None else 4, rounds)
+            rulesets = sorted({spec.ruleset for spec in specs})
+        else:
+            rulesets = list(sim.shipped_rulesets())
+            specs = sim.cli_tables(
+                rulesets, tables if tables is not None else 2 * len(rulesets), rounds
+            )
+    except ValueError as err:
+        _die(str(err))
+    if style.value != "plain":
+        specs = [replace(spec, style=STYLES[style.value]) for spec in specs]
+    return specs, rulesets
+
+
+def _simulated_start(seed: int, start: str | None):
+    """When the simulated night's first table opens: ``--start``, or a day per seed."""
+    from datetime import datetime, timedelta
+
+    from . import simulate as sim
+
+    begin = sim.EXAMPLE_START + timedelta(days=(seed - 1) % SEED_DAYS)
+    if start is not None:
+        try:
+            begin = datetime.fromisoformat(start)
+        except ValueError:
+            _die(f"--start {start!r} is not an ISO 8601 date and time")
+        if begin.tzinfo is None:
+            begin = begin.replace(tzinfo=sim.EXAMPLE_START.tzinfo)
+    return begin
+
+
+def _injected_categories(inject: list[str], specs: list, rulesets: list[str]) -> list[str]:
+    """The fault categories ``--inject`` asks for (``all``: every one the tables' rulesets have),
+    each once; a category no ruleset of the night has is a usage error."""
+    from .simulate import faults
+
+    wanted: list[str] = []
+    for name in inject:
+        if name == "all":
+            wanted += faults.applicable(specs)
+        elif name not in faults.CATEGORIES:
+            _die(f"--inject {name!r}: not a category; one of: all, {', '.join(faults.CATEGORIES)}")
+        elif not faults.applies_to(name) & set(rulesets):
+            _die(
+                f"--inject {name}: no rule of that category at tables of {', '.join(rulesets)} "
+                f"(it applies to {', '.join(sorted(faults.applies_to(name)))})"
+            )
+        else:
+            wanted.append(name)
+    return list(dict.fromkeys(wanted))
+
+
+def _simulate_per_table(specs: list, seed: int, begin, rounds: int, folder: Path) -> NoReturn:
+    """``--per-table``: each table's night in its own file of ``folder``."""
+    from . import simulate as sim
+
+    try:
+        count = sim.write_tables(tables=specs, seed=seed, start=begin, directory=folder)
+    except OSError as err:
+        _die(f"{for_terminal(str(folder))}: cannot write: {err.strerror or err}")
+    sys.stderr.write(
+        f"audit: {count} lines, {len(specs)} table(s) × {rounds} round(s), one file a table "
+        f"in {for_terminal(str(folder))}\n"
+    )
+    raise typer.Exit(0) from None
+
+
+def _simulate_night(
+    specs: list,
+    seed: int,
+    begin,
+    rounds: int,
+    wanted: list[str],
+    played: Anomaly | None,
+    output: Path | None,
+    expected: Path | None,
+) -> NoReturn:
+    """One log of every table, with the faults ``wanted`` or the anomaly ``played``, and what the
+    audit must find in it (``--expected``); exit 1 if a fault found no place."""
+    import json
+
+    from . import simulate as sim
+    from .simulate import faults
+
+    found: list = []
+    chosen = None
     if wanted:
         lines, found, chosen = faults.faulty_night(
             tables=specs, seed=seed, start=begin, casino="Casino-Simulation", categories=wanted

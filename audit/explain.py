@@ -24,13 +24,15 @@ from typing import Any
 from pydantic import BaseModel
 
 from .resources import data_dir
-from .rulesets import Library, LoadedRuleset, Rule
+from .rule_fixtures import EXPECT as _EXPECT
+from .rule_fixtures import OK as _OK
+from .rule_fixtures import FixtureError, fixture_lines
+from .rulesets import Library, LoadedRuleset, Rule, overlay_change
 
 #: how many lines of a table an excerpt shows before the line it is about
 CONTEXT_LINES = 8
 
 
-_EXPECT = re.compile(r"^\s*#\s*expect:\s*([A-Z][A-Z0-9-]*)\s*$")
 _HOUSE = re.compile(r"^\s*#\s*house:\s*(\S+)\s*$")
 _NO_PASS = re.compile(r"^#\s*no-pass-table:\s*(.+?)\s*$")
 
@@ -48,12 +50,17 @@ def default_fixtures_dir() -> Path:
 
 
 def find_rule(library: Library, rule_id: str) -> tuple[LoadedRuleset, Rule] | None:
-    """The ruleset and rule with this id (case-insensitive), or None."""
+    """The ruleset and rule with this id or a former one (an alias; case-insensitive), or None."""
     wanted = rule_id.strip().upper()
     for rs_id in sorted(library.rulesets):
         loaded = library.rulesets[rs_id]
         for rule in loaded.model.rules:
             if rule.id.upper() == wanted:
+                return loaded, rule
+    for rs_id in sorted(library.rulesets):
+        loaded = library.rulesets[rs_id]
+        for rule in loaded.model.rules:
+            if wanted in (alias.upper() for alias in rule.aliases):
                 return loaded, rule
     return None
 
@@ -204,7 +211,12 @@ def _about(raw: list[str]) -> list[str]:
     for text in raw:
         stripped = text.strip()
         if stripped.startswith("# "):
-            if not (_EXPECT.match(text) or _HOUSE.match(text) or _NO_PASS.match(stripped)):
+            if not (
+                _EXPECT.match(text)
+                or _OK.match(text)
+                or _HOUSE.match(text)
+                or _NO_PASS.match(stripped)
+            ):
                 out.append(stripped[2:].strip())
         elif stripped.startswith("#") and not out:
             continue  # the #DEL, #casino, #source headers before the comment
@@ -222,7 +234,7 @@ def _is_event(text: str) -> bool:
 
 def _parse(path: Path) -> tuple[list[_Line], list[str]]:
     """Every line of the file that fixtures.py counts (events and #DEL headers), and all lines."""
-    raw = path.read_text(encoding="utf-8").splitlines()
+    raw = fixture_lines(path)  # a preamble in place: the log as audited
     lines: list[_Line] = []
     for number, text in enumerate(raw, start=1):
         if not _is_event(text):
@@ -235,11 +247,11 @@ def _parse(path: Path) -> tuple[list[_Line], list[str]]:
     return lines, raw
 
 
-def _first_expected(raw: list[str], rule_id: str) -> int | None:
-    """The line number of the event that the first ``# expect: RULE-ID`` points at."""
+def _first_expected(raw: list[str], rule_id: str, mark: re.Pattern = _EXPECT) -> int | None:
+    """The line number of the event that the first ``# expect: RULE-ID`` (or ``mark``) points at."""
     pending = False
     for number, text in enumerate(raw, start=1):
-        m = _EXPECT.match(text)
+        m = mark.match(text)
         if m:
             pending = pending or m.group(1) == rule_id
             continue
@@ -336,7 +348,10 @@ def fixture_examples(fixtures_dir: Path, ruleset_id: str, rule_id: str) -> Examp
     path = fixtures_dir / ruleset_id / f"{rule_id}.del"
     if not path.is_file():
         return None
-    lines, raw = _parse(path)
+    try:
+        lines, raw = _parse(path)
+    except FixtureError as err:
+        return Examples(path, None, None, [], str(err), [])
     house = [m.group(1) for m in (_HOUSE.match(t) for t in raw) if m]
     about = _about(raw)
     number = _first_expected(raw, rule_id)
@@ -360,12 +375,18 @@ def fixture_examples(fixtures_dir: Path, ruleset_id: str, rule_id: str) -> Examp
             else "the fixture has no passing table"
         )
         return Examples(path, failing, None, house, note, about)
-    fail_own = [ln for ln in lines if ln.table == target.table] if target.table else [target]
-    index = next(i for i, ln in enumerate(fail_own) if ln.number == target.number)
-    pass_own = [ln for ln in lines if ln.table == pass_table]
-    match = _counterpart(fail_own, pass_own, index)
+    ok = _first_expected(raw, rule_id, _OK)  # a line marked `# ok: RULE-ID` shows the pass
+    marked = next((ln for ln in lines if ln.number == ok), None)
+    if marked is not None and marked.table:
+        pass_table, match = marked.table, marked
+    else:
+        fail_own = [ln for ln in lines if ln.table == target.table] if target.table else [target]
+        index = next(i for i, ln in enumerate(fail_own) if ln.number == target.number)
+        pass_own = [ln for ln in lines if ln.table == pass_table]
+        match = _counterpart(fail_own, pass_own, index)
     passing = _excerpt(path, pass_table, lines, match)
-    passing.marked = None
+    if match is not marked:
+        passing.marked = None  # a counterpart found by likeness, not a line marked ok
     return Examples(path, failing, passing, house, None, about)
 
 
@@ -411,6 +432,12 @@ def explain_text(library: Library, rule_id: str, fixtures_dir: Path | None = Non
     m = loaded.model
     out: list[str] = []
     out.append(rule.id)
+    asked = rule_id.strip().upper()
+    if asked != rule.id.upper():
+        former = next(a for a in rule.aliases if a.upper() == asked)
+        out.append(f"  renamed: {former} is now {rule.id}; findings carry {rule.id}")
+    elif rule.aliases:
+        out.append(f"  formerly {', '.join(rule.aliases)}")
     out.append(f"  a rule of {m.id}: {m.title}")
     if loaded.overlay is not None:
         out.append(
@@ -438,7 +465,7 @@ def explain_text(library: Library, rule_id: str, fixtures_dir: Path | None = Non
     out.append(f"  {rule.citation.text}")
     out.append(f"  from: {m.regulation.name}")
     if rule.reading:
-        override = loaded.overlay.model.rules.get(rule.id) if loaded.overlay is not None else None
+        override = overlay_change(loaded, rule)
         out.append("")
         if override is not None and override.reading is not None:
             out.append(

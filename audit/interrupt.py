@@ -34,7 +34,7 @@ class Interrupted(BaseException):
         self.signum = signum
 
 
-def _handler(signum: int, frame: object) -> None:
+def _handler(signum: int, _frame: object) -> None:
     global _raised
     if os.getpid() != _main_pid:  # a worker process
         os._exit(EXIT_STATUS)

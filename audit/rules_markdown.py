@@ -102,6 +102,8 @@ def _rule_markdown(ruleset_id: str, r: Rule) -> list[str]:
         f"- Authority: {r.overlay_may()}",
         f"- Fixture: [`{fixture}`](../{fixture})",
     ]
+    if r.aliases:
+        out.append("- Former ids: " + ", ".join(f"`{alias}`" for alias in r.aliases))
     params = rule_params(r)
     if not params:
         out.append("- Parameters: none")

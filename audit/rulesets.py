@@ -25,7 +25,7 @@ from datetime import time
 from decimal import Decimal
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import (
@@ -52,6 +52,18 @@ class RulesetError(Exception):
     """A ruleset or overlay that cannot be used; the message says where and why."""
 
 
+class LocatedError(ValueError):
+    """A model's own check that knows the key at fault (``loc``), so the message gives its line."""
+
+    def __init__(self, loc: tuple[Any, ...], message: str):
+        super().__init__(message)
+        self.loc = loc
+
+
+#: a rule id: upper-case words joined by ``-``
+RULE_ID = r"^[A-Z][A-Z0-9]*(-[A-Z0-9]+)*$"
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -75,7 +87,10 @@ DIRECTIONS = ("raise", "lower", "narrow", "widen", "house")
 
 
 class Rule(_Strict):
-    id: str = Field(pattern=r"^[A-Z][A-Z0-9]*(-[A-Z0-9]+)*$")
+    id: str = Field(pattern=RULE_ID)
+    #: the ids the rule had before it was renamed: baselines, selections, overlays and
+    #: ``audit explain`` that name one still mean this rule; findings carry ``id``
+    aliases: list[Annotated[str, Field(pattern=RULE_ID)]] = Field(default_factory=list)
     check: str
     category: Category
     severity: Severity
@@ -236,7 +251,34 @@ class Ruleset(_Strict):
                     f"check {rule.check} is used by both {seen_checks[rule.check]} and {rule.id}"
                 )
             seen_checks[rule.check] = rule.id
+        self._unique_aliases()
         return self
+
+    def _unique_aliases(self) -> None:
+        """An alias names one rule only: never a rule's id (its own included), nor another alias."""
+        ids = {rule.id for rule in self.rules}
+        aliased: dict[str, str] = {}
+        for i, rule in enumerate(self.rules):
+            for j, alias in enumerate(rule.aliases):
+                clash = alias_clash(alias, rule.id, ids, aliased)
+                if clash:
+                    raise LocatedError(("rules", i, "aliases", j), clash)
+                aliased[alias] = rule.id
+
+    def aliases(self) -> dict[str, str]:
+        """Each former id -> the id of the rule that has it now."""
+        return {alias: rule.id for rule in self.rules for alias in rule.aliases}
+
+
+def alias_clash(alias: str, rule_id: str, ids: set[str], aliased: dict[str, str]) -> str | None:
+    """Why ``alias`` of ``rule_id`` cannot be (ids and aliases already taken), or None."""
+    if alias == rule_id:
+        return f"alias {alias} is the rule's own id"
+    if alias in ids:
+        return f"alias {alias} of {rule_id} is the id of another rule"
+    if alias in aliased:
+        return f"alias {alias} of {rule_id} is already an alias of {aliased[alias]}"
+    return None
 
 
 class RuleOverride(_Strict):
@@ -435,7 +477,13 @@ def _validate(model: type[BaseModel], data: Any, node: yaml.Node | None, path: P
         elif first["type"] == "missing":
             msg = "required key is missing"
         elif first["type"] == "value_error":
-            msg = str(first["ctx"]["error"])
+            error = first["ctx"]["error"]
+            msg = str(error)
+            if isinstance(error, LocatedError):
+                loc = loc + error.loc
+                line = _line_of(node, loc)
+                where = f", line {line}" if line else ""
+                key = _loc_text(loc)
         more = f" (and {len(err.errors()) - 1} more)" if len(err.errors()) > 1 else ""
         raise RulesetError(f"{path}{where}: {key}: {msg}{more}") from None
 
@@ -521,41 +569,17 @@ def apply_overlay(base: LoadedRuleset, overlay: LoadedOverlay) -> LoadedRuleset:
         raise RulesetError(
             f"{overlay.where('ruleset')}: overlay is for {ov.ruleset!r}, not {base.id!r}"
         )
-    by_id = {r.id: r for r in base.model.rules}
+    changes = _overrides_by_id(base, overlay)
     rules = []
-    for rule_id in ov.rules:
-        if rule_id not in by_id:
-            raise RulesetError(f"{overlay.where('rules', rule_id)}: no such rule in {base.id}")
     tightened: list[str] = []
     added: list[str] = []
     parameters: list[str] = []
     for rule in base.model.rules:
-        change = ov.rules.get(rule.id)
+        change = changes.get(rule.id)
         if change is None:
             rules.append(rule)
             continue
-        data = rule.model_dump()
-        if change.enabled is not None:
-            data["enabled"] = change.enabled
-        if change.severity is not None:
-            data["severity"] = change.severity
-        if change.reading is not None:
-            data["reading"] = change.reading
-        if change.params is not None:
-            unknown = set(change.params) - set(DECLARED[rule.check].params.model_fields)
-            if unknown:
-                raise RulesetError(
-                    f"{overlay.where('rules', rule.id, 'params', sorted(unknown)[0])}: unknown key"
-                )
-            data["params"] = {**rule.params, **change.params}
-        try:
-            new = Rule.model_validate(data)
-        except ValidationError as err:
-            first = err.errors()[0]
-            loc = tuple(
-                p for p in first["loc"] if not (isinstance(p, str) and p.startswith("function-"))
-            )
-            raise RulesetError(f"{overlay.where('rules', rule.id, *loc)}: {first['msg']}") from None
+        new = _overridden(rule, change, overlay)
         stricter, turned_on, house_params = _judge(rule, new, overlay)
         if new.enabled:
             if stricter:
@@ -568,6 +592,65 @@ def apply_overlay(base: LoadedRuleset, overlay: LoadedOverlay) -> LoadedRuleset:
     overlay.changes = OverlayChanges(sorted(tightened), sorted(added), sorted(parameters))
     merged = base.model.model_copy(update={"rules": rules})
     return LoadedRuleset(merged, base.path, base.sha256, overlay)
+
+
+def _overridden(rule: Rule, change: RuleOverride, overlay: LoadedOverlay) -> Rule:
+    """The rule with the overlay's changes merged in (``params`` key by key), validated again;
+    whether the change is allowed is ``_judge``'s to say."""
+    data = rule.model_dump()
+    if change.enabled is not None:
+        data["enabled"] = change.enabled
+    if change.severity is not None:
+        data["severity"] = change.severity
+    if change.reading is not None:
+        data["reading"] = change.reading
+    if change.params is not None:
+        unknown = set(change.params) - set(DECLARED[rule.check].params.model_fields)
+        if unknown:
+            raise RulesetError(
+                f"{overlay.where('rules', rule.id, 'params', sorted(unknown)[0])}: unknown key"
+            )
+        data["params"] = {**rule.params, **change.params}
+    try:
+        return Rule.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        loc = tuple(
+            p for p in first["loc"] if not (isinstance(p, str) and p.startswith("function-"))
+        )
+        raise RulesetError(f"{overlay.where('rules', rule.id, *loc)}: {first['msg']}") from None
+
+
+def _overrides_by_id(base: LoadedRuleset, overlay: LoadedOverlay) -> dict[str, RuleOverride]:
+    """The overlay's changes by the id each rule has now: a former id (an alias) names the rule
+    it was renamed to; naming one rule twice, by its id and an alias, is refused."""
+    ids = {r.id for r in base.model.rules}
+    aliases = base.model.aliases()
+    out: dict[str, RuleOverride] = {}
+    named: dict[str, str] = {}
+    for rule_id, change in overlay.model.rules.items():
+        current = rule_id if rule_id in ids else aliases.get(rule_id)
+        if current is None:
+            raise RulesetError(f"{overlay.where('rules', rule_id)}: no such rule in {base.id}")
+        if current in out:
+            raise RulesetError(
+                f"{overlay.where('rules', rule_id)}: {rule_id} and {named[current]} name the same "
+                f"rule, {current}"
+            )
+        out[current] = change
+        named[current] = rule_id
+    return out
+
+
+def overlay_change(loaded: LoadedRuleset, rule: Rule) -> RuleOverride | None:
+    """What the ruleset's ``--house`` overlay changes in this rule (named by its id or an alias)."""
+    if loaded.overlay is None:
+        return None
+    by_alias = {alias: rule.id for alias in rule.aliases}
+    for rule_id, change in loaded.overlay.model.rules.items():
+        if rule_id == rule.id or by_alias.get(rule_id) == rule.id:
+            return change
+    return None
 
 
 def _judge(old: Rule, new: Rule, overlay: LoadedOverlay) -> tuple[bool, bool, bool]:
@@ -669,6 +752,7 @@ class Library:
         self.rulesets = rulesets
         self.table_overlays = table_overlays or []
         self._merged: dict[tuple[str, int], LoadedRuleset] = {}
+        self._aliases: dict[str, str] | None = None
         #: how to load this library again (in another process, for --jobs)
         self.spec: dict = {}
         #: whether the audit keeps the surveillance statistics (``--statistics``)
@@ -712,6 +796,7 @@ class Library:
                     f"{path}: id: {loaded.id!r} does not match the file name {path.stem!r}"
                 )
             found[loaded.id] = loaded
+        _unique_aliases_across(found)
         for opath in overlays or []:
             overlay = load_overlay(opath)
             base = found.get(overlay.model.ruleset)
@@ -739,6 +824,17 @@ class Library:
         }
         return library
 
+    @property
+    def aliases(self) -> dict[str, str]:
+        """Each former rule id of every ruleset -> the rule's id now."""
+        if self._aliases is None:
+            self._aliases = {
+                alias: rule_id
+                for _, loaded in sorted(self.rulesets.items())
+                for alias, rule_id in loaded.model.aliases().items()
+            }
+        return self._aliases
+
     def overlays(self) -> list[tuple[str, LoadedOverlay]]:
         """Every overlay in use, with the tables it applies at (``*``: every table of its ruleset),
         ruleset-wide ones first in ruleset order, then the configuration's in its order."""
@@ -751,3 +847,21 @@ class Library:
     @property
     def format_rules(self) -> LoadedRuleset:
         return self.rulesets["del-v1"]
+
+
+def _unique_aliases_across(found: dict[str, LoadedRuleset]) -> None:
+    """No alias of one ruleset is a rule id or an alias of another (a former id names one rule)."""
+    ids = {rule.id for loaded in found.values() for rule in loaded.model.rules}
+    aliased: dict[str, str] = {}
+    for rs_id in sorted(found):
+        loaded = found[rs_id]
+        for i, rule in enumerate(loaded.model.rules):
+            for j, alias in enumerate(rule.aliases):
+                clash = alias_clash(alias, rule.id, ids, aliased)
+                if clash:
+                    _, node, _ = _read(loaded.path)
+                    loc = ("rules", i, "aliases", j)
+                    line = _line_of(node, loc)
+                    where = f", line {line}" if line else ""
+                    raise RulesetError(f"{loaded.path}{where}: {_loc_text(loc)}: {clash}")
+                aliased[alias] = rule.id

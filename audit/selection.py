@@ -1,7 +1,8 @@
 """Which rules an audit reports: ``--select`` and ``--ignore``, as ruff chooses its rules.
 
 A rule is named by its id (``FR-PAY-MAIN``), a prefix of ids (``FR-``,
-``FR-PAY``) or a finding category (``wrong-payout``). ``select`` narrows the
+``FR-PAY``) or a finding category (``wrong-payout``); a rule's former id (an
+``aliases`` entry of its ruleset), given whole, names the rule it became. ``select`` narrows the
 rules to those it names (all when it is empty); ``ignore`` then removes the
 ones it names, whatever ``select`` said. Each of the two given on the command
 line replaces the same key of the configuration. A name that matches no rule
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .findings import CATEGORIES, Finding
 from .findings_store import SpilledFindings
@@ -44,6 +45,8 @@ class Selection:
     ignore: tuple[str, ...]
     #: rule id -> its category, for every rule of every ruleset loaded
     categories: Mapping[str, str]
+    #: a former rule id -> the rule's id now (a stale baseline entry may carry a former id)
+    aliases: dict[str, str] = field(default_factory=dict)
 
     @property
     def active(self) -> bool:
@@ -51,6 +54,7 @@ class Selection:
 
     def keeps(self, rule: str, category: str | None = None) -> bool:
         """Whether findings of ``rule`` are reported (``category``: the rule's, if the library does not know it)."""
+        rule = self.aliases.get(rule, rule)
         category = self.categories.get(rule, category)
         if self.select and not _named(self.select, rule, category):
             return False
@@ -114,6 +118,7 @@ def choose(
         for loaded in library.rulesets.values()
         for rule in loaded.model.rules
     }
+    aliases = library.aliases
     chosen = {}
     for key, given, configured in (
         ("select", cli_select, cfg_select),
@@ -123,9 +128,10 @@ def choose(
             (f"--{key}", split(given)) if given else (f"{cfg_where}: {key}", split(configured))
         )
         for name in names:
-            _check(name, where, categories)
-        chosen[key] = names
-    return Selection(chosen["select"], chosen["ignore"], categories)
+            if name not in aliases:
+                _check(name, where, categories)
+        chosen[key] = tuple(aliases.get(name, name) for name in names)
+    return Selection(chosen["select"], chosen["ignore"], categories, aliases)
 
 
 def _check(name: str, where: str, categories: Mapping[str, str]) -> None:

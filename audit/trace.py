@@ -21,10 +21,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .escape import for_terminal
 from .resources import rulesets_dir
+from .rule_fixtures import EXPECT, FixtureError, fixture_lines
 from .rulesets import Library, Rule, RulesetError, _read, _validate
 
-#: `# expect: RULE` before the line that must give a finding of RULE (tests/fixtures.py reads it too)
-_EXPECT = re.compile(r"^\s*#\s*expect:\s*([A-Z][A-Z0-9-]*)\s*$")
 #: a fixture that cannot hold a passing table says why
 _NO_PASS = re.compile(r"^#\s*no-pass-table:\s*(\S.*)$")
 #: the table of an event line (TIMESTAMP TABLE VERB ...)
@@ -166,8 +165,8 @@ def read_fixture(path: Path) -> Fixture:
     fx = Fixture(path)
     pending: list[str] = []
     opened: list[str] = []
-    for lineno, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        m = _EXPECT.match(text)
+    for lineno, text in enumerate(fixture_lines(path), start=1):
+        m = EXPECT.match(text)
         if m:
             pending.append(m.group(1))
             continue
@@ -214,7 +213,10 @@ def build(
     for rid, (ruleset, _) in rules.items():
         path = fixtures / ruleset / f"{rid}.del"
         if path.is_file():
-            found[rid] = read_fixture(path)
+            try:
+                found[rid] = read_fixture(path)
+            except FixtureError as err:
+                raise TraceError(str(err)) from None
     return Matrix(indexes, dict(sorted(rules.items())), found)
 
 

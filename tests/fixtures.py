@@ -1,10 +1,13 @@
 """Reading the expectations a DEL fixture carries in its comment lines.
 
-A fixture is an ordinary log. A comment ``# expect: RULE-ID`` says that the
-next event line must give a finding of that rule; several may stack. A
+A fixture is an ordinary log, once its ``# preamble: NAME`` line (if any) is
+replaced by the lines of ``NAME.preamble`` beside it (``audit/rule_fixtures.py``).
+A comment ``# expect: RULE-ID`` says that the next event line must give a
+finding of that rule; ``# ok: RULE-ID`` that it must not; several may stack. A
 comment ``# house: PATH`` (relative to the project) audits the fixture with
 that overlay. Every finding the audit gives must be expected, and every
-expectation met: the comparison is exact.
+expectation met: the comparison is exact. Line numbers are those of the log
+as audited, preambles in place.
 """
 
 from __future__ import annotations
@@ -13,10 +16,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from audit.rule_fixtures import EXPECT, OK, fixture_lines
+
 ROOT = Path(__file__).resolve().parent.parent
 RULE_FIXTURES = ROOT / "fixtures" / "rules"
 
-_EXPECT = re.compile(r"^\s*#\s*expect:\s*([A-Z][A-Z0-9-]*)\s*$")
 _HOUSE = re.compile(r"^\s*#\s*house:\s*(\S+)\s*$")
 
 
@@ -24,17 +28,24 @@ _HOUSE = re.compile(r"^\s*#\s*house:\s*(\S+)\s*$")
 class Fixture:
     path: Path
     expected: list[tuple[str, int]] = field(default_factory=list)
+    #: (rule, line) that must give no finding (``# ok: RULE-ID``)
+    ok: list[tuple[str, int]] = field(default_factory=list)
     house: list[Path] = field(default_factory=list)
 
 
 def read_fixture(path: Path) -> Fixture:
     fx = Fixture(path)
     pending: list[str] = []
-    lines = path.read_text(encoding="utf-8").splitlines()
+    pending_ok: list[str] = []
+    lines = fixture_lines(path)
     for lineno, text in enumerate(lines, start=1):
-        m = _EXPECT.match(text)
+        m = EXPECT.match(text)
         if m:
             pending.append(m.group(1))
+            continue
+        o = OK.match(text)
+        if o:
+            pending_ok.append(o.group(1))
             continue
         h = _HOUSE.match(text)
         if h:
@@ -44,9 +55,13 @@ def read_fixture(path: Path) -> Fixture:
         if not stripped or (stripped.startswith("#") and not stripped.startswith("#DEL")):
             continue
         fx.expected.extend((rule, lineno) for rule in pending)
-        pending = []
-    if pending:
-        raise ValueError(f"{path}: expectations {pending} are not followed by any line")
+        fx.ok.extend((rule, lineno) for rule in pending_ok)
+        both = set(pending) & set(pending_ok)
+        if both:
+            raise ValueError(f"{path}, line {lineno}: {sorted(both)} both expected and ok")
+        pending, pending_ok = [], []
+    if pending or pending_ok:
+        raise ValueError(f"{path}: marks {pending + pending_ok} are not followed by any line")
     fx.expected.sort()
     return fx
 

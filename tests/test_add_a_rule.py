@@ -9,7 +9,9 @@ registry for the length of the test.
 
 from __future__ import annotations
 
+import re
 import shutil
+import subprocess
 from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
@@ -120,3 +122,87 @@ def test_the_yaml_entry_alone_is_not_enough(tmp_path):
         RulesetError, match=r"toy-bataille.yaml, line 9: rules\[0\]\.check: unknown check"
     ):
         Library.load(_folder(tmp_path))
+
+
+# -- the recipe's own list of files (docs/architecture.md) ------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+_PATH = re.compile(r"(?<![\w/.<>-])((?:[\w.<>-]+/)+[\w.<>-]*)")
+_RULE_WORD = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+")
+
+
+def _recipe() -> str:
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    start = text.index("## Recipe: add a rule")
+    return text[start : text.index("\n## ", start + 1)]
+
+
+def _recipe_paths() -> list[str]:
+    return sorted(set(_PATH.findall(_recipe())))
+
+
+def _covers(pattern: str, path: str) -> bool:
+    """A recipe path (``<…>`` any one name, a trailing ``/`` any file below) covers ``path``."""
+    regex = re.escape(pattern).replace(re.escape("<"), "<").replace(re.escape(">"), ">")
+    regex = re.sub(r"<[^>]+>", r"[^/]+", regex)
+    return re.fullmatch(regex + (".*" if pattern.endswith("/") else ""), path) is not None
+
+
+def _files_every_rule_is_in() -> set[str]:
+    """The tracked files that name every shipped rule (by its id, in their text or their path),
+    each path with the rule's id and ruleset's id put back as ``<RULE-ID>`` and ``<ruleset>``."""
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    words: dict[str, set[str]] = {}
+    for name in tracked:
+        try:
+            words[name] = set(_RULE_WORD.findall((ROOT / name).read_text(encoding="utf-8")))
+        except (UnicodeDecodeError, OSError):
+            continue
+    common: set[str] | None = None
+    for loaded in Library.load().rulesets.values():
+        for rule in loaded.model.rules:
+            named = {
+                name.replace(rule.id, "<RULE-ID>").replace(loaded.id, "<ruleset>")
+                for name, found in words.items()
+                if rule.id in found or rule.id in name
+            }
+            common = named if common is None else common & named
+    return common or set()
+
+
+def test_every_file_a_rule_is_written_in_is_named_by_the_recipe():
+    everywhere = _files_every_rule_is_in()
+    assert "rulesets/<ruleset>.yaml" in everywhere  # the scan sees the rulesets themselves
+    patterns = _recipe_paths()
+    missing = sorted(p for p in everywhere if not any(_covers(r, p) for r in patterns))
+    assert missing == [], f"files every rule is written in that the recipe does not name: {missing}"
+
+
+def test_every_file_the_recipe_names_exists():
+    names = {"<ruleset>": "fr-bataille-2007", "<RULE-ID>": "FR-PAY-MAIN", "<game>": "bataille"}
+    absent = []
+    for pattern in _recipe_paths():
+        if "NAME" in pattern:
+            continue  # a preamble's name is the fixture writer's
+        path = pattern
+        for placeholder, value in names.items():
+            path = path.replace(placeholder, value)
+        if not list(ROOT.glob(re.sub(r"<[^>]+>", "*", path).rstrip("/") or ".")):
+            absent.append(pattern)
+    assert absent == []
+
+
+def test_the_recipe_gives_the_commands_that_regenerate():
+    from audit.docs_gen import REGENERATE as DOCS
+    from audit.rules_markdown import REGENERATE as RULES
+
+    recipe = " ".join(_recipe().split())
+    for command in (
+        RULES,
+        DOCS,
+        "audit trace --output docs/traceability.md",
+        "python3 tests/golden/golden.py --update",
+    ):
+        assert f"`{command}`" in recipe, command

@@ -13,9 +13,12 @@ from pathlib import Path
 import pytest
 from test_history import cli
 
+from audit.reporters import REPORTERS
+
 ROOT = Path(__file__).resolve().parent.parent
 THREE = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
-FORMATS = ("text", "json", "sarif", "junit", "github", "gitlab", "html")
+#: every registered report format (the first two, text and json, are asked for again below)
+FORMATS = tuple(REPORTERS)
 VIEWS = ("nights", "tables", "dealers", "rules", "compare")
 
 

@@ -17,18 +17,13 @@ from typer.testing import CliRunner
 from audit import findings_store, fingerprint, interrupt, selection
 from audit import run as run_module
 from audit.cli import app
+from audit.reporters import REPORTERS
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = sorted(str(p) for p in (ROOT / "tests" / "golden" / "logs").glob("*.del"))
-FORMATS = {
-    "text": "txt",
-    "json": "json",
-    "sarif": "sarif",
-    "junit": "xml",
-    "github": "gh.txt",
-    "gitlab": "gl.json",
-    "html": "html",
-}
+#: every registered format -> the suffix of its report's file (named after the format: two formats
+#: may share an extension)
+FORMATS = {name: f"{name}.{r.extension}" for name, r in REPORTERS.items()}
 #: the memory bound of docs/report.md, in bytes
 BOUND = 200 * 1024 * 1024
 

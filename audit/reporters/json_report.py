@@ -18,10 +18,6 @@ FORMAT = "del-audit-report"
 VERSION = 1
 
 
-def as_dict(report: Report) -> dict[str, Any]:
-    return _as_dict(report, [f.model_dump(mode="json") for f in report.findings])
-
-
 def _as_dict(report: Report, findings: Any, groups: bool = True) -> dict[str, Any]:
     return {
         "format": FORMAT,

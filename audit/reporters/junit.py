@@ -99,9 +99,48 @@ def _suite(
     found: _Found,
     suppressed: list[tuple[Finding, str, str]],
 ) -> ET.Element:
+    """One file's test suite: a test case per rule and table, its properties, its failures."""
+    stats = [t for t in report.table_stats if t.path == path]
+    ordered = _cases(report, stats, found, suppressed)
+    failed = sum(1 for c in ordered if c.failed)
+    skipped = sum(1 for c in ordered if c.skipped and not c.failed)
+    suite = ET.Element(
+        "testsuite",
+        {
+            "name": path,
+            "tests": str(len(ordered)),
+            "failures": str(failed),
+            "errors": "0",
+            "skipped": str(skipped),
+        },
+    )
+    props = ET.SubElement(suite, "properties")
+    for name, value in _suite_properties(report, path, sha256, lines, stats):
+        ET.SubElement(props, "property", {"name": name, "value": _value(value)})
+    for case in ordered:
+        el = ET.SubElement(
+            suite, "testcase", {"classname": case.classname, "name": case.name, "file": path}
+        )
+        if case.failed:
+            ET.SubElement(el, _FAILURES)
+        if case.skipped:
+            whys = sorted({why for _, _, why in case.skipped})
+            skip = ET.SubElement(el, "skipped", {"message": "baselined: " + "; ".join(whys)})
+            skip.text = "\n\n".join(_failure_text(f, fp) for f, fp, _ in case.skipped)
+    return suite
+
+
+def _cases(
+    report: Report,
+    stats: list,
+    found: _Found,
+    suppressed: list[tuple[Finding, str, str]],
+) -> list[_Case]:
+    """The file's test cases, sorted: every enabled, reported rule at each table (the format's
+    syntax rules once for the file), failed where it found something, skipped where a baseline
+    accepted it."""
     rulesets = {rs.id: rs for rs in report.rulesets}
     fmt = rulesets.get(FORMAT_RULESET)
-    stats = [t for t in report.table_stats if t.path == path]
     cases: dict[tuple[str, str], _Case] = {}
 
     def add_rules(rs: LoadedRuleset | None, table: str) -> None:
@@ -134,63 +173,44 @@ def _suite(
     for f, fp, why in suppressed:
         key = _case_key(f)
         cases.setdefault(key, _Case(*key)).skipped.append((f, fp, why))
+    return [cases[k] for k in sorted(cases)]
 
-    ordered = [cases[k] for k in sorted(cases)]
-    failed = sum(1 for c in ordered if c.failed)
-    skipped = sum(1 for c in ordered if c.skipped and not c.failed)
-    suite = ET.Element(
-        "testsuite",
-        {
-            "name": path,
-            "tests": str(len(ordered)),
-            "failures": str(failed),
-            "errors": "0",
-            "skipped": str(skipped),
-        },
-    )
-    props = ET.SubElement(suite, "properties")
 
-    def prop(name: str, value: Any) -> None:
-        ET.SubElement(props, "property", {"name": name, "value": _value(value)})
+#: the table summary's keys each table gives as a property
+_TABLE_PROPERTIES = (
+    "ruleset",
+    "overlay",
+    "game",
+    "rounds",
+    "drop",
+    "paid",
+    "collected",
+    "house_win",
+    "hold_percent",
+    "banked_by",
+)
 
-    for name, value in configuration_properties(report):
-        prop(name, value)
+
+def _suite_properties(
+    report: Report, path: str, sha256: str | None, lines: int | None, stats: list
+) -> list[tuple[str, Any]]:
+    """The suite's properties: the configuration, the file, its baseline, each table's summary."""
+    out: list[tuple[str, Any]] = list(configuration_properties(report))
     if sha256 is not None:
-        prop("sha256", sha256)
+        out.append(("sha256", sha256))
     if lines is not None:
-        prop("lines", lines)
+        out.append(("lines", lines))
     if report.baseline is not None:
-        prop("baseline", report.baseline)
-        prop("baseline.stale", sum(1 for e in report.stale if e.get("path") == path))
+        out.append(("baseline", report.baseline))
+        out.append(("baseline.stale", sum(1 for e in report.stale if e.get("path") == path)))
     for t in stats:
         summary = table_summary(report, t)
-        for name in (
-            "ruleset",
-            "overlay",
-            "game",
-            "rounds",
-            "drop",
-            "paid",
-            "collected",
-            "house_win",
-            "hold_percent",
-            "banked_by",
-        ):
-            prop(f"table.{t.table}.{name}", summary[name])
-        for category, n in sorted(summary["findings"].items()):
-            prop(f"table.{t.table}.findings.{category}", n)
-
-    for case in ordered:
-        el = ET.SubElement(
-            suite, "testcase", {"classname": case.classname, "name": case.name, "file": path}
-        )
-        if case.failed:
-            ET.SubElement(el, _FAILURES)
-        if case.skipped:
-            whys = sorted({why for _, _, why in case.skipped})
-            skip = ET.SubElement(el, "skipped", {"message": "baselined: " + "; ".join(whys)})
-            skip.text = "\n\n".join(_failure_text(f, fp) for f, fp, _ in case.skipped)
-    return suite
+        out += [(f"table.{t.table}.{key}", summary[key]) for key in _TABLE_PROPERTIES]
+        out += [
+            (f"table.{t.table}.findings.{category}", n)
+            for category, n in sorted(summary["findings"].items())
+        ]
+    return out
 
 
 def configuration_properties(report: Report) -> list[tuple[str, str]]:
@@ -286,17 +306,6 @@ def _skeleton(report: Report) -> tuple[ET.Element, dict[str, int]]:
         for name, value in el.attrib.items():
             el.set(name, _xml_safe(value))
     return root, {path: n for n, path in enumerate([*order, *extra])}
-
-
-def as_element(report: Report) -> ET.Element:
-    root, place = _skeleton(report)
-    failures = _failures(report, place)
-    for case in list(root.iter("testcase")):
-        mark = case.find(_FAILURES)
-        if mark is not None:
-            at = list(case).index(mark)
-            case[at : at + 1] = list(next(failures))
-    return root
 
 
 def _failures(report: Report, place: dict[str, int]) -> Iterator[Iterator[ET.Element]]:

@@ -7,6 +7,8 @@ rules require for the spot now; the checks they raise are declared here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, ROUND_UP, Decimal
 from typing import TYPE_CHECKING, ClassVar, Literal
 
@@ -73,6 +75,17 @@ EGALITE_WAR_ALONE, EGALITE_WAR_OTHERS = (
 )
 
 
+@dataclass(frozen=True)
+class Due:
+    """What the rules require for a spot: the check that judges it, the verb and amount, and
+    why, in words written only when a finding needs them."""
+
+    check: Check
+    verb: str
+    amount: Decimal | None
+    why: Callable[[], str]
+
+
 class Settlement:
     """The settlements of a ``BatailleRound``."""
 
@@ -107,14 +120,14 @@ class Settlement:
             return
         assert hand is not None  # a spot is a hand's
         self._verify_order(e.seat)
-        expected = self._expected(hand, e.spot)
-        if expected is None:
+        due = self._due(hand, e.spot)
+        if due is None:
             return
-        check, verb, amount, _ = expected
+        check, verb, amount = due.check, due.verb, due.amount
         got_amount = getattr(e, "amount", None)
         if verb == e.verb and (amount is None or amount == got_amount):
             return
-        why = self._expected(hand, e.spot, why=True)[3]  # type: ignore[index]
+        why = due.why()
         want = f"{verb} seat={e.seat} spot={e.spot}" + (
             f" amount={fmt_amount(amount)}" if amount is not None else ""
         )
@@ -171,22 +184,16 @@ class Settlement:
 
     apply_pay = apply_collect = apply_push = apply_settle
 
-    def _expected(
-        self: BatailleRound, hand: HandState, spot: str, why: bool = False
-    ) -> tuple[Check, str, Decimal | None, str] | None:
-        """(check, verb, amount, reason) the rules require for a spot now, or None if it cannot be
-        settled yet; the reason is written only when asked (``why``), for a finding."""
+    def _due(self: BatailleRound, hand: HandState, spot: str) -> Due | None:
+        """What the rules require for a spot now, or None if it cannot be settled yet (then the
+        finding, if any, is made or deferred here)."""
         stake = hand.stake(spot)
         if hand.card is None and hand.stake("main") <= ZERO:
-            return (
+            return Due(
                 SETTLE_ONCE,
                 "PUSH",
                 None,
-                (
-                    "the hand holds no initial stake and got no card: the bet is returned"
-                    if why
-                    else ""
-                ),
+                lambda: "the hand holds no initial stake and got no card: the bet is returned",
             )
         if hand.card is None or self.dealer_card is None:
             if hand.card is None and hand.seat in self.first_missing:
@@ -200,62 +207,74 @@ class Settlement:
             return None
         first = compare(hand.card, self.dealer_card)
         if spot == "egalite":
-            odds = self.rules.pay_egalite
-            if odds is None:
-                return None
-            if first == "equal":
-                return (
-                    PAY_EGALITE,
-                    "PAY",
-                    stake * odds.odds,
-                    (
-                        f"égalité {fmt_amount(odds.odds)} to 1 on {fmt_amount(stake)}, first cards equal"
-                        if why
-                        else ""
-                    ),
-                )
-            return (
-                PAY_EGALITE,
-                "COLLECT",
-                stake,
-                (f"first cards {hand.card} and {self.dealer_card} differ" if why else ""),
-            )
+            return self._due_egalite(hand, stake, first)
         if spot == "main" and first != "equal":
-            odds = self.rules.pay_main
-            if odds is None:
-                return None
-            if first == "higher":
-                return (
-                    PAY_MAIN,
-                    "PAY",
-                    stake * odds.odds,
-                    (
-                        f"{fmt_amount(odds.odds)} to 1 on a stake of {fmt_amount(stake)}, {hand.card} beats {self.dealer_card}"
-                        if why
-                        else ""
-                    ),
-                )
-            return (
-                PAY_MAIN,
-                "COLLECT",
-                stake,
-                (f"{hand.card} loses to {self.dealer_card}" if why else ""),
-            )
+            return self._due_main(hand, stake, first)
         if spot == "main" and hand.choice == "surrender":
-            rule = self.rules.surrender
-            if rule is None:
-                return None
-            share = (stake * rule.fraction).quantize(CENT, rounding=_ROUNDING[rule.rounding])
-            return (
-                SURRENDER,
-                "COLLECT",
-                share,
-                (
-                    f"surrender: the house keeps {rule.fraction} of {fmt_amount(stake)}"
-                    if why
-                    else ""
+            return self._due_surrender(stake)
+        outcome = self._bataille_outcome(hand, spot, first)
+        if outcome is None:
+            return None
+        if spot == "egalite-war":
+            return self._due_egalite_war(hand, spot, stake)
+        return self._due_bataille(hand, spot, stake, outcome)
+
+    def _due_egalite(
+        self: BatailleRound, hand: HandState, stake: Decimal, first: str
+    ) -> Due | None:
+        """The égalité bet: paid at its odds when the first cards are equal, else collected."""
+        odds = self.rules.pay_egalite
+        if odds is None:
+            return None
+        if first == "equal":
+            return Due(
+                PAY_EGALITE,
+                "PAY",
+                stake * odds.odds,
+                lambda: (
+                    f"égalité {fmt_amount(odds.odds)} to 1 on {fmt_amount(stake)}, first cards equal"
                 ),
             )
+        dealer = self.dealer_card
+        return Due(
+            PAY_EGALITE, "COLLECT", stake, lambda: f"first cards {hand.card} and {dealer} differ"
+        )
+
+    def _due_main(self: BatailleRound, hand: HandState, stake: Decimal, first: str) -> Due | None:
+        """The initial stake of a hand whose first card is not tied: paid if higher, else collected."""
+        odds = self.rules.pay_main
+        if odds is None:
+            return None
+        dealer = self.dealer_card
+        if first == "higher":
+            return Due(
+                PAY_MAIN,
+                "PAY",
+                stake * odds.odds,
+                lambda: (
+                    f"{fmt_amount(odds.odds)} to 1 on a stake of {fmt_amount(stake)}, {hand.card} beats {dealer}"
+                ),
+            )
+        return Due(PAY_MAIN, "COLLECT", stake, lambda: f"{hand.card} loses to {dealer}")
+
+    def _due_surrender(self: BatailleRound, stake: Decimal) -> Due | None:
+        """A surrendered hand: the house keeps its share of the stake, rounded to the cent."""
+        rule = self.rules.surrender
+        if rule is None:
+            return None
+        share = (stake * rule.fraction).quantize(CENT, rounding=_ROUNDING[rule.rounding])
+        return Due(
+            SURRENDER,
+            "COLLECT",
+            share,
+            lambda: f"surrender: the house keeps {rule.fraction} of {fmt_amount(stake)}",
+        )
+
+    def _bataille_outcome(
+        self: BatailleRound, hand: HandState, spot: str, first: str
+    ) -> str | None:
+        """How the bataille went for a tied hand that chose war (``higher``, ``equal``, ``lower``),
+        or None, with the finding made or deferred, when it cannot decide the settlement yet."""
         if first == "equal" and hand.choice is None:
             # the choice was due before the hand is settled: its absence is the finding, and no
             # settlement of a hand that never chose can be judged
@@ -276,61 +295,63 @@ class Settlement:
                 f"the bataille cards of seat {hand.seat} and the dealer before the settlement",
                 lambda: self._war_outcome(hand) is not None,
             )
+        return outcome
+
+    def _due_egalite_war(
+        self: BatailleRound, hand: HandState, spot: str, stake: Decimal
+    ) -> Due | None:
+        """The égalité re-bet at the bataille: paid when the bataille cards are equal, else collected."""
+        odds = self.rules.pay_egalite_war
+        if odds is None:
+            return None
+        if (
+            self.dealer_war_card is None and not self._lone_ace()
+        ):  # (an Ace wins, but ties the dealer's Ace)
+            self.defer(
+                SETTLE_ONCE,
+                f"seat {hand.seat} {spot} settled before the dealer's bataille card",
+                "DEAL dealer <card> (the bataille's) before the settlement",
+                lambda: self.dealer_war_card is not None,
+            )
             return None
         assert hand.war_card is not None  # the bataille decided it: the hand has its card
-        if spot == "egalite-war":
-            odds = self.rules.pay_egalite_war
-            if odds is None:
-                return None
-            if (
-                self.dealer_war_card is None and not self._lone_ace()
-            ):  # (an Ace wins, but ties the dealer's Ace)
-                self.defer(
-                    SETTLE_ONCE,
-                    f"seat {hand.seat} {spot} settled before the dealer's bataille card",
-                    "DEAL dealer <card> (the bataille's) before the settlement",
-                    lambda: self.dealer_war_card is not None,
-                )
-                return None
-            equal = (
-                self.dealer_war_card is not None
-                and compare(hand.war_card, self.dealer_war_card) == "equal"
-            )
-            if equal:
-                return (
-                    PAY_EGALITE_WAR,
-                    "PAY",
-                    stake * odds.odds,
-                    (
-                        f"égalité re-bet {fmt_amount(odds.odds)} to 1, bataille cards equal"
-                        if why
-                        else ""
-                    ),
-                )
-            return (
+        equal = (
+            self.dealer_war_card is not None
+            and compare(hand.war_card, self.dealer_war_card) == "equal"
+        )
+        if equal:
+            return Due(
                 PAY_EGALITE_WAR,
-                "COLLECT",
-                stake,
-                ("the bataille cards are not equal" if why else ""),
+                "PAY",
+                stake * odds.odds,
+                lambda: f"égalité re-bet {fmt_amount(odds.odds)} to 1, bataille cards equal",
             )
-        paid = self.rules.pay_bataille
-        if paid is None:
+        return Due(PAY_EGALITE_WAR, "COLLECT", stake, lambda: "the bataille cards are not equal")
+
+    def _due_bataille(
+        self: BatailleRound, hand: HandState, spot: str, stake: Decimal, outcome: str
+    ) -> Due | None:
+        """The main and war spots of a hand at bataille, as the ruleset settles its outcome."""
+        rule = self.rules.pay_bataille
+        if rule is None:
             return None
-        verb = getattr(paid, outcome).main if spot == "main" else getattr(paid, outcome).war
-        reason = ""
-        if why:
-            ace = self.rules.bataille_ace and hand.war_card.rank == "A"
+        verb = getattr(rule, outcome).main if spot == "main" else getattr(rule, outcome).war
+        dealer = self.dealer_war_card
+
+        def why() -> str:
+            ace = self.rules.bataille_ace and hand.war_card.rank == "A"  # type: ignore[union-attr]
             vs = (
-                f"{hand.war_card} vs {self.dealer_war_card}" + (": an Ace wins" if ace else "")
-                if self.dealer_war_card
+                f"{hand.war_card} vs {dealer}" + (": an Ace wins" if ace else "")
+                if dealer
                 else f"{hand.war_card} (Ace)"
             )
-            reason = f"bataille {outcome} ({vs})"
+            return f"bataille {outcome} ({vs})"
+
         if verb == "pay":
-            return PAY_BATAILLE, "PAY", stake * paid.odds, reason
+            return Due(PAY_BATAILLE, "PAY", stake * rule.odds, why)
         if verb == "collect":
-            return PAY_BATAILLE, "COLLECT", stake, reason
-        return PAY_BATAILLE, "PUSH", None, reason
+            return Due(PAY_BATAILLE, "COLLECT", stake, why)
+        return Due(PAY_BATAILLE, "PUSH", None, why)
 
     def surveyed_round(self: BatailleRound) -> tuple[dict, tuple[dict, Decimal] | None]:
         """The round's settled bets for the statistics, summed as ``Surveillance.add_round`` takes them:
