@@ -191,18 +191,26 @@ def test_a_group_is_looked_at_when_its_rounds_double_and_pays_k_k_plus_1():
 
 
 def test_other_tables_sums_looked_up_are_those_read_whole(stacked, monkeypatch, tmp_path):
-    """A look reads the other tables' sums of the groups it moved by look-up: the same groups,
-    the same figures, as reading every record of every table."""
+    """A look reads the other tables' sums of the groups it moved by look-up (players' by dealer,
+    pairs, and those let go to disk): the same groups, the same figures, as reading every record
+    of every table; and each group's last look has the figures of ``audit check``."""
     from audit.follow import live_stats
     from audit.follow.tail import Follower
+    from audit.reporters.json_report import money
     from audit.rulesets import Library
 
     night, _ = stacked
     log = tmp_path / "shared.del"  # the same dealers and players at both tables: groups across them
     text = re.sub(r"DEALER id=\w+", "DEALER id=D0001", night.read_text())
     log.write_text(text.replace("player=P02-", "player=P01-"))
+    read = Counter()
+    whole = live_stats._records_now
 
-    def groups() -> list:
+    def counted(surv):
+        read[surv.table] += 1
+        return whole(surv)
+
+    def groups() -> tuple[list, int]:
         library = Library.load()
         library.statistics = True
         live = LiveStatistics(library, lambda a: None)
@@ -212,15 +220,47 @@ def test_other_tables_sums_looked_up_are_those_read_whole(stacked, monkeypatch, 
         follower.poll()
         follower.finish()
         follower.close()
-        return seen
+        (let_go,) = live.store.db.execute("SELECT count(*) FROM sums").fetchone()
+        return seen, let_go
 
-    looked_up = groups()
+    monkeypatch.setattr(live_stats, "_records_now", counted)
+    monkeypatch.setattr(LiveStatistics, "look", _counting(LiveStatistics.look, read))
+    looked_up, let_go = groups()
+    assert read["look"] == sum(n for table, n in read.items() if table != "look")  # its own only
+    assert let_go > 0  # players who left: their sums read back from disk
     monkeypatch.setattr(
         live_stats,
         "_records_of",
         lambda surv, moved: [r for r in live_stats._records_now(surv) if r[:3] in moved],
     )
-    read_whole = groups()
+    read_whole, _ = groups()
     assert looked_up == read_whole
     across = {k[1] for k, table, *_ in looked_up if table is None}  # summed over both tables
-    assert across == {"dealer", "player"}
+    assert across == {"dealer", "player", "pair"}
+    last = {
+        key: (table, rounds, money(result), money(expected), z)
+        for key, table, rounds, result, expected, z in looked_up
+        if key[3] == "result"
+    }
+    report = json.loads(run("check", "-f", "json", str(log)).stdout)["statistics"]["groups"]
+    check = {
+        (str(log), g["scope"], g["id"], g["test"]): (
+            g["table"],
+            g["rounds"],
+            g["result"],
+            g["expected"],
+            g["z"],
+        )
+        for g in report
+        if g["scope"] in ("dealer", "player", "pair")
+    }
+    assert {k[1] for k in check} == {"dealer", "player", "pair"}
+    assert {k: last[k] for k in check} == check
+
+
+def _counting(look, read: Counter):
+    def counted(self, replay, surv):
+        read["look"] += 1
+        return look(self, replay, surv)
+
+    return counted
