@@ -20,6 +20,20 @@ from audit.statistics import Group
 ROOT = Path(__file__).resolve().parent.parent
 #: the fields of an anomaly in the JSON report (statistics contract, section 2)
 CONTRACT = {"scope", "id", "path", "table", "z", "p", "p_adjusted", "message"}
+#: what an anomaly says of where its rounds were (section 3)
+CONTEXT = (
+    "dealers",
+    "shoes",
+    "first_line",
+    "last_line",
+    "first_time",
+    "last_time",
+    "rounds",
+    "handle",
+    "result",
+    "expected",
+    "sd",
+)
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -80,12 +94,22 @@ def test_a_stacked_shoe_is_reported_once_when_its_shoe_ends(stacked):
     report = json.loads(run("check", "--statistics", "-f", "json", str(log)).stdout)
     named = {(a["scope"], a["id"]) for a in report["statistics"]["anomalies"]}
     assert ("shoe", expected["id"]) in named
+    # with what the report's anomaly says of it, to pull the footage (contract, section 3)
+    same = next(
+        a
+        for a in report["statistics"]["anomalies"]
+        if (a["scope"], a["id"], a["test"]) == ("shoe", shoe["id"], shoe["test"])
+    )
+    assert {k: shoe[k] for k in CONTEXT} == {k: same[k] for k in CONTEXT}
+    assert shoe["dealers"] and shoe["shoes"] == [expected["id"]] and shoe["handle"] is not None
+    assert shoe["first_line"] < shoe["last_line"] < shoe["line"] and shoe["first_time"]
 
 
 def test_the_text_line_and_no_statistics(stacked):
     log, expected = stacked
     text = run("follow", "--once", str(log)).stdout
-    assert f"anomaly shoe {expected['id']} (order)" in text
+    line = next(t for t in text.splitlines() if f"anomaly shoe {expected['id']} (order)" in t)
+    assert re.search(rf"; lines \d+-\d+ \(.+ to .+\), dealers \w+.*, shoes {expected['id']}$", line)
     off = run("follow", "--once", "--no-statistics", "-f", "jsonl", str(log)).stdout
     assert not anomalies(off)
     strict = run("follow", "--once", "--alpha", "1e-300", "-f", "jsonl", str(log)).stdout
