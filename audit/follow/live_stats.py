@@ -213,8 +213,9 @@ class LiveStatistics:
         groups.clear()
 
     def _let_idle_go(self, replay, surv: Surveillance) -> None:
-        """The sums of the players who did not play at this table since its last look written to
-        the store and let go (a night seats thousands of players an hour: memory stays flat)."""
+        """The sums of the players and dealers who did not play or deal at this table since its
+        last look written to the store and let go (a night seats thousands of players an hour, and
+        dealers change: memory stays flat)."""
         since = surv.__dict__.get("looked_at", 0)
         surv.looked_at = replay.sink.line  # type: ignore[attr-defined]
         rows = []
@@ -231,6 +232,10 @@ class LiveStatistics:
                 else:
                     rows.append((SCOPES.index(who[0]), who[1], surv.table, acc))
             _count(surv.held, -len(idle))
+        idle = [d for d, acc in surv.dealers.items() if acc.last is None or acc.last[0] <= since]
+        for dealer in idle:  # a room's dealers change through the night too
+            rows.append((_DEALER, dealer, surv.table, surv.dealers.pop(dealer)))
+        _count(surv.held, -len(idle))
         if rows:
             self.store.put(surv.generation, rows)  # type: ignore[attr-defined]
         surv.players = {dealer: groups for dealer, groups in surv.players.items() if groups}
@@ -262,7 +267,7 @@ def _let_go(surv: Surveillance, shoes: list) -> None:
 
 #: the scopes of the sums a table's ``Surveillance`` holds by player or dealer (``_partials``)
 _SUMS = {SCOPES.index(s): s for s in ("dealer", "player", "pair", "banker", "ponte")}
-_PLAYER, _PAIR = SCOPES.index("player"), SCOPES.index("pair")
+_DEALER, _PLAYER, _PAIR = (SCOPES.index(s) for s in ("dealer", "player", "pair"))
 
 
 def _records_of(surv: Surveillance, moved: set) -> list:
