@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from audit.follow.live_stats import LiveStatistics, spent
-from audit.statistics import Group
+from audit.statistics import SCOPES, Group
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the fields of an anomaly in the JSON report (statistics contract, section 2)
@@ -234,7 +234,7 @@ def test_other_tables_sums_looked_up_are_those_read_whole(stacked, monkeypatch, 
         read[surv.table] += 1
         return whole(surv)
 
-    def groups() -> tuple[list, int]:
+    def groups(log: Path) -> tuple[list, dict]:
         library = Library.load()
         library.statistics = True
         live = LiveStatistics(library, lambda a: None)
@@ -244,42 +244,49 @@ def test_other_tables_sums_looked_up_are_those_read_whole(stacked, monkeypatch, 
         follower.poll()
         follower.finish()
         follower.close()
-        (let_go,) = live.store.db.execute("SELECT count(*) FROM sums").fetchone()
-        return seen, let_go
+        rows = live.store.db.execute("SELECT scope, count(*) FROM sums GROUP BY scope")
+        return seen, {SCOPES[scope]: n for scope, n in rows}
+
+    def as_checked(log: Path, seen: list) -> None:
+        """Each group's last look has the figures of ``audit check``."""
+        last = {
+            key: (table, rounds, money(result), money(expected), z)
+            for key, table, rounds, result, expected, z in seen
+            if key[3] == "result"
+        }
+        report = json.loads(run("check", "-f", "json", str(log)).stdout)["statistics"]["groups"]
+        check = {
+            (str(log), g["scope"], g["id"], g["test"]): (
+                g["table"],
+                g["rounds"],
+                g["result"],
+                g["expected"],
+                g["z"],
+            )
+            for g in report
+            if g["scope"] in ("dealer", "player", "pair")
+        }
+        assert {k[1] for k in check} == {"dealer", "player", "pair"}
+        assert {k: last[k] for k in check} == check
 
     monkeypatch.setattr(live_stats, "_records_now", counted)
     monkeypatch.setattr(LiveStatistics, "look", _counting(LiveStatistics.look, read))
-    looked_up, let_go = groups()
+    looked_up, let_go = groups(log)
     assert read["look"] == sum(n for table, n in read.items() if table != "look")  # its own only
-    assert let_go > 0  # players who left: their sums read back from disk
+    assert let_go["player"] and let_go["pair"]  # players who left: their sums read back from disk
+    as_checked(log, looked_up)
+    one_table, let_go = groups(night)  # the dealers of each table change: those gone let go too
+    assert let_go["dealer"]
+    as_checked(night, one_table)
     monkeypatch.setattr(
         live_stats,
         "_records_of",
         lambda surv, moved: [r for r in live_stats._records_now(surv) if r[:3] in moved],
     )
-    read_whole, _ = groups()
+    read_whole, _ = groups(log)
     assert looked_up == read_whole
     across = {k[1] for k, table, *_ in looked_up if table is None}  # summed over both tables
     assert across == {"dealer", "player", "pair"}
-    last = {
-        key: (table, rounds, money(result), money(expected), z)
-        for key, table, rounds, result, expected, z in looked_up
-        if key[3] == "result"
-    }
-    report = json.loads(run("check", "-f", "json", str(log)).stdout)["statistics"]["groups"]
-    check = {
-        (str(log), g["scope"], g["id"], g["test"]): (
-            g["table"],
-            g["rounds"],
-            g["result"],
-            g["expected"],
-            g["z"],
-        )
-        for g in report
-        if g["scope"] in ("dealer", "player", "pair")
-    }
-    assert {k[1] for k in check} == {"dealer", "player", "pair"}
-    assert {k: last[k] for k in check} == check
 
 
 def _counting(look, read: Counter):
