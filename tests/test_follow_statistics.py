@@ -15,11 +15,25 @@ from pathlib import Path
 import pytest
 
 from audit.follow.live_stats import LiveStatistics, spent
-from audit.statistics import Group
+from audit.statistics import SCOPES, Group
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the fields of an anomaly in the JSON report (statistics contract, section 2)
 CONTRACT = {"scope", "id", "path", "table", "z", "p", "p_adjusted", "message"}
+#: what an anomaly says of where its rounds were (section 3)
+CONTEXT = (
+    "dealers",
+    "shoes",
+    "first_line",
+    "last_line",
+    "first_time",
+    "last_time",
+    "rounds",
+    "handle",
+    "result",
+    "expected",
+    "sd",
+)
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -80,12 +94,22 @@ def test_a_stacked_shoe_is_reported_once_when_its_shoe_ends(stacked):
     report = json.loads(run("check", "--statistics", "-f", "json", str(log)).stdout)
     named = {(a["scope"], a["id"]) for a in report["statistics"]["anomalies"]}
     assert ("shoe", expected["id"]) in named
+    # with what the report's anomaly says of it, to pull the footage (contract, section 3)
+    same = next(
+        a
+        for a in report["statistics"]["anomalies"]
+        if (a["scope"], a["id"], a["test"]) == ("shoe", shoe["id"], shoe["test"])
+    )
+    assert {k: shoe[k] for k in CONTEXT} == {k: same[k] for k in CONTEXT}
+    assert shoe["dealers"] and shoe["shoes"] == [expected["id"]] and shoe["handle"] is not None
+    assert shoe["first_line"] < shoe["last_line"] < shoe["line"] and shoe["first_time"]
 
 
 def test_the_text_line_and_no_statistics(stacked):
     log, expected = stacked
     text = run("follow", "--once", str(log)).stdout
-    assert f"anomaly shoe {expected['id']} (order)" in text
+    line = next(t for t in text.splitlines() if f"anomaly shoe {expected['id']} (order)" in t)
+    assert re.search(rf"; lines \d+-\d+ \(.+ to .+\), dealers \w+.*, shoes {expected['id']}$", line)
     off = run("follow", "--once", "--no-statistics", "-f", "jsonl", str(log)).stdout
     assert not anomalies(off)
     strict = run("follow", "--once", "--alpha", "1e-300", "-f", "jsonl", str(log)).stdout
@@ -191,18 +215,26 @@ def test_a_group_is_looked_at_when_its_rounds_double_and_pays_k_k_plus_1():
 
 
 def test_other_tables_sums_looked_up_are_those_read_whole(stacked, monkeypatch, tmp_path):
-    """A look reads the other tables' sums of the groups it moved by look-up: the same groups,
-    the same figures, as reading every record of every table."""
+    """A look reads the other tables' sums of the groups it moved by look-up (players' by dealer,
+    pairs, and those let go to disk): the same groups, the same figures, as reading every record
+    of every table; and each group's last look has the figures of ``audit check``."""
     from audit.follow import live_stats
     from audit.follow.tail import Follower
+    from audit.reporters.json_report import money
     from audit.rulesets import Library
 
     night, _ = stacked
     log = tmp_path / "shared.del"  # the same dealers and players at both tables: groups across them
     text = re.sub(r"DEALER id=\w+", "DEALER id=D0001", night.read_text())
     log.write_text(text.replace("player=P02-", "player=P01-"))
+    read = Counter()
+    whole = live_stats._records_now
 
-    def groups() -> list:
+    def counted(surv):
+        read[surv.table] += 1
+        return whole(surv)
+
+    def groups(log: Path) -> tuple[list, dict]:
         library = Library.load()
         library.statistics = True
         live = LiveStatistics(library, lambda a: None)
@@ -212,15 +244,54 @@ def test_other_tables_sums_looked_up_are_those_read_whole(stacked, monkeypatch, 
         follower.poll()
         follower.finish()
         follower.close()
-        return seen
+        rows = live.store.db.execute("SELECT scope, count(*) FROM sums GROUP BY scope")
+        return seen, {SCOPES[scope]: n for scope, n in rows}
 
-    looked_up = groups()
+    def as_checked(log: Path, seen: list) -> None:
+        """Each group's last look has the figures of ``audit check``."""
+        last = {
+            key: (table, rounds, money(result), money(expected), z)
+            for key, table, rounds, result, expected, z in seen
+            if key[3] == "result"
+        }
+        report = json.loads(run("check", "-f", "json", str(log)).stdout)["statistics"]["groups"]
+        check = {
+            (str(log), g["scope"], g["id"], g["test"]): (
+                g["table"],
+                g["rounds"],
+                g["result"],
+                g["expected"],
+                g["z"],
+            )
+            for g in report
+            if g["scope"] in ("dealer", "player", "pair")
+        }
+        assert {k[1] for k in check} == {"dealer", "player", "pair"}
+        assert {k: last[k] for k in check} == check
+
+    monkeypatch.setattr(live_stats, "_records_now", counted)
+    monkeypatch.setattr(LiveStatistics, "look", _counting(LiveStatistics.look, read))
+    looked_up, let_go = groups(log)
+    assert read["look"] == sum(n for table, n in read.items() if table != "look")  # its own only
+    assert let_go["player"] and let_go["pair"]  # players who left: their sums read back from disk
+    as_checked(log, looked_up)
+    one_table, let_go = groups(night)  # the dealers of each table change: those gone let go too
+    assert let_go["dealer"]
+    as_checked(night, one_table)
     monkeypatch.setattr(
         live_stats,
         "_records_of",
         lambda surv, moved: [r for r in live_stats._records_now(surv) if r[:3] in moved],
     )
-    read_whole = groups()
+    read_whole, _ = groups(log)
     assert looked_up == read_whole
     across = {k[1] for k, table, *_ in looked_up if table is None}  # summed over both tables
-    assert across == {"dealer", "player"}
+    assert across == {"dealer", "player", "pair"}
+
+
+def _counting(look, read: Counter):
+    def counted(self, replay, surv):
+        read["look"] += 1
+        return look(self, replay, surv)
+
+    return counted

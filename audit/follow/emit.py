@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..escape import for_terminal
 from ..findings import SEVERITY_RANK, Finding, moment, place
+from ..reporters.text_statistics import footage
 from .live_stats import LiveAnomaly
 from .tail import Key
 
@@ -53,7 +54,7 @@ def anomaly_line(a: LiveAnomaly) -> str:
     return (
         for_terminal(
             f"{g.path}:{a.line}: anomaly {g.scope} {g.id} ({g.test}), p adjusted {a.p_adjusted:g} "
-            f"at look {a.look}: {g.message}"
+            f"at look {a.look}: {a.message}" + ("" if g.first_line is None else f"; {footage(g)}")
         )
         + "\n"
     )

@@ -25,10 +25,20 @@ from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
-from ..engine.surveillance import SCOPES, Acc, Surveillance, _count, record_order
+from ..engine.surveillance import SCOPES, Surveillance, _count, record_order
+from ..reporters.json_report import anomaly
 from ..rulesets import Library
-from ..statistics import DEFAULT_ALPHA, Group, _card_group, _money_group, _round_p, _summed
+from ..statistics import (
+    DEFAULT_ALPHA,
+    Group,
+    _card_group,
+    _money_group,
+    _place,
+    _round_p,
+    _summed,
+)
 from ..statistics.money import Figures, MoneyGroup, units
+from .live_store import LiveStore
 
 #: (path, scope, id, test): a group as the run names it, and as the state keeps an anomaly
 GroupKey = tuple[str, str, str, str]
@@ -52,21 +62,20 @@ class LiveAnomaly:
     tested: int
     line: int
 
+    #: the shoes of its table whose cards are an anomaly too (the report links them; live, none)
+    linked: tuple[str, ...] = ()
+
+    @property
+    def message(self) -> str:
+        return self.group.message
+
     def as_object(self) -> dict[str, Any]:
-        """The ``anomaly`` line of ``audit follow -f jsonl`` (statistics contract, section 4)."""
-        g = self.group
+        """The ``anomaly`` line of ``audit follow -f jsonl`` (statistics contract, section 4): the
+        report's anomaly (section 3: what was measured and where, to pull the footage), and when
+        it crossed: ``line``, ``look`` and ``tested``."""
         return {
             "type": "anomaly",
-            "scope": g.scope,
-            "id": g.id,
-            "path": g.path,
-            "table": g.table,
-            "test": g.test,
-            "z": g.z,
-            "p": g.p,
-            "p_adjusted": self.p_adjusted,
-            "message": g.message,
-            "rounds": g.rounds,
+            **anomaly(self),
             "line": self.line,
             "look": self.look,
             "tested": self.tested,
@@ -86,8 +95,11 @@ class LiveStatistics:
         reported: Iterable[GroupKey] = (),
     ) -> None:
         self.library, self.report, self.alpha = library, report, alpha
-        #: each group tested: its looks so far and its rounds at the last
-        self.looks: dict[GroupKey, tuple[int, int]] = {}
+        #: the players' sums let go, and each group tested: its looks so far and its rounds at the last
+        self.store = LiveStore()
+        self.looks = self.store
+        #: each followed file's generation (its sums let go are dropped with it)
+        self._generations: dict[str, int] = {}
         self.reported: set[GroupKey] = {tuple(k) for k in reported}  # type: ignore[misc]
         self._figures: dict[tuple[str, str | None], Figures] = {}
         #: told of every group worked out at a look (the live page shows the tables' expectation)
@@ -96,12 +108,22 @@ class LiveStatistics:
         self.smallest = 1.0
 
     def surveillance_for(self, replay) -> Callable[[str, bool], Surveillance]:
-        """What ``replay`` makes a table's accumulators with: ones that call ``look`` at a shoe's end."""
-        live = self
+        """What ``replay`` makes a table's accumulators with: ones that call ``look`` at a shoe's end.
+
+        A new generation of a file (replaced, truncated) replaces its replay: the sums the old one
+        let go are dropped."""
+        live, gen = self, self.store.generation()
+        previous = self._generations.get(replay.sink.path)
+        if previous is not None:
+            self.store.drop(previous)
+        self._generations[replay.sink.path] = gen
 
         class Watched(Surveillance):
-            #: the rounds of each group but the shoes' at the last look
+            #: the table's groups (but its shoes') and their rounds here at the last look
             rounds_seen: dict
+            #: the line of the last look: sums that did not move since are let go after the next
+            looked_at: int
+            generation = gen
 
             def end_shoe(self, shoe) -> None:
                 super().end_shoe(shoe)
@@ -115,13 +137,19 @@ class LiveStatistics:
         mine = _records_now(surv)
         new = list(surv.records)  # the shoes' ended since the last look, as made
         moved = {r[:3] for r in new}
-        rounds = surv.__dict__.setdefault("rounds_seen", {})
+        before = surv.__dict__.get("rounds_seen", {})
+        rounds: dict = {}
         for r in mine:  # the table's, its dealers' and players': those that played since
-            if r[0] != _SHOE and rounds.get(r[:3]) != r[5].rounds:
-                rounds[r[:3]] = r[5].rounds
-                moved.add(r[:3])
-        if not moved:
-            return
+            if r[0] != _SHOE:
+                rounds[r[:3]] = rounds.get(r[:3], 0) + r[5].rounds
+        moved.update(key for key, n in rounds.items() if before.get(key) != n)
+        surv.rounds_seen = rounds  # type: ignore[attr-defined]
+        if moved:
+            self._look(replay, surv, mine, moved)
+        _let_go(surv, new)
+        self._let_idle_go(replay, surv)
+
+    def _look(self, replay, surv: Surveillance, mine: list, moved: set) -> None:
         played: dict[str, tuple[Figures, str]] = {}
         streams = []
         for t in replay.stats.tables.values():
@@ -137,18 +165,32 @@ class LiveStatistics:
                 streams.append([r for r in mine if r[:3] in moved])
             else:
                 streams.append(_records_of(other, moved))
+        let_go = self.store.records(
+            surv.generation,  # type: ignore[attr-defined]
+            sorted(k for k in moved if k[0] in _SUMS and k[2] == "result"),
+        )
+        streams.append(sorted(let_go, key=record_order))
         path = replay.sink.path
+        #: the card groups of the (scope, id) being read: its money group, next, lends them its
+        #: figures, as in the report (``statistics.build``)
+        pending: list[Group] = []
         for (scope, ident, test), records in groupby(
             heapq.merge(*streams, key=record_order), key=itemgetter(0, 1, 2)
         ):
+            if pending and (pending[0].scope, pending[0].id) != (SCOPES[scope], ident):
+                self._tested(pending, replay.sink.line)
             if test == "result":
                 money = MoneyGroup()
                 for table, parts in groupby(records, key=itemgetter(3)):
                     money.add(_summed(parts), played[table][0], table, played[table][1])
                 group = _money_group(path, SCOPES[scope], ident, money)
+                for card in pending:
+                    card.handle, card.result = group.handle, group.result
+                    card.expected, card.sd = group.expected, group.sd
+                self._tested([*pending, group], replay.sink.line)
             else:
                 record = next(records)
-                group = _card_group(
+                card = _card_group(
                     path,
                     SCOPES[scope],
                     ident,
@@ -157,10 +199,46 @@ class LiveStatistics:
                     played[record[3]][1],
                     record[5],
                 )
+                where = record[5].where
+                _place(card, {(record[3], n) for n in where.shoes if n}, where)
+                pending.append(card)
+        self._tested(pending, replay.sink.line)
+
+    def _tested(self, groups: list[Group], line: int) -> None:
+        """``groups`` observed and tested, in report order; the list emptied."""
+        for group in groups:
             if self.observe is not None:
                 self.observe(group)
-            self._test(group, replay.sink.line)
-        _let_go(surv, new)
+            self._test(group, line)
+        groups.clear()
+
+    def _let_idle_go(self, replay, surv: Surveillance) -> None:
+        """The sums of the players and dealers who did not play or deal at this table since its
+        last look written to the store and let go (a night seats thousands of players an hour, and
+        dealers change: memory stays flat)."""
+        since = surv.__dict__.get("looked_at", 0)
+        surv.looked_at = replay.sink.line  # type: ignore[attr-defined]
+        rows = []
+        for dealer, groups in surv.players.items():
+            idle = [k for k, acc in groups.items() if acc.last is None or acc.last[0] <= since]
+            for who in idle:
+                acc = groups.pop(who)
+                if dealer:
+                    acc.dealers.add(dealer)
+                if isinstance(who, str):
+                    rows.append((_PLAYER, who, surv.table, acc))
+                    if dealer:
+                        rows.append((_PAIR, f"{dealer}+{who}", surv.table, acc))
+                else:
+                    rows.append((SCOPES.index(who[0]), who[1], surv.table, acc))
+            _count(surv.held, -len(idle))
+        idle = [d for d, acc in surv.dealers.items() if acc.last is None or acc.last[0] <= since]
+        for dealer in idle:  # a room's dealers change through the night too
+            rows.append((_DEALER, dealer, surv.table, surv.dealers.pop(dealer)))
+        _count(surv.held, -len(idle))
+        if rows:
+            self.store.put(surv.generation, rows)  # type: ignore[attr-defined]
+        surv.players = {dealer: groups for dealer, groups in surv.players.items() if groups}
 
     def _test(self, group: Group, line: int) -> None:
         if group.p_exact is None:
@@ -187,28 +265,47 @@ def _let_go(surv: Surveillance, shoes: list) -> None:
     _count(surv.held, -len(shoes))
 
 
-#: the scopes whose sums another table of the file may hold, and where (``Surveillance._partials``)
-_SUMS = {SCOPES.index(s): s for s in ("dealer", "player", "banker", "ponte")}
+#: the scopes of the sums a table's ``Surveillance`` holds by player or dealer (``_partials``)
+_SUMS = {SCOPES.index(s): s for s in ("dealer", "player", "pair", "banker", "ponte")}
+_DEALER, _PLAYER, _PAIR = (SCOPES.index(s) for s in ("dealer", "player", "pair"))
 
 
 def _records_of(surv: Surveillance, moved: set) -> list:
     """Another table's records of the groups ``moved``, in report order: its dealers' and
-    players' sums looked up (a night's file holds hundreds of tables: not all read each look)."""
-    unknown = any(scope not in _SUMS for scope, _, _ in moved if scope not in (_SHOE, _TABLE))
-    first = next(iter(surv.players.values()), None)
-    if unknown or not (first is None or isinstance(first, Acc)):
-        # a scope, or a layout of the sums, not known here: every record read, as ``audit check``
-        return [r for r in _records_now(surv) if r[:3] in moved]
+    players' sums looked up (a night's file holds hundreds of tables: not all read each look).
+
+    A player's sums are held by dealer in charge: his group is the sum of his pairs' (a pair's id
+    is ``DEALER+PLAYER``), chemin de fer's banker and ponte by (scope, id)."""
     out = []
+    whole = set()
     for key in moved:
-        scope, ident, _ = key
+        scope, ident, test = key
         name = _SUMS.get(scope)
         if name is None:
+            if scope not in (_SHOE, _TABLE):
+                whole.add(key)  # a scope not known here: read as ``audit check`` reads it
             continue  # a shoe's or a table's: its own table's alone
-        who: Any = ident if name == "player" else (name, ident)  # a player's id, or (scope, id)
-        acc = surv.dealers.get(ident) if name == "dealer" else surv.players.get(who)
-        if acc is not None:
-            out.append((*key, surv.table, 0, acc))
+        if test != "result":
+            whole.add(key)
+            continue
+        if name == "dealer":
+            acc = surv.dealers.get(ident)
+            if acc is not None:
+                out.append((*key, surv.table, 0, acc))
+            continue
+        for n, (dealer, groups) in enumerate(surv.players.items()):
+            if name == "pair":
+                if not dealer or not ident.startswith(dealer + "+"):
+                    continue
+                acc = groups.get(ident[len(dealer) + 1 :])
+            else:
+                acc = groups.get(ident if name == "player" else (name, ident))
+            if acc is not None:
+                if dealer:
+                    acc.dealers.add(dealer)
+                out.append((*key, surv.table, n, acc))
+    if whole:
+        out += [r for r in _records_now(surv) if r[:3] in whole]
     out.sort(key=record_order)
     return out
 

@@ -41,16 +41,7 @@ def draw(report: Report, console: Console) -> None:
             f"{escape(a.message)}; p = {g.p:g}, adjusted {a.p_adjusted:g}"
         )
         if g.first_line is not None:
-            console.print(
-                f"    lines {g.first_line}-{g.last_line}"
-                + (
-                    f" ({escape(str(g.first_time))} to {escape(str(g.last_time))})"
-                    if g.first_time
-                    else ""
-                )
-                + (f", dealers {escape(', '.join(g.dealers))}" if g.dealers else "")
-                + (f", shoes {escape(', '.join(g.shoes))}" if g.shoes else "")
-            )
+            console.print("    " + footage(g, escape))
     for scope in SCOPES:
         for test, label in _TESTS.items():
             count, rows = shown.get((scope, test), (0, []))
@@ -59,6 +50,17 @@ def draw(report: Report, console: Console) -> None:
             console.print(f"  [bold]{scope}[/bold] — {label} ({count} tested, smallest p first)")
             for g in rows:
                 console.print("    " + _row(g))
+
+
+def footage(g: Group, escape=str) -> str:
+    """Where a tested group's rounds were (``audit follow``'s anomaly lines say it too): its lines,
+    their times, its dealers and shoes; ``escape`` the values written from the log."""
+    return (
+        f"lines {g.first_line}-{g.last_line}"
+        + (f" ({escape(str(g.first_time))} to {escape(str(g.last_time))})" if g.first_time else "")
+        + (f", dealers {escape(', '.join(g.dealers))}" if g.dealers else "")
+        + (f", shoes {escape(', '.join(g.shoes))}" if g.shoes else "")
+    )
 
 
 def _tables(g: Group) -> list[str]:

@@ -1,0 +1,99 @@
+"""What the live statistics let go to disk, so that a night's memory stays flat.
+
+A night seats thousands of players an hour, and each player's group goes on all night: his sums
+cannot be dropped, as a shoe's are once tested. A player who did not play at a table since its
+last look has his sums there written to a temporary SQLite database (on disk, removed when the
+follow ends) and let go; a look that moves his group reads them back, with the sums still held,
+as ``audit check`` reads a table's spilled runs with its live sums: the figures are the same
+whether, or when, anything was written out. The looks at each group (how many, at how many
+rounds) are kept there too: a night tests hundreds of thousands of groups.
+"""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+import sqlite3
+from collections.abc import Iterable
+
+from ..engine.surveillance import Record
+
+#: (path, scope, id, test): a group as the run names it
+GroupKey = tuple[str, str, str, str]
+
+
+class LiveStore:
+    """The players' sums let go, by generation of a followed file, and the looks of every group."""
+
+    def __init__(self) -> None:
+        # an empty name: a private database in a temporary file, deleted when it is closed; SQLite
+        # holds a bounded cache of its pages (2 MiB by default) in memory
+        self.db = sqlite3.connect("", isolation_level=None, check_same_thread=False)
+        self.db.executescript(
+            """
+            PRAGMA journal_mode = OFF;
+            PRAGMA synchronous = OFF;
+            CREATE TABLE sums (gen INTEGER, scope INTEGER, ident TEXT, tab TEXT, seq INTEGER,
+                               acc BLOB);
+            CREATE INDEX sums_group ON sums (gen, scope, ident);
+            CREATE TABLE looks (path TEXT, scope TEXT, ident TEXT, test TEXT, k INTEGER,
+                                rounds INTEGER, PRIMARY KEY (path, scope, ident, test));
+            """
+        )
+        self._seq = itertools.count()
+        self._gens = itertools.count(1)
+        #: the groups in ``looks``
+        self.looked = 0
+
+    def generation(self) -> int:
+        """A number for a new generation of a followed file (its replay from the file's start)."""
+        return next(self._gens)
+
+    def drop(self, gen: int) -> None:
+        """A generation ended (its file replaced or truncated): its sums are no longer looked up."""
+        self.db.execute("DELETE FROM sums WHERE gen = ?", (gen,))
+
+    def put(self, gen: int, rows: Iterable[tuple[int, str, str, object]]) -> None:
+        """(scope index, id, table, ``Acc``): a group's sums at a table, as they stand, let go."""
+        self.db.executemany(
+            "INSERT INTO sums VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                (gen, scope, ident, table, next(self._seq), pickle.dumps(acc, 5))
+                for scope, ident, table, acc in rows
+            ),
+        )
+
+    def records(self, gen: int, keys: Iterable[tuple[int, str, str]]) -> list[Record]:
+        """The records let go of the groups ``keys`` (scope index, id, test "result"), any order."""
+        out: list[Record] = []
+        query = "SELECT tab, seq, acc FROM sums WHERE gen = ? AND scope = ? AND ident = ?"
+        for scope, ident, test in keys:
+            for table, seq, blob in self.db.execute(query, (gen, scope, ident)):
+                out.append((scope, ident, test, table, seq, pickle.loads(blob)))
+        return out
+
+    # -- the looks at each group: a mapping of GroupKey to (looks, rounds at the last)
+    def get(self, key: GroupKey, default: tuple[int, int]) -> tuple[int, int]:
+        row = self.db.execute(
+            "SELECT k, rounds FROM looks WHERE path = ? AND scope = ? AND ident = ? AND test = ?",
+            key,
+        ).fetchone()
+        return default if row is None else (row[0], row[1])
+
+    def __getitem__(self, key: GroupKey) -> tuple[int, int]:
+        found = self.get(key, (0, 0))
+        if found == (0, 0):
+            raise KeyError(key)
+        return found
+
+    def __setitem__(self, key: GroupKey, value: tuple[int, int]) -> None:
+        k, rounds = value
+        if k == 1:
+            self.looked += 1  # a group's first look: it counts in the correction from now on
+        self.db.execute("INSERT OR REPLACE INTO looks VALUES (?, ?, ?, ?, ?, ?)", (*key, k, rounds))
+
+    def __len__(self) -> int:
+        return self.looked
+
+    def close(self) -> None:
+        self.db.close()
