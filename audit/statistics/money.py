@@ -5,6 +5,10 @@ stakes and the per-round products of stakes; the odds (``audit.odds``) give each
 edge and variance per unit. Expected = sum of edge × stake, exact. The variance treats the
 bets of one round as perfectly correlated (sum over rounds of (sum of stake × sd)²): an upper
 bound, since hands share the dealer's card, so |z| is never overstated.
+
+The units test of one bettor's group (player, pair, banker, ponte) needs no stake: each round's
+result per unit staked on the main bet, summed, against the bets' exact mean and variance per
+unit. Stakes that vary tenfold and the side bets' wide swings weigh nothing in it.
 """
 
 from __future__ import annotations
@@ -58,6 +62,14 @@ class Figures:
             math.lcm(*(edge.denominator for edge, _ in units.values())) if units else 1
         )
         self.cache: dict[str, tuple[int, float, float]] = {}
+        #: the main bet (the odds' first row's): the units test counts its kinds, not the side bets
+        self.main = next(iter(units)).split(" ", 1)[0] if units else None
+
+    def unit(self, kind: str) -> Unit | None:
+        """The kind's exact edge and variance per unit, if it is a kind of the main bet."""
+        if kind.split(" ", 1)[0] != self.main:
+            return None
+        return _unit(self.units, kind)
 
     def of(self, kind: str) -> tuple[int, float, float]:
         """The kind's edge numerator (over ``denominator``), variance and sd per unit."""
@@ -91,6 +103,11 @@ class MoneyGroup:
         self.dealers: set[str] = set()
         self.first: tuple | None = None
         self.last: tuple | None = None
+        #: the units test (main bet): bets, their results per unit staked, its exact mean and variance
+        self.bets = 0
+        self.units = Decimal(0)
+        self.units_mean = Fraction(0)
+        self.units_variance = Fraction(0)
 
     def add(self, acc, figures: Figures, table: str, ruleset: str) -> None:
         self.rounds += acc.rounds
@@ -115,6 +132,13 @@ class MoneyGroup:
             self.variance += float(product) * of(kind)[1]
         for (one, two), product in sorted(acc.cross.items()):
             self.variance += 2 * float(product) * of(one)[2] * of(two)[2]
+        for kind, (bets, total) in sorted(acc.units.items()):
+            unit = figures.unit(kind)
+            if unit is not None:
+                self.bets += bets
+                self.units += total
+                self.units_mean += bets * unit[0]
+                self.units_variance += bets * unit[1]
 
     @property
     def expected(self) -> Fraction:
