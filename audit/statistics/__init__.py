@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from itertools import groupby
@@ -285,15 +285,36 @@ def _money_group(path: str, scope: str, ident: str, m: MoneyGroup) -> Group:
 def _units_group(money: Group, m: MoneyGroup) -> Group:
     """The units test of a bettor's group: its main bets' results per unit staked, summed, against
     their exact mean and variance per unit. It lends the money group's figures and places."""
-    g = replace(money, test="units", z=None, p=None, p_exact=None, message="")
+    g = Group(
+        money.scope,
+        money.id,
+        money.path,
+        "units",
+        money.table,
+        money.ruleset,
+        money.rounds,
+        handle=money.handle,
+        result=money.result,
+        expected=money.expected,
+        sd=money.sd,
+        dealer=money.dealer,
+        player=money.player,
+        dealers=money.dealers,
+        shoes=money.shoes,
+        first_line=money.first_line,
+        last_line=money.last_line,
+        first_time=money.first_time,
+        last_time=money.last_time,
+    )
     g.bets = m.bets
     g.units = m.units.quantize(UNIT_PLACES)
-    g.units_expected = _decimal(m.units_mean)
+    mean = m.units_mean
+    g.units_expected = _decimal(mean)
     g.units_sd = Decimal(math.sqrt(m.units_variance)).quantize(UNIT_PLACES)
     if m.bets >= MIN_ROUNDS and m.units_variance > 0:
         if not g.dealers and not g.shoes and g.first_line is None:
             _place(g, m.shoes, m)
-        gap = Fraction(m.units) - m.units_mean
+        gap = Fraction(m.units) - mean
         z = float(gap) / math.sqrt(m.units_variance)
         _set_z(g, z, math.erfc(abs(z) / math.sqrt(2)))
         g.message = _units_message(g, gap)

@@ -65,11 +65,9 @@ class Figures:
         #: the main bet (the odds' first row's): the units test counts its kinds, not the side bets
         self.main = next(iter(units)).split(" ", 1)[0] if units else None
 
-    def unit(self, kind: str) -> Unit | None:
-        """The kind's exact edge and variance per unit, if it is a kind of the main bet."""
-        if kind.split(" ", 1)[0] != self.main:
-            return None
-        return _unit(self.units, kind)
+    def is_main(self, kind: str) -> bool:
+        """Whether the kind is one of the main bet's (the units test counts it)."""
+        return kind.split(" ", 1)[0] == self.main
 
     def of(self, kind: str) -> tuple[int, float, float]:
         """The kind's edge numerator (over ``denominator``), variance and sd per unit."""
@@ -103,11 +101,12 @@ class MoneyGroup:
         self.dealers: set[str] = set()
         self.first: tuple | None = None
         self.last: tuple | None = None
-        #: the units test (main bet): bets, their results per unit staked, its exact mean and variance
+        #: the units test (main bet): bets, their results per unit staked, its exact mean (integer
+        #: numerators by denominator, as ``parts``) and its variance
         self.bets = 0
         self.units = Decimal(0)
-        self.units_mean = Fraction(0)
-        self.units_variance = Fraction(0)
+        self.units_parts: dict[int, int] = {}
+        self.units_variance = 0.0
 
     def add(self, acc, figures: Figures, table: str, ruleset: str) -> None:
         self.rounds += acc.rounds
@@ -132,13 +131,14 @@ class MoneyGroup:
             self.variance += float(product) * of(kind)[1]
         for (one, two), product in sorted(acc.cross.items()):
             self.variance += 2 * float(product) * of(one)[2] * of(two)[2]
+        units = self.units_parts
         for kind, (bets, total) in sorted(acc.units.items()):
-            unit = figures.unit(kind)
-            if unit is not None:
+            if figures.is_main(kind):
                 self.bets += bets
                 self.units += total
-                self.units_mean += bets * unit[0]
-                self.units_variance += bets * unit[1]
+                numerator, variance, _ = of(kind)
+                units[scale] = units.get(scale, 0) + bets * numerator
+                self.units_variance += bets * variance
 
     @property
     def expected(self) -> Fraction:
@@ -157,6 +157,14 @@ class MoneyGroup:
         return sum(
             numerator * (common // denominator) for denominator, numerator in self.parts.items()
         ), common
+
+    @property
+    def units_mean(self) -> Fraction:
+        """The units test's exact expectation: the main bets' edges per unit, summed."""
+        return sum(
+            (Fraction(numerator, scale) for scale, numerator in self.units_parts.items()),
+            Fraction(0),
+        )
 
     @property
     def sd(self) -> float:
