@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from ..statistics import DEFAULT_ALPHA, MIN_ROUNDS, Group, Statistics
+from ..statistics import DEFAULT_ALPHA, MIN_BETS, MIN_ROUNDS, Group, Statistics
 from . import periods, schema
 from .gaming_day import of_stamp
 from .views import View
@@ -170,7 +170,7 @@ def _units(g: Group, s: _Sum) -> None:
     expectations and variances add up)."""
     g.bets, g.units, g.units_expected = s.bets, s.units, s.units_expected
     g.units_sd = s.units_variance.sqrt().quantize(Decimal("0.0001"))
-    if s.bets < MIN_ROUNDS or s.units_variance <= 0:
+    if s.bets < MIN_BETS or s.units_variance <= 0:
         return
     gap = s.units - s.units_expected
     z = float(gap / s.units_variance.sqrt())

@@ -28,6 +28,9 @@ DEFAULT_ALPHA = 0.001
 CORRECTION = "holm"
 #: fewest rounds for a money group to be tested (the normal approximation needs a sample)
 MIN_ROUNDS = 30
+#: fewest main bets for a units test: its results per unit are skewed (a lost bataille costs two
+#: units), and at 30 bets the normal tail far out, where Holm looks, is too thin
+MIN_BETS = 100
 #: the units test's figures (results per unit staked) are written to four decimals
 UNIT_PLACES = Decimal("0.0001")
 
@@ -311,7 +314,7 @@ def _units_group(money: Group, m: MoneyGroup) -> Group:
     mean = m.units_mean
     g.units_expected = _decimal(mean)
     g.units_sd = Decimal(math.sqrt(m.units_variance)).quantize(UNIT_PLACES)
-    if m.bets >= MIN_ROUNDS and m.units_variance > 0:
+    if m.bets >= MIN_BETS and m.units_variance > 0:
         if not g.dealers and not g.shoes and g.first_line is None:
             _place(g, m.shoes, m)
         gap = Fraction(m.units) - mean
