@@ -724,8 +724,8 @@ def test_the_gaming_day_rule():
 
 @pytest.fixture(scope="module")
 def patient_nights(tmp_path_factory, library):
-    """Six nights of one bataille table where dealer DX777 favours player PX777 whenever he deals
-    (one round in three): no night is enough to name the pair."""
+    """Six nights of one bataille table where dealer DX777 favours player PX777 on half the hands he
+    deals him (he deals one round in three): no night is enough to name the pair."""
     folder = tmp_path_factory.mktemp("patient")
     out = []
     for k in range(6):
@@ -733,7 +733,7 @@ def patient_nights(tmp_path_factory, library):
         start = datetime.fromisoformat(f"{day}T21:00:00+01:00")
         specs = sim.cli_tables(["fr-bataille-2007"], 1, 300)
         lines = sim.simulate(
-            tables=specs, seed=100 + k, start=start, anomaly=Anomaly("collusion", 1.0)
+            tables=specs, seed=100 + k, start=start, anomaly=Anomaly("collusion", 0.5)
         )
         night = folder / f"{day}.del"
         night.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
@@ -762,6 +762,8 @@ def test_the_month_names_a_pair_no_night_names(store_url, patient_nights):
         "FR-01",
     )
     assert first["nights"] == 6 and first["z"] < 0 and first["p_adjusted"] < 0.001
+    # the results per unit staked name him first: stakes and side bets weigh nothing in them
+    assert first["test"] == "units"
     assert [r["p"] for r in month.rows] == sorted(r["p"] for r in month.rows)
     assert "DX777+PX777" not in {r["id"] for r in days.rows}
     assert all(r["nights"] == 3 for r in november.rows)  # --from/--to: the nights in the range
@@ -773,6 +775,7 @@ def test_the_month_names_a_pair_no_night_names(store_url, patient_nights):
         "scope",
         "id",
         "table",
+        "test",
         "nights",
         "rounds",
         "handle",

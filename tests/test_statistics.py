@@ -118,13 +118,27 @@ def _where_and_pairs(report: dict, anomaly: dict, log: Path) -> None:
     assert anomaly["shoes"] and all(s.startswith(anomaly["table"] + "#") for s in anomaly["shoes"])
     assert anomaly["rounds"] > 30 and anomaly["handle"] and anomaly["expected"] and anomaly["sd"]
     groups = report["statistics"]["groups"]
-    player = next(g for g in groups if g["scope"] == "player" and g["id"] == anomaly["player"])
-    pairs = [g for g in groups if g["scope"] == "pair" and g["player"] == anomaly["player"]]
+
+    def mine(scope: str, test: str) -> list[dict]:
+        return [
+            g
+            for g in groups
+            if g["scope"] == scope and g["test"] == test and anomaly["player"] in g["id"]
+        ]
+
+    (player,) = mine("player", "result")
+    pairs = mine("pair", "result")
     assert len(pairs) == 3 and all(g["id"] == f"{g['dealer']}+{g['player']}" for g in pairs)
     assert sum(g["rounds"] for g in pairs) == player["rounds"] > anomaly["rounds"]
     assert sum(Decimal(g["result"]) for g in pairs) == Decimal(player["result"])
     assert sum(Decimal(g["handle"]) for g in pairs) == Decimal(player["handle"])
-    assert abs(player["z"]) < abs(anomaly["z"])  # the other dealers' fair rounds dilute the player
+    units = mine("pair", "units")
+    assert [g["id"] for g in units] == [g["id"] for g in pairs]
+    assert sum(g["bets"] for g in units) == mine("player", "units")[0]["bets"]
+    total = Decimal(mine("player", "units")[0]["units"])  # each written to four decimals
+    assert abs(sum(Decimal(g["units"]) for g in units) - total) <= Decimal("0.0001") * len(units)
+    (same,) = mine("player", anomaly["test"])
+    assert abs(same["z"]) < abs(anomaly["z"])  # the other dealers' fair rounds dilute the player
 
 
 def test_a_player_anomaly_is_linked_to_a_clumped_shoe_of_his_table():
@@ -239,3 +253,62 @@ def test_cents_and_the_expectation_in_integers_equal_the_fractions():
         and cents(3, 200) == Decimal("0.02")
         and cents(-1, 200) == Decimal("-0.00")
     )
+
+
+def test_the_units_test_weighs_every_main_bet_alike_whatever_its_stake():
+    """A bettor's main bets, of stakes 5 and 50, some with a war stake (its result counted in the
+    main bet's) and some with an égalité won 10 to 1 (a side bet, left out): the units test is the
+    sum of the main results per unit staked against the exact mean and variance per unit."""
+    from fractions import Fraction
+
+    from audit.engine.surveillance import Surveillance, add_bet
+    from audit.resources import rulesets_dir
+    from audit.rulesets import Library
+    from audit.statistics import _money_group, _units_group
+    from audit.statistics.money import Figures, MoneyGroup, units
+
+    ruleset = Library.load(rulesets_dir()).for_table("fr-bataille-2007", "T")
+    figures = Figures(units(ruleset))
+    rng = random.Random(3)
+    table = Surveillance("T", True)
+    per_unit = []
+    for k in range(120):
+        players: dict = {}
+        stake = Decimal(rng.choice([5, 50]))
+        house = rng.choice([Decimal(1), Decimal(-1), Decimal(-1), Decimal(0)])  # per unit
+        add_bet(players, "P1", "main bataille", stake, house * stake)
+        if k % 3 == 0:
+            add_bet(players, "P1", "egalite", Decimal(10), Decimal(-100))
+        if k % 7 == 0:  # a war: the war stake's result is the main bet's
+            add_bet(players, "P1", None, stake, house * stake, "main bataille")
+        per_unit.append(house * (2 if k % 7 == 0 else 1))
+        table.add_round("D1", players, None)
+    (acc,) = [r[5] for r in table.records_in_order() if r[:3] == (2, "P1", "result")]
+    money = MoneyGroup()
+    money.add(acc, figures, "T", "fr-bataille-2007")
+    group = _units_group(_money_group("night.del", "player", "P1", money), money)
+    edge, variance = units(ruleset)["main bataille"]
+    gap = Fraction(sum(per_unit)) - 120 * edge
+    z = float(gap) / math.sqrt(120 * variance)
+    assert (group.test, group.bets, group.units) == ("units", 120, sum(per_unit))
+    assert group.units_expected == Decimal(float(120 * edge)).quantize(Decimal("0.0001"))
+    assert group.z == round(z, 2) and group.p == float(f"{math.erfc(abs(z) / math.sqrt(2)):.3g}")
+    assert ("won" if gap < 0 else "lost") in group.message
+    # the same bets with every stake made tenfold: the money figures move, the units do not
+    big = Surveillance("T", True)
+    rng = random.Random(3)
+    for k in range(120):
+        players = {}
+        stake = Decimal(rng.choice([5, 50])) * 10
+        house = rng.choice([Decimal(1), Decimal(-1), Decimal(-1), Decimal(0)])
+        add_bet(players, "P1", "main bataille", stake, house * stake)
+        if k % 3 == 0:
+            add_bet(players, "P1", "egalite", Decimal(10), Decimal(-100))
+        if k % 7 == 0:
+            add_bet(players, "P1", None, stake, house * stake, "main bataille")
+        big.add_round("D1", players, None)
+    (acc,) = [r[5] for r in big.records_in_order() if r[:3] == (2, "P1", "result")]
+    tenfold = MoneyGroup()
+    tenfold.add(acc, figures, "T", "fr-bataille-2007")
+    again = _units_group(_money_group("night.del", "player", "P1", tenfold), tenfold)
+    assert (again.units, again.z) == (group.units, group.z) and tenfold.handle != money.handle

@@ -93,6 +93,7 @@ class Acc:
         "shoes",
         "square",
         "stakes",
+        "units",
     )
 
     def __init__(self, first: Mark | None = None) -> None:
@@ -105,6 +106,21 @@ class Acc:
         self.last: Mark | None = None
         self.shoes: set[int] = set()
         self.dealers: set[str] = set()
+        #: one bettor's bets by kind, each round's once: [bets, sum of result / stake] (``add_units``)
+        self.units: dict[Kind, list] = {}
+
+    def add_units(self, stakes: dict, results: dict) -> None:
+        """A round's results per unit staked, by kind: the units test (``audit.statistics.units``)."""
+        units = self.units
+        for kind, result in results.items():
+            stake = stakes.get(kind)
+            if stake:
+                mine = units.get(kind)
+                if mine is None:
+                    units[kind] = [1, result / stake]
+                else:
+                    mine[0] += 1
+                    mine[1] += result / stake
 
     def add(self, stakes: dict, result: Decimal) -> None:
         self.rounds += 1
@@ -144,25 +160,48 @@ class Acc:
         for mine, theirs in pairs:
             for key, amount in theirs.items():
                 mine[key] = mine.get(key, ZERO) + amount
+        for key, (bets, total) in other.units.items():
+            mine_units = self.units.get(key)
+            if mine_units is None:
+                self.units[key] = [bets, total]
+            else:
+                mine_units[0] += bets
+                mine_units[1] += total
 
 
-def add_bet(players: dict, who, kind: Kind | None, amount: Decimal, result: Decimal) -> None:
+def add_bet(
+    players: dict,
+    who,
+    kind: Kind | None,
+    amount: Decimal,
+    result: Decimal,
+    counted: Kind | None = None,
+) -> None:
     """One settled bet of a round into the round's sums by player (``Surveillance.add_round``):
     its stake under its kind (None: a stake with no row of its own, its result only), its result.
+    ``counted``: the kind whose result per unit staked this bet's result is part of (a stake with
+    no row of its own, such as the war stake, counts in its hand's main bet); its kind by default.
 
-    A player's usual round is one bet, kept as the tuple (kind, stake, result); a second makes it
-    [stakes by kind, result]."""
+    A player's usual round is one bet, kept as the tuple (kind, stake, result); a second (or a
+    bet with no row of its own) makes it [stakes by kind, result, results by kind counted]."""
     entry = players.get(who)
+    if counted is None:
+        counted = kind
     if entry is None:
-        players[who] = (kind, amount, result)
-        return
-    if type(entry) is tuple:
+        if kind is not None and counted == kind:
+            players[who] = (kind, amount, result)
+            return
+        entry = players[who] = [{}, ZERO, {}]
+    elif type(entry) is tuple:
         first, stake, before = entry
-        entry = players[who] = [{} if first is None else {first: stake}, before]
+        entry = players[who] = [{first: stake}, before, {first: before}]
     entry[1] += result
     if kind is not None:
         mine = entry[0]
         mine[kind] = mine[kind] + amount if kind in mine else amount
+    if counted is not None:
+        results = entry[2]
+        results[counted] = results[counted] + result if counted in results else result
 
 
 class ShoeCards:
@@ -359,17 +398,24 @@ class Surveillance:
             acc.last = end
             acc.shoes.add(shoe)
             if type(entry) is not tuple:
-                acc.add(*entry)
+                acc.add(entry[0], entry[1])
+                acc.add_units(entry[0], entry[2])
                 continue
             kind, amount, result = (
                 entry  # the usual round, one bet: ``add`` without its call or its dictionary
             )
             acc.rounds += 1
             acc.result += result
-            if kind is not None:
-                mine, square = acc.stakes, acc.square
-                mine[kind] = mine.get(kind, ZERO) + amount
-                square[kind] = square.get(kind, ZERO) + amount * amount
+            mine, square = acc.stakes, acc.square
+            mine[kind] = mine.get(kind, ZERO) + amount
+            square[kind] = square.get(kind, ZERO) + amount * amount
+            if amount:
+                units = acc.units.get(kind)
+                if units is None:
+                    acc.units[kind] = [1, result / amount]
+                else:
+                    units[0] += 1
+                    units[1] += result / amount
 
     def _partials(self) -> list[Record]:
         """The players' and dealers' sums so far, as records (partial: the group may go on)."""

@@ -306,4 +306,8 @@ def _group_row(input_id: int, g, p_adjusted: float | None) -> dict:
         "p": g.p,
         "p_adjusted": p_adjusted,
         "message": g.message,
+        "bets": g.bets,
+        "units": None if g.units is None else str(g.units),
+        "units_expected": None if g.units_expected is None else str(g.units_expected),
+        "units_sd": None if g.units_sd is None else str(g.units_sd),
     }

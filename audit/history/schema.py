@@ -29,6 +29,8 @@ metadata = MetaData()
 
 #: a decimal amount as written in the report: sign, digits, point, two decimals (room to spare)
 Money = String(40)
+#: a figure per unit staked, as the report writes it (four decimals)
+Units = String(40)
 
 
 def _input_id() -> Column:
@@ -134,5 +136,10 @@ groups = Table(
     #: set when the group was an anomaly of its run (Holm-corrected p below the run's alpha)
     Column("p_adjusted", Float),
     Column("message", Text, nullable=False),
+    #: the units test (test "units"): main bets, their results per unit staked, its expectation, sd
+    Column("bets", Integer),
+    Column("units", Units),
+    Column("units_expected", Units),
+    Column("units_sd", Units),
     Index("ix_audit_stat_group_input", "input_id"),
 )

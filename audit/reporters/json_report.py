@@ -140,6 +140,15 @@ def anomaly(a) -> dict[str, Any]:
         result=None if g.result is None else money(g.result),
         expected=None if g.expected is None else money(g.expected),
         sd=None if g.sd is None else money(g.sd),
+    )
+    if g.test == "units":
+        out.update(
+            bets=g.bets,
+            units=str(g.units),
+            units_expected=str(g.units_expected),
+            units_sd=str(g.units_sd),
+        )
+    out.update(
         z=g.z,
         p=g.p,
         p_adjusted=a.p_adjusted,
@@ -167,6 +176,13 @@ def _group(g) -> dict[str, Any]:
             result=money(g.result),
             expected=money(g.expected),
             sd=money(g.sd),
+        )
+    elif g.test == "units":
+        out.update(
+            bets=g.bets,
+            units=str(g.units),
+            units_expected=str(g.units_expected),
+            units_sd=str(g.units_sd),
         )
     else:
         out.update(cards=g.cards, statistic=g.statistic)

@@ -16,6 +16,7 @@ from ..statistics import SCOPES, Group
 SHOWN = 5
 _TESTS = {
     "result": "result against expectation",
+    "units": "results per unit staked",
     "ranks": "rank frequencies",
     "order": "cards after one of the same rank",
 }
@@ -95,6 +96,11 @@ def _row(g: Group) -> str:
         figures = (
             f"{g.rounds:>6} rounds  handle {g.handle:>12.2f}  result {g.result:>11.2f}  "
             f"expected {g.expected:>11.2f}  sd {g.sd:>10.2f}"
+        )
+    elif g.test == "units":
+        figures = (
+            f"{g.rounds:>6} rounds  {g.bets:>6} bets  units {g.units:>9.2f}  "
+            f"expected {g.units_expected:>9.2f}  sd {g.units_sd:>7.2f}"
         )
     else:
         figures = f"{g.rounds:>6} rounds  {g.cards:>6} cards  statistic {g.statistic:>8g}"

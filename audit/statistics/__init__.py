@@ -14,6 +14,7 @@ import heapq
 import math
 from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 from itertools import groupby
 from operator import attrgetter, itemgetter
 
@@ -27,6 +28,11 @@ DEFAULT_ALPHA = 0.001
 CORRECTION = "holm"
 #: fewest rounds for a money group to be tested (the normal approximation needs a sample)
 MIN_ROUNDS = 30
+#: fewest main bets for a units test: its results per unit are skewed (a lost bataille costs two
+#: units), and at 30 bets the normal tail far out, where Holm looks, is too thin
+MIN_BETS = 100
+#: the units test's figures (results per unit staked) are written to four decimals
+UNIT_PLACES = Decimal("0.0001")
 
 
 @dataclass
@@ -34,7 +40,8 @@ class Group:
     scope: str
     id: str
     path: str
-    #: what was measured: "result" (money), "ranks" (rank frequencies) or "order" (neighbours of equal rank)
+    #: what was measured: "result" (money), "units" (results per unit staked), "ranks" (rank
+    #: frequencies) or "order" (neighbours of equal rank)
     test: str
     table: str | None
     ruleset: str | None
@@ -61,6 +68,12 @@ class Group:
     last_line: int | None = None
     first_time: str | None = None
     last_time: str | None = None
+    #: the units test (test "units"): the main bets counted, the sum of their results per unit
+    #: staked, its exact expectation and its sd (per unit, from the same side as ``result``)
+    bets: int | None = None
+    units: Decimal | None = None
+    units_expected: Decimal | None = None
+    units_sd: Decimal | None = None
 
     @property
     def key(self) -> tuple[str, str, str, str]:
@@ -198,6 +211,8 @@ def build(report, library, alpha: float = DEFAULT_ALPHA) -> Statistics:
                 stats.groups.extend(pending)
                 pending = []
                 stats.groups.append(group)
+                if money.bets:
+                    stats.groups.append(_units_group(group, money))
             else:
                 for record in records:  # one: a shoe's test, or a table's shoes summed
                     card = _card_group(
@@ -268,6 +283,62 @@ def _money_group(path: str, scope: str, ident: str, m: MoneyGroup) -> Group:
         _set_z(g, z, math.erfc(abs(z) / math.sqrt(2)))
         g.message = _money_message(g, m, *gap)
     return g
+
+
+def _units_group(money: Group, m: MoneyGroup) -> Group:
+    """The units test of a bettor's group: its main bets' results per unit staked, summed, against
+    their exact mean and variance per unit. It lends the money group's figures and places."""
+    g = Group(
+        money.scope,
+        money.id,
+        money.path,
+        "units",
+        money.table,
+        money.ruleset,
+        money.rounds,
+        handle=money.handle,
+        result=money.result,
+        expected=money.expected,
+        sd=money.sd,
+        dealer=money.dealer,
+        player=money.player,
+        dealers=money.dealers,
+        shoes=money.shoes,
+        first_line=money.first_line,
+        last_line=money.last_line,
+        first_time=money.first_time,
+        last_time=money.last_time,
+    )
+    g.bets = m.bets
+    g.units = m.units.quantize(UNIT_PLACES)
+    mean = m.units_mean
+    g.units_expected = _decimal(mean)
+    g.units_sd = Decimal(math.sqrt(m.units_variance)).quantize(UNIT_PLACES)
+    if m.bets >= MIN_BETS and m.units_variance > 0:
+        if not g.dealers and not g.shoes and g.first_line is None:
+            _place(g, m.shoes, m)
+        gap = Fraction(m.units) - mean
+        z = float(gap) / math.sqrt(m.units_variance)
+        _set_z(g, z, math.erfc(abs(z) / math.sqrt(2)))
+        g.message = _units_message(g, gap)
+    return g
+
+
+def _decimal(value: Fraction) -> Decimal:
+    """A fraction to ``UNIT_PLACES``, half to even."""
+    return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(UNIT_PLACES)
+
+
+def _units_message(g: Group, gap: Fraction) -> str:
+    """``gap``: the results per unit less their expectation, from the side of the group's result."""
+    amount = f"{abs(float(gap)):,.2f}"
+    over = f"over {g.bets} main bets, per unit staked (z = {g.z:.2f})"
+    if g.scope in ("banker", "ponte"):
+        did = "won" if gap > 0 else "lost"
+        return f"player {g.id} as {g.scope} {did} {amount} units more than expected {over}"
+    did = "won" if gap < 0 else "lost"
+    who = f"player {g.id}" if g.scope == "player" else f"player {g.player} with dealer {g.dealer}"
+    return f"{who} {did} {amount} units more than expected {over}"
 
 
 def _money_message(g: Group, m: MoneyGroup, gap: int, scale: int) -> str:

@@ -5,6 +5,10 @@ stakes and the per-round products of stakes; the odds (``audit.odds``) give each
 edge and variance per unit. Expected = sum of edge × stake, exact. The variance treats the
 bets of one round as perfectly correlated (sum over rounds of (sum of stake × sd)²): an upper
 bound, since hands share the dealer's card, so |z| is never overstated.
+
+The units test of one bettor's group (player, pair, banker, ponte) needs no stake: each round's
+result per unit staked on the main bet, summed, against the bets' exact mean and variance per
+unit. Stakes that vary tenfold and the side bets' wide swings weigh nothing in it.
 """
 
 from __future__ import annotations
@@ -44,6 +48,12 @@ class Figures:
             math.lcm(*(edge.denominator for edge, _ in units.values())) if units else 1
         )
         self.cache: dict[str, tuple[int, float, float]] = {}
+        #: the main bet (the odds' first row's): the units test counts its kinds, not the side bets
+        self.main = next(iter(units)).split(" ", 1)[0] if units else None
+
+    def is_main(self, kind: str) -> bool:
+        """Whether the kind is one of the main bet's (the units test counts it)."""
+        return kind.split(" ", 1)[0] == self.main
 
     def of(self, kind: str) -> tuple[int, float, float]:
         """The kind's edge numerator (over ``denominator``), variance and sd per unit."""
@@ -77,6 +87,12 @@ class MoneyGroup:
         self.dealers: set[str] = set()
         self.first: tuple | None = None
         self.last: tuple | None = None
+        #: the units test (main bet): bets, their results per unit staked, its exact mean (integer
+        #: numerators by denominator, as ``parts``) and its variance
+        self.bets = 0
+        self.units = Decimal(0)
+        self.units_parts: dict[int, int] = {}
+        self.units_variance = 0.0
 
     def add(self, acc, figures: Figures, table: str, ruleset: str) -> None:
         self.rounds += acc.rounds
@@ -101,6 +117,14 @@ class MoneyGroup:
             self.variance += float(product) * of(kind)[1]
         for (one, two), product in sorted(acc.cross.items()):
             self.variance += 2 * float(product) * of(one)[2] * of(two)[2]
+        units = self.units_parts
+        for kind, (bets, total) in sorted(acc.units.items()):
+            if figures.is_main(kind):
+                self.bets += bets
+                self.units += total
+                numerator, variance, _ = of(kind)
+                units[scale] = units.get(scale, 0) + bets * numerator
+                self.units_variance += bets * variance
 
     @property
     def expected(self) -> Fraction:
@@ -119,6 +143,14 @@ class MoneyGroup:
         return sum(
             numerator * (common // denominator) for denominator, numerator in self.parts.items()
         ), common
+
+    @property
+    def units_mean(self) -> Fraction:
+        """The units test's exact expectation: the main bets' edges per unit, summed."""
+        return sum(
+            (Fraction(numerator, scale) for scale, numerator in self.units_parts.items()),
+            Fraction(0),
+        )
 
     @property
     def sd(self) -> float:

@@ -376,6 +376,12 @@ class Settlement:
                 kind = EGALITE_WAR_ALONE if len(self.warring()) == 1 else EGALITE_WAR_OTHERS
             else:
                 kind = EGALITE if name == "egalite" else None
+            # the war stake's result is the main bet's, per unit of the initial stake
+            counted = (
+                (MAIN_SURRENDER if hand.choice == "surrender" else MAIN_BATAILLE)
+                if name == "war"
+                else kind
+            )
             spot = hand.spots[name]
             stakes = spot.stakes
             if len(stakes) == 1:
@@ -385,7 +391,7 @@ class Settlement:
                         whole[kind] = whole[kind] + amount if kind in whole else amount
                     who = owner.id if owner.kind == "standing" else seated.get(int(owner.id))
                     if who is not None:
-                        add_bet(players, who, kind, amount, result)
+                        add_bet(players, who, kind, amount, result, counted)
                 continue
             spot_total = spot.total
             for owner, (amount, _) in stakes.items():
@@ -396,7 +402,7 @@ class Settlement:
                     total += share
                     who = owner.id if owner.kind == "standing" else seated.get(int(owner.id))
                     if who is not None:
-                        add_bet(players, who, kind, amount, share)
+                        add_bet(players, who, kind, amount, share, counted)
         return players, (whole, total)
 
     def _war_outcome(self: BatailleRound, hand: HandState) -> str | None:

@@ -12,6 +12,7 @@ from .markup import Html, el, join, money, number, row, table
 
 _TESTS = {
     "result": "result against expectation",
+    "units": "results per unit staked",
     "ranks": "rank frequencies",
     "order": "cards after one of the same rank",
 }
@@ -158,6 +159,46 @@ def _flagged(report: Report) -> set[tuple[str, str, str]]:
     return out
 
 
+def _units_table(groups: list, several: bool, scope: str, flagged: set) -> Html:
+    """One scope's units tests: the main bets' results per unit staked against their expectation."""
+    head = [
+        "id",
+        *(["file"] if several else []),
+        "table",
+        "rounds",
+        "bets",
+        "units",
+        "expected",
+        "sd",
+        "z",
+        "p",
+    ]
+
+    def units_row(g) -> Html:
+        return row(
+            g.id,
+            *([el("code", g.path)] if several else []),
+            g.table or "several",
+            f"{g.rounds:,}",
+            f"{g.bets:,}",
+            number(g.units, ",.2f"),
+            number(g.units_expected, ",.2f"),
+            number(g.units_sd, ",.2f"),
+            number(g.z, ".2f"),
+            number(g.p),
+        )
+
+    return _listed(
+        groups,
+        head,
+        units_row,
+        f"{scope}: results per unit staked",
+        f"groups from-{len(head) - 6}",
+        scope,
+        flagged,
+    )
+
+
 def _listed(
     groups: list,
     head: list[str],
@@ -267,7 +308,10 @@ def _groups(report: Report) -> Html:
                     flagged,
                 )
             )
-        card_groups = [g for g in mine if g.test != "result"]
+        unit_groups = [g for g in mine if g.test == "units"]
+        if unit_groups:
+            parts.append(_units_table(unit_groups, several, scope, flagged))
+        card_groups = [g for g in mine if g.test in ("ranks", "order")]
         if card_groups:
             head = [
                 "id",
