@@ -239,7 +239,11 @@ def test_other_tables_sums_looked_up_are_those_read_whole(stacked, monkeypatch, 
         library.statistics = True
         live = LiveStatistics(library, lambda a: None)
         seen: list = []
-        live.observe = lambda g: seen.append((g.key, g.table, g.rounds, g.result, g.expected, g.z))
+        live.observe = lambda g: seen.append(
+            (g.key, g.table, g.rounds, g.result, g.expected, g.z)
+            if g.test == "result"
+            else (g.key, g.table, g.rounds, g.units, g.units_expected, g.z)
+        )
         follower = Follower(library, [str(log)], lambda p, f: None, {}, None, live)
         follower.poll()
         follower.finish()
@@ -247,12 +251,18 @@ def test_other_tables_sums_looked_up_are_those_read_whole(stacked, monkeypatch, 
         rows = live.store.db.execute("SELECT scope, count(*) FROM sums GROUP BY scope")
         return seen, {SCOPES[scope]: n for scope, n in rows}
 
+    def figures(test: str, result, expected) -> tuple[str, str]:
+        """As the JSON report writes them: money to the cent, units as they are."""
+        if test == "units":
+            return str(result), str(expected)
+        return money(result), money(expected)
+
     def as_checked(log: Path, seen: list) -> None:
         """Each group's last look has the figures of ``audit check``."""
         last = {
-            key: (table, rounds, money(result), money(expected), z)
+            key: (table, rounds, *figures(key[3], result, expected), z)
             for key, table, rounds, result, expected, z in seen
-            if key[3] == "result"
+            if key[3] in ("result", "units")
         }
         report = json.loads(run("check", "-f", "json", str(log)).stdout)["statistics"]["groups"]
         check = {
@@ -263,10 +273,13 @@ def test_other_tables_sums_looked_up_are_those_read_whole(stacked, monkeypatch, 
                 g["expected"],
                 g["z"],
             )
+            if g["test"] == "result"
+            else (g["table"], g["rounds"], g["units"], g["units_expected"], g["z"])
             for g in report
             if g["scope"] in ("dealer", "player", "pair")
         }
         assert {k[1] for k in check} == {"dealer", "player", "pair"}
+        assert {k[3] for k in check} == {"result", "units"}  # the units test live too
         assert {k: last[k] for k in check} == check
 
     monkeypatch.setattr(live_stats, "_records_now", counted)

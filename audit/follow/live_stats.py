@@ -36,6 +36,7 @@ from ..statistics import (
     _place,
     _round_p,
     _summed,
+    _units_group,
 )
 from ..statistics.money import Figures, MoneyGroup, units
 from .live_store import LiveStore
@@ -187,7 +188,10 @@ class LiveStatistics:
                 for card in pending:
                     card.handle, card.result = group.handle, group.result
                     card.expected, card.sd = group.expected, group.sd
-                self._tested([*pending, group], replay.sink.line)
+                tested = [*pending, group]
+                if money.bets:  # a bettor's group: its units test too, as in the report
+                    tested.append(_units_group(group, money))
+                self._tested(tested, replay.sink.line)
             else:
                 record = next(records)
                 card = _card_group(
