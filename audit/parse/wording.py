@@ -56,17 +56,11 @@ _KV_VALUES = {
     "TALON_KV": "a number of cards",
     "SEAT_KV": _VALUE_HELP["SEAT"],
     "TO_KV": _VALUE_HELP["SEAT"],
-    "SPOT_KV": "main, egalite, war or egalite-war",
-    "HOW_KV": "first, suite, taken, taux, auction or next",
-    "MODE_KV": "solo, table or suivi",
-    "PONTE_POINT_KV": "a point from 0 to 9",
-    "BANKER_POINT_KV": "a point from 0 to 9",
 }
 _BARE_VALUES = {
     "CARD": _VALUE_HELP["CARD"],
     "SEAT_NUMBER": _VALUE_HELP["SEAT"],
     "ROUND_NUMBER": "a round number (a positive integer)",
-    "POINT_DIGIT": "a point from 0 to 9",
     "STRING": 'a double-quoted text ("..." with \\" and \\\\ escapes)',
     "TABLE": "a table id: a letter or digit then up to 31 letters, digits, _ . -",
     "TIMESTAMP": "an RFC 3339 timestamp with an offset, e.g. 2026-11-20T21:03:12+01:00",

@@ -2,6 +2,7 @@
 
 from ...engine.game import Game
 from ...resources import rulesets_dir
+from .events import SYNTAX
 from .round import BatailleRound
 from .table import BatailleTable
 
@@ -11,6 +12,7 @@ GAME = Game(
     round=BatailleRound,
     extension=BatailleTable,
     words=("sun war",),
+    syntax=SYNTAX,
     rulesets=rulesets_dir(),
     odds="audit.games.bataille.odds:ODDS",
     simulator="audit.games.bataille.tables:SIMULATOR",

@@ -2,6 +2,7 @@
 
 from ...engine.game import Game
 from ...resources import rulesets_dir
+from .events import SYNTAX
 from .round import CdfRound
 from .table import CdfTable
 
@@ -11,6 +12,7 @@ GAME = Game(
     round=CdfRound,
     extension=CdfTable,
     words=("cdf", "baccara"),
+    syntax=SYNTAX,
     rulesets=rulesets_dir(),
     odds="audit.games.chemin_de_fer.odds:ODDS",
     simulator="audit.games.chemin_de_fer.tables:SIMULATOR",
