@@ -22,6 +22,7 @@ from pathlib import Path
 from . import events as ev
 from .engine.checks import DECLARED, EVERY_GAME, FORMAT, Check, checks_in
 from .engine.game import Game, RegistryError
+from .engine.surveillance import add_scopes
 
 #: the entry point group a game package publishes its ``Game`` under
 GROUP = "del_audit.games"
@@ -130,7 +131,19 @@ def _events(games: list[Game]) -> list[Game]:
     return games
 
 
-GAMES: dict[str, Game] = registry(_events(discover()))
+def _scopes(games: list[Game]) -> list[Game]:
+    """Register the games' own statistics scopes (``Game.scopes``), in the games' name order."""
+    for game in games:
+        add_scopes(game.scopes)
+    return games
+
+
+GAMES: dict[str, Game] = registry(_scopes(_events(discover())))
+
+
+def game_scopes() -> tuple[str, ...]:
+    """The statistics' scopes the games add (a player's result in a part of their own)."""
+    return tuple(scope for name in sorted(GAMES) for scope in GAMES[name].scopes)
 
 
 def syntaxes() -> list[ev.Syntax]:

@@ -125,6 +125,9 @@ class Game:
     #: the words that are this game's alone (beside its name and title): what no module outside
     #: the game's own package may spell (``tests/test_game_names.py``)
     words: tuple[str, ...] = ()
+    #: the statistics' scopes of its own, before the shoe's: a player's result in each part he
+    #: plays where the game's parts are not the house's and a box's (counted in coups)
+    scopes: tuple[str, ...] = ()
     #: its own events, their grammar and wording (None: it plays the format's events only)
     syntax: ev.Syntax | None = None
     #: the folder of the game's shipped rulesets (None: it ships none)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from ..registry import game_scopes
 from ..statistics import DEFAULT_ALPHA, MIN_ROUNDS, Group, Statistics
 from . import periods, schema
 from .gaming_day import of_stamp
@@ -42,7 +43,7 @@ COLUMNS = [
     "message",
 ]
 #: the scopes summed over nights (a shoe is one night's)
-SUMMED = ("table", "dealer", "player", "pair", "banker", "ponte")
+SUMMED = ("table", "dealer", "player", "pair", *game_scopes())
 CENT = Decimal("0.01")
 
 
@@ -135,7 +136,7 @@ def _message(g: Group, s: _Sum) -> str:
     amount = format(abs(gap).quantize(CENT), ",.2f")
     nights = f"{len(s.days)} night{'s' if len(s.days) != 1 else ''}"
     over = f"over {s.rounds} rounds in {nights} of {g.path} (z = {g.z:.2f})"
-    if g.scope in ("banker", "ponte"):
+    if g.scope in game_scopes():
         return f"player {g.id} as {g.scope} {'won' if gap > 0 else 'lost'} {amount} more than expected {over}"
     if g.scope in ("player", "pair"):
         who = (
