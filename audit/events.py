@@ -57,8 +57,9 @@ class Open(_Event):
     seats: int
     min: Decimal
     max: Decimal
-    egalite_min: Decimal | None = None
-    egalite_max: Decimal | None = None
+    #: a second pair of limits, for a bet a game posts apart (its key=value terminals: ``Syntax``)
+    side_min: Decimal | None = None
+    side_max: Decimal | None = None
 
 
 @event
@@ -66,8 +67,9 @@ class Limits(_Event):
     verb: Literal["LIMITS"] = "LIMITS"
     min: Decimal
     max: Decimal
-    egalite_min: Decimal | None = None
-    egalite_max: Decimal | None = None
+    #: a second pair of limits, for a bet a game posts apart (its key=value terminals: ``Syntax``)
+    side_min: Decimal | None = None
+    side_max: Decimal | None = None
 
 
 @event

@@ -156,6 +156,12 @@ def syntaxes() -> list[ev.Syntax]:
     return out
 
 
+def fixtures_of(game: str) -> Path | None:
+    """The folder of the rule fixtures of a game's rulesets, when the game ships its own."""
+    known = GAMES.get(game)
+    return known.fixtures if known is not None else None
+
+
 def names() -> list[str]:
     """The registered games' names, sorted."""
     return sorted(GAMES)

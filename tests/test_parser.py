@@ -66,8 +66,8 @@ VERBS = [
             seats=7,
             min=D("10"),
             max=D("500"),
-            egalite_min=D("5"),
-            egalite_max=D("50"),
+            side_min=D("5"),
+            side_max=D("50"),
         ),
     ),
     (
@@ -79,19 +79,19 @@ VERBS = [
             seats=10,
             min=D("60"),
             max=D("100000"),
-            egalite_min=None,
-            egalite_max=None,
+            side_min=None,
+            side_max=None,
         ),
     ),
     (
         "LIMITS min=20 max=1000",
         ev.Limits,
-        dict(min=D("20"), max=D("1000"), egalite_min=None, egalite_max=None),
+        dict(min=D("20"), max=D("1000"), side_min=None, side_max=None),
     ),
     (
         "LIMITS min=20 max=1000 egalite-min=5 egalite-max=100",
         ev.Limits,
-        dict(min=D("20"), max=D("1000"), egalite_min=D("5"), egalite_max=D("100")),
+        dict(min=D("20"), max=D("1000"), side_min=D("5"), side_max=D("100")),
     ),
     ("DEALER id=D0412", ev.Dealer, dict(id="D0412")),
     ("SUPERVISOR present", ev.Supervisor, dict(present=True)),
@@ -354,7 +354,7 @@ def test_bet_arguments_in_any_order(rest):
         ("POINT banker=6 ponte=7", dict(ponte=7, banker=6)),
         (
             "LIMITS egalite-max=100 max=1000 egalite-min=5 min=20",
-            dict(min=D("20"), max=D("1000"), egalite_min=D("5"), egalite_max=D("100")),
+            dict(min=D("20"), max=D("1000"), side_min=D("5"), side_max=D("100")),
         ),
     ],
 )

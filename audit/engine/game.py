@@ -132,6 +132,10 @@ class Game:
     syntax: ev.Syntax | None = None
     #: the folder of the game's shipped rulesets (None: it ships none)
     rulesets: Path | None = None
+    #: the folder of its rules' fixtures, ``<ruleset>/<RULE-ID>.del`` (None: the auditor's own
+    #: ``fixtures/rules``, where the built-in games' are); the sentences its rulesets cite are
+    #: indexed in ``<rulesets>/sentences/<ruleset>.yaml``
+    fixtures: Path | None = None
     #: the game's exact odds: an ``audit.odds.GameOdds``
     odds: str | None = None
     #: the game's simulator: an ``audit.simulate.GameSimulator``

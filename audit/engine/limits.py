@@ -37,21 +37,22 @@ HOUSE_LIMITS = declare("house-limits", HouseLimits, EVERY_GAME)
 class Limits:
     min: Decimal
     max: Decimal
-    egalite_min: Decimal | None = None
-    egalite_max: Decimal | None = None
+    #: the second pair, for a bet a game posts apart (None: not posted, the main pair holds)
+    side_min: Decimal | None = None
+    side_max: Decimal | None = None
 
     @property
-    def eg_min(self) -> Decimal:
-        return self.min if self.egalite_min is None else self.egalite_min
+    def side_lo(self) -> Decimal:
+        return self.min if self.side_min is None else self.side_min
 
     @property
-    def eg_max(self) -> Decimal:
-        return self.max if self.egalite_max is None else self.egalite_max
+    def side_hi(self) -> Decimal:
+        return self.max if self.side_max is None else self.side_max
 
 
 def verify_limits(lim: Limits, flagger: Flagger, flag: Callable[..., None]) -> None:
     """Posted limits against the rules; ``flag`` is the table's (it names the round)."""
-    if lim.min > lim.max or lim.eg_min > lim.eg_max:
+    if lim.min > lim.max or lim.side_lo > lim.side_hi:
         flag(OUT_OF_CONTEXT, "posted minimum above the maximum")
         return
     mult = flagger.settings(LIMITS_MULTIPLE)
@@ -77,9 +78,9 @@ def verify_limits(lim: Limits, flagger: Flagger, flag: Callable[..., None]) -> N
                 HOUSE_LIMITS,
                 f"maximum {fmt_amount(lim.max)} above the house's {fmt_amount(house.max_at_most)}",
             )
-        if house.egalite_max_at_most is not None and lim.eg_max > house.egalite_max_at_most:
+        if house.egalite_max_at_most is not None and lim.side_hi > house.egalite_max_at_most:
             flag(
                 HOUSE_LIMITS,
-                f"égalité maximum {fmt_amount(lim.eg_max)} above the house's "
+                f"égalité maximum {fmt_amount(lim.side_hi)} above the house's "
                 f"{fmt_amount(house.egalite_max_at_most)}",
             )

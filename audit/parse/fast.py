@@ -282,8 +282,6 @@ _SHAPED_FIELDS = frozenset(
         "talon",
         "min",
         "max",
-        "egalite_min",
-        "egalite_max",
         "seats",
         "decks",
     }

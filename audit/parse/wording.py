@@ -42,8 +42,6 @@ _KV_VALUES = {
     "SEATS_KV": "a number of seats from 1 to 99",
     "MIN_KV": _VALUE_HELP["AMOUNT"],
     "MAX_KV": _VALUE_HELP["AMOUNT"],
-    "EGALITE_MIN_KV": _VALUE_HELP["AMOUNT"],
-    "EGALITE_MAX_KV": _VALUE_HELP["AMOUNT"],
     "AMOUNT_KV": _VALUE_HELP["AMOUNT"],
     "ID_KV": "an id (letters, digits, _ . -)",
     "PLAYER_KV": "a player id (letters, digits, _ . -)",

@@ -38,6 +38,17 @@ class Choice(EventBase):
     choice: Literal["war", "surrender"]
 
 
+def _after_eq(token: str) -> str:
+    return token.split("=", 1)[1]
+
+
+def _amount(token: str) -> Decimal:
+    return Decimal(_after_eq(token))
+
+
+#: what an amount may be, in words (as the format's own amounts say it)
+_AMOUNT = "an amount: digits, no sign, at most 2 decimals (e.g. 50 or 12.50)"
+
 _GRAMMAR = r"""
 bet: "BET" (_WS bet_arg)+
 ?bet_arg: SEAT_KV | SPOT_KV | AMOUNT_KV | BY_KV | APPROVED
@@ -45,10 +56,16 @@ withdraw: "WITHDRAW" (_WS withdraw_arg)+
 ?withdraw_arg: SEAT_KV | SPOT_KV | AMOUNT_KV | BY_KV
 choice: "CHOICE" _WS SEAT_KV _WS (WAR | SURRENDER)
 
+// the égalité's own limits, beside the main pair
+%extend open_arg: EGALITE_MIN_KV | EGALITE_MAX_KV
+%extend limits_arg: EGALITE_MIN_KV | EGALITE_MAX_KV
+
 // a box's stake is settled by seat= and spot=
 %extend settle_arg: SPOT_KV
 %extend push_arg: SPOT_KV
 
+EGALITE_MIN_KV: /egalite-min=(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?(?![^ \t])/
+EGALITE_MAX_KV: /egalite-max=(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?(?![^ \t])/
 SPOT_KV: /spot=(main|egalite-war|egalite|war)(?![^ \t])/
 WAR: "war"
 SURRENDER: "surrender"
@@ -58,11 +75,21 @@ APPROVED: "approved"
 SYNTAX = Syntax(
     models=(Bet, Withdraw, Choice),
     grammar=_GRAMMAR,
-    fields={"SPOT_KV": ("spot", lambda token: token.split("=", 1)[1])},
+    fields={
+        "SPOT_KV": ("spot", _after_eq),
+        "EGALITE_MIN_KV": ("side_min", _amount),
+        "EGALITE_MAX_KV": ("side_max", _amount),
+    },
     words={
         "WAR": ("choice", "war"),
         "SURRENDER": ("choice", "surrender"),
         "APPROVED": ("approved", True),
     },
-    values={"SPOT_KV": "main, egalite, war or egalite-war"},
+    values={
+        "SPOT_KV": "main, egalite, war or egalite-war",
+        "EGALITE_MIN_KV": _AMOUNT,
+        "EGALITE_MAX_KV": _AMOUNT,
+    },
+    spellings={"side_min": "egalite-min=AMOUNT", "side_max": "egalite-max=AMOUNT"},
+    free=("side_min", "side_max"),
 )

@@ -335,7 +335,7 @@ class BatailleRound(War, Settlement, Round):
 
     def _check_egalite(self, seat: int, name: str, spot: Spot) -> None:
         lim = self.limits
-        eg_min = lim.eg_min
+        eg_min = lim.side_lo
         for owner, (amount, line) in spot.stakes.items():
             if ZERO < amount < eg_min:
                 self.flag(
@@ -345,13 +345,13 @@ class BatailleRound(War, Settlement, Round):
                     line=line,
                     expected=f"an égalité stake of at least {fmt_amount(eg_min)}",
                 )
-        if spot.total > lim.eg_max:
+        if spot.total > lim.side_hi:
             self.flag(
                 EGALITE_LIMITS,
                 f"seat {seat} {name}: {fmt_amount(spot.total)} staked, above the égalité "
-                f"maximum {fmt_amount(lim.eg_max)}",
+                f"maximum {fmt_amount(lim.side_hi)}",
                 line=spot.last_line,
-                expected=f"at most {fmt_amount(lim.eg_max)} on the égalité",
+                expected=f"at most {fmt_amount(lim.side_hi)} on the égalité",
             )
 
     def _check_house_boxes(self, players: set[int], boxes: dict[Owner, int]) -> None:
