@@ -27,7 +27,7 @@ from .values import Card, Owner
 Game = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9-]{0,31}$")]
 
 #: how every event class is declared: immutable, keyword arguments only, no unknown field; its
-#: validator is built when first used (a bataille night never builds the chemin de fer ones)
+#: validator is built when first used (a night of one game never builds another game's)
 if TYPE_CHECKING:  # what ``event`` makes, as a type checker must see it (it cannot see a partial)
     _T = TypeVar("_T")
 
@@ -266,7 +266,7 @@ class Syntax:
     event's fields by ``fields`` (a key=value or value terminal: field and converter) and
     ``words`` (a bare word: field and value, None for a word that carries none); ``values`` says
     in words what a terminal accepts and ``spellings`` how a field is written, for the error
-    messages; ``free`` names the fields whose values are free (amounts, points: not a choice of
+    messages; ``spots`` are the spots of a box it adds to the format's ``main``; ``free`` names the fields whose values are free (amounts, points: not a choice of
     words), which the fast parser may take out of a line to share one parse among lines. The
     rules may also extend the format's (``%extend deal_to: ...``)."""
 
@@ -277,6 +277,7 @@ class Syntax:
     values: Mapping[str, str] = field(default_factory=dict)
     spellings: Mapping[str, str] = field(default_factory=dict)
     free: tuple[str, ...] = ()
+    spots: tuple[str, ...] = ()
 
     def verbs(self) -> list[str]:
         return [verb_of(model) for model in self.models]

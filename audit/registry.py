@@ -162,6 +162,15 @@ def fixtures_of(game: str) -> Path | None:
     return known.fixtures if known is not None else None
 
 
+def spots() -> list[str]:
+    """The spots of a box a stake may be on: the format's ``main``, then the games' own
+    (``Syntax.spots``), each once."""
+    out = ["main"]
+    for syntax in syntaxes():
+        out.extend(spot for spot in syntax.spots if spot not in out)
+    return out
+
+
 def names() -> list[str]:
     """The registered games' names, sorted."""
     return sorted(GAMES)

@@ -1,7 +1,7 @@
 """A table's posted limits (OPEN, LIMITS) and the checks on the limits themselves.
 
-Every game posts a minimum and a maximum; the égalité pair of the format
-defaults to them. The checks here judge the posted figures, not the stakes:
+Every game posts a minimum and a maximum; a second pair, for a bet a game
+posts apart, defaults to them. The checks here judge the posted figures, not the stakes:
 the games judge the stakes against them.
 """
 

@@ -1,7 +1,7 @@
 """``audit history anomalies``: each statistics group of the recorded nights summed over a period.
 
 A patient cheat, invisible in any one night, shows in the month. Each group (table, dealer,
-player, pair; chemin de fer's banker and ponte) is summed per period over every recorded night
+player, pair, and a game's own scopes) is summed per period over every recorded night
 whose gaming day falls in it: rounds, handle, result and expected add up, and so do the
 variances (the nights are independent). A shoe is one night's and is not summed. The sums are
 tested as a night's groups are (``audit.statistics``: from 30 rounds, z against the normal
@@ -132,7 +132,7 @@ def tested(sums: dict[tuple, _Sum], alpha: float) -> Statistics:
 
 
 def _message(g: Group, s: _Sum) -> str:
-    gap = s.result - s.expected  # the house's (or, at chemin de fer, the player's side's) excess
+    gap = s.result - s.expected  # the bank's excess (the house's, or a player's who holds it)
     amount = format(abs(gap).quantize(CENT), ",.2f")
     nights = f"{len(s.days)} night{'s' if len(s.days) != 1 else ''}"
     over = f"over {s.rounds} rounds in {nights} of {g.path} (z = {g.z:.2f})"

@@ -50,6 +50,7 @@ FIELDS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "TALON_KV": ("talon", lambda t: int(_after_eq(t))),
     "SEAT_KV": ("seat", lambda t: int(_after_eq(t))),
     "TO_KV": ("to_seat", lambda t: int(_after_eq(t))),
+    "SPOT_KV": ("spot", _after_eq),
     "SEAT_NUMBER": ("seat", int),
     "ROUND_NUMBER": ("n", int),
     "CARD": ("card", Card.parse),

@@ -9,7 +9,7 @@ from functools import cache
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .. import events as ev
-from ..registry import names, syntaxes
+from ..registry import names, spots, syntaxes
 from .grammar import grammar, kv_key
 from .parsed import DelSyntaxError
 
@@ -29,6 +29,8 @@ def _kv_values(term: str) -> str:
     """What a key=value terminal accepts, in words (the games: the registry's)."""
     if term == "GAME_KV":
         return one_of(names())
+    if term == "SPOT_KV":
+        return one_of(spots())
     return _KV_VALUES.get(term, term)
 
 

@@ -1,5 +1,5 @@
 """Bataille's own events, their grammar and wording: the bets on a box's spots, the choice after
-a tie, and the spots a settlement (a format verb) may name."""
+a tie; the spots it adds to the format's ``main`` and the égalité's own pair of limits."""
 
 from __future__ import annotations
 
@@ -60,13 +60,8 @@ choice: "CHOICE" _WS SEAT_KV _WS (WAR | SURRENDER)
 %extend open_arg: EGALITE_MIN_KV | EGALITE_MAX_KV
 %extend limits_arg: EGALITE_MIN_KV | EGALITE_MAX_KV
 
-// a box's stake is settled by seat= and spot=
-%extend settle_arg: SPOT_KV
-%extend push_arg: SPOT_KV
-
 EGALITE_MIN_KV: /egalite-min=(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?(?![^ \t])/
 EGALITE_MAX_KV: /egalite-max=(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?(?![^ \t])/
-SPOT_KV: /spot=(main|egalite-war|egalite|war)(?![^ \t])/
 WAR: "war"
 SURRENDER: "surrender"
 APPROVED: "approved"
@@ -76,7 +71,6 @@ SYNTAX = Syntax(
     models=(Bet, Withdraw, Choice),
     grammar=_GRAMMAR,
     fields={
-        "SPOT_KV": ("spot", _after_eq),
         "EGALITE_MIN_KV": ("side_min", _amount),
         "EGALITE_MAX_KV": ("side_max", _amount),
     },
@@ -86,10 +80,10 @@ SYNTAX = Syntax(
         "APPROVED": ("approved", True),
     },
     values={
-        "SPOT_KV": "main, egalite, war or egalite-war",
         "EGALITE_MIN_KV": _AMOUNT,
         "EGALITE_MAX_KV": _AMOUNT,
     },
     spellings={"side_min": "egalite-min=AMOUNT", "side_max": "egalite-max=AMOUNT"},
     free=("side_min", "side_max"),
+    spots=("egalite", "war", "egalite-war"),
 )
