@@ -266,7 +266,8 @@ class Syntax:
     event's fields by ``fields`` (a key=value or value terminal: field and converter) and
     ``words`` (a bare word: field and value, None for a word that carries none); ``values`` says
     in words what a terminal accepts and ``spellings`` how a field is written, for the error
-    messages; ``spots`` are the spots of a box it adds to the format's ``main``; ``free`` names the fields whose values are free (amounts, points: not a choice of
+    messages; ``spots`` are the spots of a box it adds to the format's ``main``; ``side`` is the key and
+    the name of a second pair of limits it posts (``<key>-min=``, a house's ``<key>_max_at_most``); ``free`` names the fields whose values are free (amounts, points: not a choice of
     words), which the fast parser may take out of a line to share one parse among lines. The
     rules may also extend the format's (``%extend deal_to: ...``)."""
 
@@ -278,6 +279,7 @@ class Syntax:
     spellings: Mapping[str, str] = field(default_factory=dict)
     free: tuple[str, ...] = ()
     spots: tuple[str, ...] = ()
+    side: tuple[str, str] | None = None
 
     def verbs(self) -> list[str]:
         return [verb_of(model) for model in self.models]

@@ -22,6 +22,7 @@ from pathlib import Path
 from . import events as ev
 from .engine.checks import DECLARED, EVERY_GAME, FORMAT, Check, checks_in
 from .engine.game import Game, RegistryError
+from .engine.limits import add_side
 from .engine.surveillance import add_scopes
 
 #: the entry point group a game package publishes its ``Game`` under
@@ -123,6 +124,8 @@ def _events(games: list[Game]) -> list[Game]:
     """Register the games' own events (``Game.syntax``) with the format's; a verb two games
     write differently is an error."""
     for game in games:
+        if game.syntax is not None and game.syntax.side is not None:
+            add_side(*game.syntax.side)
         for model in game.syntax.models if game.syntax is not None else ():
             try:
                 ev.register(model)

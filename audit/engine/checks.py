@@ -28,6 +28,11 @@ class Params(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    @classmethod
+    def accepts(cls, key: str) -> bool:
+        """Whether the parameters take this key (what a house overlay may set)."""
+        return key in cls.model_fields
+
 
 class NoParams(Params):
     pass

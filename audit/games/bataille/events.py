@@ -86,4 +86,5 @@ SYNTAX = Syntax(
     spellings={"side_min": "egalite-min=AMOUNT", "side_max": "egalite-max=AMOUNT"},
     free=("side_min", "side_max"),
     spots=("egalite", "war", "egalite-war"),
+    side=("egalite", "égalité"),
 )
