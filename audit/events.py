@@ -22,13 +22,12 @@ from pydantic.dataclasses import dataclass
 
 from .values import Card, Owner
 
-Spot = Literal["main", "egalite", "war", "egalite-war"]
 #: a game's name as ``OPEN game=`` writes it; which names are games is the registry's
 #: (``audit.registry``: the grammar admits those only, the replay finds the game by it)
 Game = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9-]{0,31}$")]
 
 #: how every event class is declared: immutable, keyword arguments only, no unknown field; its
-#: validator is built when first used (a bataille night never builds the chemin de fer ones)
+#: validator is built when first used (a night of one game never builds another game's)
 if TYPE_CHECKING:  # what ``event`` makes, as a type checker must see it (it cannot see a partial)
     _T = TypeVar("_T")
 
@@ -58,8 +57,9 @@ class Open(_Event):
     seats: int
     min: Decimal
     max: Decimal
-    egalite_min: Decimal | None = None
-    egalite_max: Decimal | None = None
+    #: a second pair of limits, for a bet a game posts apart (its key=value terminals: ``Syntax``)
+    side_min: Decimal | None = None
+    side_max: Decimal | None = None
 
 
 @event
@@ -67,8 +67,9 @@ class Limits(_Event):
     verb: Literal["LIMITS"] = "LIMITS"
     min: Decimal
     max: Decimal
-    egalite_min: Decimal | None = None
-    egalite_max: Decimal | None = None
+    #: a second pair of limits, for a bet a game posts apart (its key=value terminals: ``Syntax``)
+    side_min: Decimal | None = None
+    side_max: Decimal | None = None
 
 
 @event
@@ -174,53 +175,29 @@ class Round(_Event):
 
 
 @event
-class Bet(_Event):
-    verb: Literal["BET"] = "BET"
-    seat: int
-    spot: Spot
-    amount: Decimal
-    by: Owner | None = None
-    approved: bool = False
-
-
-@event
-class Withdraw(_Event):
-    verb: Literal["WITHDRAW"] = "WITHDRAW"
-    seat: int
-    spot: Spot
-    amount: Decimal
-    by: Owner | None = None
-
-
-@event
 class NoMoreBets(_Event):
     verb: Literal["NOMOREBETS"] = "NOMOREBETS"
 
 
 @event
 class Deal(_Event):
-    """``DEAL seat=N C`` / ``DEAL dealer C`` (bataille), ``DEAL ponte|banker C`` (chemin de fer)."""
+    """``DEAL seat=N C``, ``DEAL dealer C``, or a word a game adds (``Syntax``: the ``side``
+    its grammar reads becomes ``to``)."""
 
     verb: Literal["DEAL"] = "DEAL"
-    to: Literal["seat", "dealer", "ponte", "banker"]
+    to: str
     seat: int | None = None
     card: Card
 
 
 @event
-class Choice(_Event):
-    verb: Literal["CHOICE"] = "CHOICE"
-    seat: int
-    choice: Literal["war", "surrender"]
-
-
-@event
 class Pay(_Event):
-    """Bataille: ``seat``/``spot`` set; chemin de fer: ``by`` set."""
+    """A box's stake (``seat``/``spot`` set, the spots a game's grammar admits) or an owner's
+    (``by`` set)."""
 
     verb: Literal["PAY"] = "PAY"
     seat: int | None = None
-    spot: Spot | None = None
+    spot: str | None = None
     by: Owner | None = None
     amount: Decimal
 
@@ -229,7 +206,7 @@ class Pay(_Event):
 class Collect(_Event):
     verb: Literal["COLLECT"] = "COLLECT"
     seat: int | None = None
-    spot: Spot | None = None
+    spot: str | None = None
     by: Owner | None = None
     amount: Decimal
 
@@ -238,103 +215,8 @@ class Collect(_Event):
 class Push(_Event):
     verb: Literal["PUSH"] = "PUSH"
     seat: int | None = None
-    spot: Spot | None = None
+    spot: str | None = None
     by: Owner | None = None
-
-
-# -- chemin de fer --------------------------------------------------------
-
-
-@event
-class Hand(_Event):
-    verb: Literal["HAND"] = "HAND"
-    seat: int
-    by: Owner | None = None
-    how: Literal["first", "suite", "taken", "taux", "auction", "next"] | None = None
-
-
-@event
-class Bank(_Event):
-    verb: Literal["BANK"] = "BANK"
-    amount: Decimal
-
-
-@event
-class Associate(_Event):
-    verb: Literal["ASSOCIATE"] = "ASSOCIATE"
-    by: Owner
-    amount: Decimal
-
-
-@event
-class Pass(_Event):
-    verb: Literal["PASS"] = "PASS"
-
-
-@event
-class Bid(_Event):
-    verb: Literal["BID"] = "BID"
-    by: Owner
-    amount: Decimal
-
-
-@event
-class Award(_Event):
-    verb: Literal["AWARD"] = "AWARD"
-    by: Owner
-    amount: Decimal
-
-
-@event
-class Banco(_Event):
-    verb: Literal["BANCO"] = "BANCO"
-    by: Owner
-    mode: Literal["solo", "table", "suivi"] = "solo"
-
-
-@event
-class Stake(_Event):
-    verb: Literal["STAKE"] = "STAKE"
-    by: Owner
-    amount: Decimal
-
-
-@event
-class Ponte(_Event):
-    verb: Literal["PONTE"] = "PONTE"
-    by: Owner
-
-
-@event
-class Abat(_Event):
-    verb: Literal["ABAT"] = "ABAT"
-    side: Literal["ponte", "banker"]
-    point: int
-
-
-@event
-class Call(_Event):
-    verb: Literal["CALL"] = "CALL"
-    side: Literal["ponte", "banker"]
-    draw: bool
-
-
-@event
-class Tableau(_Event):
-    verb: Literal["TABLEAU"] = "TABLEAU"
-
-
-@event
-class Advice(_Event):
-    verb: Literal["ADVICE"] = "ADVICE"
-    draw: bool
-
-
-@event
-class Point(_Event):
-    verb: Literal["POINT"] = "POINT"
-    ponte: int
-    banker: int
 
 
 Event = Annotated[
@@ -354,28 +236,11 @@ Event = Annotated[
     | Pause
     | Resume
     | Round
-    | Bet
-    | Withdraw
     | NoMoreBets
     | Deal
-    | Choice
     | Pay
     | Collect
-    | Push
-    | Hand
-    | Bank
-    | Associate
-    | Pass
-    | Bid
-    | Award
-    | Banco
-    | Stake
-    | Ponte
-    | Abat
-    | Call
-    | Tableau
-    | Advice
-    | Point,
+    | Push,
     Field(discriminator="verb"),
 ]
 
@@ -400,13 +265,21 @@ class Syntax:
     ``SEAT_KV``...): one rule per verb, named as the verb in lower case, whose tokens become the
     event's fields by ``fields`` (a key=value or value terminal: field and converter) and
     ``words`` (a bare word: field and value, None for a word that carries none); ``values`` says
-    in words what a terminal accepts, for the error messages."""
+    in words what a terminal accepts and ``spellings`` how a field is written, for the error
+    messages; ``spots`` are the spots of a box it adds to the format's ``main``; ``side`` is the key and
+    the name of a second pair of limits it posts (``<key>-min=``, a house's ``<key>_max_at_most``); ``free`` names the fields whose values are free (amounts, points: not a choice of
+    words), which the fast parser may take out of a line to share one parse among lines. The
+    rules may also extend the format's (``%extend deal_to: ...``)."""
 
     models: tuple[type[_Event], ...]
     grammar: str
     fields: Mapping[str, tuple[str, Callable[[str], Any]]] = field(default_factory=dict)
     words: Mapping[str, tuple[str, Any] | None] = field(default_factory=dict)
     values: Mapping[str, str] = field(default_factory=dict)
+    spellings: Mapping[str, str] = field(default_factory=dict)
+    free: tuple[str, ...] = ()
+    spots: tuple[str, ...] = ()
+    side: tuple[str, str] | None = None
 
     def verbs(self) -> list[str]:
         return [verb_of(model) for model in self.models]

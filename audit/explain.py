@@ -23,6 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from .registry import fixtures_of
 from .resources import data_dir
 from .rule_fixtures import EXPECT as _EXPECT
 from .rule_fixtures import OK as _OK
@@ -481,7 +482,7 @@ def explain_text(library: Library, rule_id: str, fixtures_dir: Path | None = Non
 
 
 def _examples_text(loaded: LoadedRuleset, rule: Rule, fixtures_dir: Path | None) -> list[str]:
-    fixtures_dir = fixtures_dir or default_fixtures_dir()
+    fixtures_dir = fixtures_dir or fixtures_of(loaded.game) or default_fixtures_dir()
     if not fixtures_dir.is_dir():
         return [
             f"Examples: the rule fixtures are not here ({fixtures_dir}); they ship with the source repository."

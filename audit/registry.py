@@ -22,6 +22,8 @@ from pathlib import Path
 from . import events as ev
 from .engine.checks import DECLARED, EVERY_GAME, FORMAT, Check, checks_in
 from .engine.game import Game, RegistryError
+from .engine.limits import add_side
+from .engine.surveillance import add_scopes
 
 #: the entry point group a game package publishes its ``Game`` under
 GROUP = "del_audit.games"
@@ -122,6 +124,8 @@ def _events(games: list[Game]) -> list[Game]:
     """Register the games' own events (``Game.syntax``) with the format's; a verb two games
     write differently is an error."""
     for game in games:
+        if game.syntax is not None and game.syntax.side is not None:
+            add_side(*game.syntax.side)
         for model in game.syntax.models if game.syntax is not None else ():
             try:
                 ev.register(model)
@@ -130,7 +134,19 @@ def _events(games: list[Game]) -> list[Game]:
     return games
 
 
-GAMES: dict[str, Game] = registry(_events(discover()))
+def _scopes(games: list[Game]) -> list[Game]:
+    """Register the games' own statistics scopes (``Game.scopes``), in the games' name order."""
+    for game in games:
+        add_scopes(game.scopes)
+    return games
+
+
+GAMES: dict[str, Game] = registry(_scopes(_events(discover())))
+
+
+def game_scopes() -> tuple[str, ...]:
+    """The statistics' scopes the games add (a player's result in a part of their own)."""
+    return tuple(scope for name in sorted(GAMES) for scope in GAMES[name].scopes)
 
 
 def syntaxes() -> list[ev.Syntax]:
@@ -140,6 +156,21 @@ def syntaxes() -> list[ev.Syntax]:
         syntax = GAMES[name].syntax
         if syntax is not None and syntax not in out:
             out.append(syntax)
+    return out
+
+
+def fixtures_of(game: str) -> Path | None:
+    """The folder of the rule fixtures of a game's rulesets, when the game ships its own."""
+    known = GAMES.get(game)
+    return known.fixtures if known is not None else None
+
+
+def spots() -> list[str]:
+    """The spots of a box a stake may be on: the format's ``main``, then the games' own
+    (``Syntax.spots``), each once."""
+    out = ["main"]
+    for syntax in syntaxes():
+        out.extend(spot for spot in syntax.spots if spot not in out)
     return out
 
 

@@ -605,7 +605,7 @@ def _overridden(rule: Rule, change: RuleOverride, overlay: LoadedOverlay) -> Rul
     if change.reading is not None:
         data["reading"] = change.reading
     if change.params is not None:
-        unknown = set(change.params) - set(DECLARED[rule.check].params.model_fields)
+        unknown = {k for k in change.params if not DECLARED[rule.check].params.accepts(k)}
         if unknown:
             raise RulesetError(
                 f"{overlay.where('rules', rule.id, 'params', sorted(unknown)[0])}: unknown key"
@@ -658,8 +658,16 @@ def _judge(old: Rule, new: Rule, overlay: LoadedOverlay) -> tuple[bool, bool, bo
     set a parameter that is the house's). Refuses, naming the overlay's line and key, whatever
     would disable, downgrade or loosen a rule of the regulation, or change what it fixes.
     A ``reading`` is words, not a setting: any rule may take the house's."""
-    params = sorted(DECLARED[old.check].params.model_fields)
-    changed = [k for k in params if getattr(old.settings, k) != getattr(new.settings, k)]
+    params = sorted(
+        {
+            *DECLARED[old.check].params.model_fields,
+            *(old.settings.model_extra or {}),
+            *(new.settings.model_extra or {}),
+        }
+    )
+    changed = [
+        k for k in params if getattr(old.settings, k, None) != getattr(new.settings, k, None)
+    ]
     if old.authority == "house":
         return False, new.enabled and not old.enabled, bool(changed)
 

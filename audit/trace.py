@@ -20,9 +20,10 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .escape import for_terminal
+from .registry import fixtures_of
 from .resources import rulesets_dir
 from .rule_fixtures import EXPECT, FixtureError, fixture_lines
-from .rulesets import Library, Rule, RulesetError, _read, _validate
+from .rulesets import Library, Rule, RulesetError, _read, _validate, shipped_folders
 
 #: a fixture that cannot hold a passing table says why
 _NO_PASS = re.compile(r"^#\s*no-pass-table:\s*(\S.*)$")
@@ -194,6 +195,10 @@ def build(
 ) -> Matrix:
     """Join the index, the shipped rulesets and the rule fixtures; refuse an index naming unknown rules."""
     indexes = load_index(index_dir or sentences_dir())
+    if index_dir is None:  # the games' own folders: a plugin's rulesets are indexed beside them
+        for folder in shipped_folders()[1:]:
+            if (folder / "sentences").is_dir():
+                indexes.extend(load_index(folder / "sentences"))
     try:
         library = library or Library.load()
     except RulesetError as err:
@@ -210,8 +215,9 @@ def build(
     if not fixtures.is_dir():
         raise TraceError(f"{fixtures}: rule fixtures not found (a source checkout has them)")
     found = {}
+    games = {rs.id: rs.game for rs in library.rulesets.values()}
     for rid, (ruleset, _) in rules.items():
-        path = fixtures / ruleset / f"{rid}.del"
+        path = (fixtures_of(games[ruleset]) or fixtures) / ruleset / f"{rid}.del"
         if path.is_file():
             try:
                 found[rid] = read_fixture(path)
@@ -312,7 +318,7 @@ def _regulation(m: Matrix, ix: RegulationIndex) -> list[str]:
         if ruleset != ix.ruleset:
             continue
         fx = m.fixtures.get(rid)
-        link = f"[`{fx.path.name}`](../fixtures/rules/{ruleset}/{fx.path.name}) " if fx else ""
+        link = f"[`{fx.path.name}`]({_where(fx.path, ruleset)}) " if fx else ""
         failing = (link + ", ".join(m.failing(rid))) if m.failing(rid) else "**none**"
         passing = ", ".join(m.passing(rid)) or (
             "none: " + _cell(fx.no_pass) if fx and fx.no_pass else "**none**"
@@ -323,6 +329,14 @@ def _regulation(m: Matrix, ix: RegulationIndex) -> list[str]:
             f'| <a id="{rid.lower()}"></a>`{rid}` | {rule.severity}{state} | {sentences} | {failing} | {passing} |'
         )
     return out + [""]
+
+
+def _where(path: Path, ruleset: str) -> str:
+    """A fixture's link from ``docs/``: the auditor's own fixtures by their place in the checkout,
+    a plugin's by its path."""
+    if path.parent.parent.resolve() == fixtures_dir().resolve():
+        return f"../fixtures/rules/{ruleset}/{path.name}"
+    return path.resolve().as_uri()
 
 
 def render(m: Matrix) -> str:

@@ -20,8 +20,8 @@ from typing import ClassVar
 import pytest
 from pydantic import Field
 
-from audit import events as ev
 from audit.engine.checks import DECLARED, Params, declare
+from audit.games.bataille import events as bat
 from audit.games.bataille.round import BatailleRound
 from audit.registry import GAMES
 from audit.resources import rulesets_dir
@@ -72,7 +72,7 @@ def toy_check(monkeypatch):
     toy = declare("toy-max-bet", Cap, "bataille")
 
     class ToyRound(BatailleRound):
-        def verify_bet(self, e: ev.Bet) -> None:
+        def verify_bet(self, e: bat.Bet) -> None:
             super().verify_bet(e)
             cap = self.flagger.settings(toy)
             if cap is not None and e.amount > cap.at_most:

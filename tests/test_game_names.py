@@ -50,18 +50,32 @@ def _docstrings(tree: ast.AST) -> set[tuple[int, int]]:
     return found
 
 
+def words_of(text: str) -> str:
+    """A token as words: camel case and ``_``/``-`` split, lower case (``CdfRound`` -> ``cdf round``)."""
+    text = re.sub(r"(?<=[^\W_])(?=[A-Z][a-z])|(?<=[a-z0-9])(?=[A-Z])", " ", text)
+    return re.sub(r"[_\-\s]+", " ", text).lower()
+
+
+def matcher(words: set[str]) -> re.Pattern[str]:
+    """Any of ``words`` as a whole word (a plural too): ``war`` is found in ``SPOT_WAR`` and
+    ``"war"``, not in ``award`` nor ``warning``."""
+    spelt = sorted({words_of(w) for w in words}, key=len, reverse=True)
+    alternatives = "|".join(re.escape(w) for w in spelt)
+    return re.compile(rf"(?<![^\W_])(?:{alternatives})s?(?![^\W_])")
+
+
 def mentions(source: str, words: set[str]) -> list[tuple[int, str]]:
     """(line, token) of each name or string literal of ``source`` that holds one of ``words``;
     comments and docstrings are not read."""
     docs = _docstrings(ast.parse(source))
+    found = matcher(words).search
     out = []
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
         if token.type not in (tokenize.NAME, tokenize.STRING):
             continue
         if token.type == tokenize.STRING and token.start in docs:
             continue
-        text = token.string.lower()
-        if any(word in text for word in words):
+        if found(words_of(token.string)):
             out.append((token.start[0], token.string))
     return out
 
@@ -77,6 +91,12 @@ def test_the_scan_sees_code_and_strings_but_not_comments_or_docstrings():
     assert [t for _, t in mentions('y = f"at {t} chemin de fer"\n', {"chemin de fer"})] == [
         'f"at {t} chemin de fer"'
     ]
+
+
+def test_a_word_is_found_whole_in_any_spelling_but_not_inside_another():
+    source = 'A = award(warning, SPOT_WAR, "egalite-war", CdfRound, "égalités")\n'
+    found = [t for _, t in mentions(source, {"war", "cdf", "égalité"})]
+    assert found == ["SPOT_WAR", '"egalite-war"', "CdfRound", '"égalités"']
 
 
 def test_every_spelling_of_a_game_is_looked_for():

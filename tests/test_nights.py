@@ -10,6 +10,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from audit import events as ev
+from audit.games.chemin_de_fer import events as cdf
 from audit.games.chemin_de_fer.cards import BACCARA_POINTS
 from audit.games.chemin_de_fer.drawing import points
 from audit.parse import parse_line
@@ -71,7 +72,7 @@ def test_chemin_de_fer_night_visits_every_cell_of_the_drawing_table():
             coups[e.table] = {"ponte": [], "banker": []}
         elif isinstance(e, ev.Deal) and e.to in ("ponte", "banker"):
             coup[e.to].append(e.card)
-        elif isinstance(e, ev.Call) and e.side == "banker":
+        elif isinstance(e, cdf.Call) and e.side == "banker":
             third = BACCARA_POINTS[coup["ponte"][2].rank] if len(coup["ponte"]) == 3 else "NON"
             cells.add((points(coup["banker"][:2]), str(third)))
     wanted = {(b, str(c)) for b in range(8) for c in [*range(10), "NON"]}

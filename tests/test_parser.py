@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 
 from audit import events as ev
+from audit.games.bataille import events as bat
+from audit.games.chemin_de_fer import events as cdf
 from audit.parse import Comment, Header, Problem, parse_line
 from audit.values import Card, Owner
 
@@ -64,8 +66,8 @@ VERBS = [
             seats=7,
             min=D("10"),
             max=D("500"),
-            egalite_min=D("5"),
-            egalite_max=D("50"),
+            side_min=D("5"),
+            side_max=D("50"),
         ),
     ),
     (
@@ -77,19 +79,19 @@ VERBS = [
             seats=10,
             min=D("60"),
             max=D("100000"),
-            egalite_min=None,
-            egalite_max=None,
+            side_min=None,
+            side_max=None,
         ),
     ),
     (
         "LIMITS min=20 max=1000",
         ev.Limits,
-        dict(min=D("20"), max=D("1000"), egalite_min=None, egalite_max=None),
+        dict(min=D("20"), max=D("1000"), side_min=None, side_max=None),
     ),
     (
         "LIMITS min=20 max=1000 egalite-min=5 egalite-max=100",
         ev.Limits,
-        dict(min=D("20"), max=D("1000"), egalite_min=D("5"), egalite_max=D("100")),
+        dict(min=D("20"), max=D("1000"), side_min=D("5"), side_max=D("100")),
     ),
     ("DEALER id=D0412", ev.Dealer, dict(id="D0412")),
     ("SUPERVISOR present", ev.Supervisor, dict(present=True)),
@@ -140,33 +142,33 @@ VERBS = [
     ("ROUND 42 end", ev.Round, dict(n=42, action="end")),
     (
         "BET seat=2 spot=main amount=50",
-        ev.Bet,
+        bat.Bet,
         dict(seat=2, spot="main", amount=D("50"), by=None, approved=False),
     ),
     (
         "BET seat=2 spot=egalite amount=12.50 by=standing:P17",
-        ev.Bet,
+        bat.Bet,
         dict(seat=2, spot="egalite", amount=D("12.50"), by=standing("P17"), approved=False),
     ),
     (
         "BET seat=4 spot=main amount=20 by=seat:2 approved",
-        ev.Bet,
+        bat.Bet,
         dict(seat=4, spot="main", amount=D("20"), by=seat(2), approved=True),
     ),
-    ("BET seat=2 spot=war amount=50", ev.Bet, dict(seat=2, spot="war", amount=D("50"))),
+    ("BET seat=2 spot=war amount=50", bat.Bet, dict(seat=2, spot="war", amount=D("50"))),
     (
         "BET seat=2 spot=egalite-war amount=5.5",
-        ev.Bet,
+        bat.Bet,
         dict(seat=2, spot="egalite-war", amount=D("5.5")),
     ),
     (
         "WITHDRAW seat=2 spot=main amount=10",
-        ev.Withdraw,
+        bat.Withdraw,
         dict(seat=2, spot="main", amount=D("10"), by=None),
     ),
     (
         "WITHDRAW seat=2 spot=egalite amount=0.50 by=standing:P9",
-        ev.Withdraw,
+        bat.Withdraw,
         dict(seat=2, spot="egalite", amount=D("0.50"), by=standing("P9")),
     ),
     ("NOMOREBETS", ev.NoMoreBets, {}),
@@ -174,8 +176,8 @@ VERBS = [
     ("DEAL seat=5 TH", ev.Deal, dict(to="seat", seat=5, card=card("10", "H"))),
     ("DEAL dealer 10C", ev.Deal, dict(to="dealer", seat=None, card=card("10", "C"))),
     ("DEAL dealer AS", ev.Deal, dict(to="dealer", seat=None, card=card("A", "S"))),
-    ("CHOICE seat=2 war", ev.Choice, dict(seat=2, choice="war")),
-    ("CHOICE seat=3 surrender", ev.Choice, dict(seat=3, choice="surrender")),
+    ("CHOICE seat=2 war", bat.Choice, dict(seat=2, choice="war")),
+    ("CHOICE seat=3 surrender", bat.Choice, dict(seat=3, choice="surrender")),
     (
         "PAY seat=2 spot=egalite amount=50",
         ev.Pay,
@@ -188,36 +190,36 @@ VERBS = [
     ),
     ("PUSH seat=2 spot=war", ev.Push, dict(seat=2, spot="war", by=None)),
     # §5.2 chemin de fer
-    ("HAND seat=1 how=first", ev.Hand, dict(seat=1, by=None, how="first")),
+    ("HAND seat=1 how=first", cdf.Hand, dict(seat=1, by=None, how="first")),
     (
         "HAND seat=4 by=standing:P3 how=auction",
-        ev.Hand,
+        cdf.Hand,
         dict(seat=4, by=standing("P3"), how="auction"),
     ),
-    ("HAND seat=4", ev.Hand, dict(seat=4, by=None, how=None)),
-    ("HAND seat=2 how=next", ev.Hand, dict(seat=2, by=None, how="next")),
-    ("BANK amount=200", ev.Bank, dict(amount=D("200"))),
-    ("ASSOCIATE by=seat:3 amount=100", ev.Associate, dict(by=seat(3), amount=D("100"))),
-    ("PASS", ev.Pass, {}),
-    ("BID by=seat:5 amount=300", ev.Bid, dict(by=seat(5), amount=D("300"))),
-    ("AWARD by=standing:P8 amount=350", ev.Award, dict(by=standing("P8"), amount=D("350"))),
-    ("BANCO by=seat:2 mode=solo", ev.Banco, dict(by=seat(2), mode="solo")),
-    ("BANCO by=seat:6 mode=table", ev.Banco, dict(by=seat(6), mode="table")),
-    ("BANCO by=seat:6 mode=suivi", ev.Banco, dict(by=seat(6), mode="suivi")),
-    ("STAKE by=seat:4 amount=60", ev.Stake, dict(by=seat(4), amount=D("60"))),
-    ("PONTE by=seat:2", ev.Ponte, dict(by=seat(2))),
+    ("HAND seat=4", cdf.Hand, dict(seat=4, by=None, how=None)),
+    ("HAND seat=2 how=next", cdf.Hand, dict(seat=2, by=None, how="next")),
+    ("BANK amount=200", cdf.Bank, dict(amount=D("200"))),
+    ("ASSOCIATE by=seat:3 amount=100", cdf.Associate, dict(by=seat(3), amount=D("100"))),
+    ("PASS", cdf.Pass, {}),
+    ("BID by=seat:5 amount=300", cdf.Bid, dict(by=seat(5), amount=D("300"))),
+    ("AWARD by=standing:P8 amount=350", cdf.Award, dict(by=standing("P8"), amount=D("350"))),
+    ("BANCO by=seat:2 mode=solo", cdf.Banco, dict(by=seat(2), mode="solo")),
+    ("BANCO by=seat:6 mode=table", cdf.Banco, dict(by=seat(6), mode="table")),
+    ("BANCO by=seat:6 mode=suivi", cdf.Banco, dict(by=seat(6), mode="suivi")),
+    ("STAKE by=seat:4 amount=60", cdf.Stake, dict(by=seat(4), amount=D("60"))),
+    ("PONTE by=seat:2", cdf.Ponte, dict(by=seat(2))),
     ("DEAL ponte 4H", ev.Deal, dict(to="ponte", seat=None, card=card("4", "H"))),
     ("DEAL banker TC", ev.Deal, dict(to="banker", seat=None, card=card("10", "C"))),
-    ("ABAT ponte 9", ev.Abat, dict(side="ponte", point=9)),
-    ("ABAT banker 8", ev.Abat, dict(side="banker", point=8)),
-    ("CALL ponte card", ev.Call, dict(side="ponte", draw=True)),
-    ("CALL ponte non", ev.Call, dict(side="ponte", draw=False)),
-    ("CALL banker card", ev.Call, dict(side="banker", draw=True)),
-    ("CALL banker non", ev.Call, dict(side="banker", draw=False)),
-    ("TABLEAU banker", ev.Tableau, {}),
-    ("ADVICE ponte card", ev.Advice, dict(draw=True)),
-    ("ADVICE ponte non", ev.Advice, dict(draw=False)),
-    ("POINT ponte=7 banker=6", ev.Point, dict(ponte=7, banker=6)),
+    ("ABAT ponte 9", cdf.Abat, dict(side="ponte", point=9)),
+    ("ABAT banker 8", cdf.Abat, dict(side="banker", point=8)),
+    ("CALL ponte card", cdf.Call, dict(side="ponte", draw=True)),
+    ("CALL ponte non", cdf.Call, dict(side="ponte", draw=False)),
+    ("CALL banker card", cdf.Call, dict(side="banker", draw=True)),
+    ("CALL banker non", cdf.Call, dict(side="banker", draw=False)),
+    ("TABLEAU banker", cdf.Tableau, {}),
+    ("ADVICE ponte card", cdf.Advice, dict(draw=True)),
+    ("ADVICE ponte non", cdf.Advice, dict(draw=False)),
+    ("POINT ponte=7 banker=6", cdf.Point, dict(ponte=7, banker=6)),
     ("PAY by=seat:2 amount=200", ev.Pay, dict(by=seat(2), amount=D("200"), seat=None, spot=None)),
     (
         "COLLECT by=standing:P9 amount=100",
@@ -352,7 +354,7 @@ def test_bet_arguments_in_any_order(rest):
         ("POINT banker=6 ponte=7", dict(ponte=7, banker=6)),
         (
             "LIMITS egalite-max=100 max=1000 egalite-min=5 min=20",
-            dict(min=D("20"), max=D("1000"), egalite_min=D("5"), egalite_max=D("100")),
+            dict(min=D("20"), max=D("1000"), side_min=D("5"), side_max=D("100")),
         ),
     ],
 )
@@ -390,7 +392,7 @@ def test_key_value_arguments_in_any_order(rest, fields):
 )
 def test_separators_and_line_ends(line):
     e = parse_line(line)
-    assert isinstance(e, ev.Bet), e
+    assert isinstance(e, bat.Bet), e
     assert (e.ts, e.table, e.seat, e.spot, e.amount) == (WHEN, "BAT-01", 2, "main", D("50"))
 
 

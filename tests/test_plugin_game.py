@@ -118,6 +118,27 @@ def test_audit_rules_and_explain_know_its_ruleset(venv):
     assert "pi-payout" in explained.stdout and "art. 3" in explained.stdout
 
 
+def test_audit_explain_shows_the_examples_of_its_own_fixtures(venv):
+    explained = audit(venv, "explain", "PI-PAYOUT")
+    assert explained.returncode == 0, explained.stderr
+    text = explained.stdout
+    assert "no fixture" not in text and "fixtures are not here" not in text
+    assert "A log that breaks it" in text and "A log that keeps it" in text
+    breaking = text.split("A log that breaks it", 1)[1].split("A log that keeps it", 1)[0]
+    assert "PI-FAIL PAY seat=1 spot=main amount=20" in breaking and ">>" in breaking
+
+
+def test_audit_trace_indexes_its_rulesets_sentences_and_fixtures(venv):
+    traced = audit(venv, "trace")
+    assert traced.returncode == 0, traced.stderr
+    page = traced.stdout
+    assert "pi-essai-2026" in page and "PI-3.s1" in page
+    for rule in ("PI-PAYOUT", "PI-LATE-WAGER"):
+        assert f"{rule}.del" in page, rule
+    # the auditor's own regulations are still there, their fixtures linked in the checkout
+    assert "../fixtures/rules/fr-bataille-2007/" in page
+
+
 def test_audit_odds_gives_its_exact_edges(venv):
     done = audit(venv, "odds", "pi-essai-2026", "--format", "json")
     assert done.returncode == 0, done.stderr

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from audit import events as ev
+from audit.games.bataille import events as bat
 from audit.parse import LineParser, Problem, parse_line
 from audit.parse.digit_blind import digit_blind
 from audit.parse.grammar import terminal_regex
@@ -171,7 +172,7 @@ def test_the_grammars_timestamp_is_digit_blind_and_a_new_shape_goes_to_the_regex
     assert digit_blind(terminal_regex("TIMESTAMP").pattern)
     fast = LineParser()
     first = fast.parse("2026-11-20T21:00:00.000+01:00 T1 BET seat=1 spot=main amount=10", 1)
-    assert isinstance(first, ev.Bet) and fast._shapes == {b"0000-00-00T00:00:00.000+00:00"}
+    assert isinstance(first, bat.Bet) and fast._shapes == {b"0000-00-00T00:00:00.000+00:00"}
     # same shape, other digits: no new shape; a shape the terminal refuses is never remembered
     fast.parse("2019-01-31T09:59:58.999+05:30 T1 BET seat=1 spot=main amount=10", 2)
     bad = "2026-11-20T21:00:00.000+0100 T1 BET seat=1 spot=main amount=10"

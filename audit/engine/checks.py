@@ -1,7 +1,7 @@
 """Checks as declarations: a name, the parameters a ruleset gives it, where it applies.
 
 Each check is declared once, as a module-level constant beside the code that
-raises it (``PAY_MAIN = declare("pay-main", Odds, BATAILLE)``), with its
+raises it (``PAY_MAIN = declare("pay-main", Odds, "<game>")``), with its
 parameters model beside it. A ruleset rule binds a check by its name
 (``check: pay-main``); the catalogue a ruleset is validated against, and the
 checks each game answers for, are derived from these declarations, as
@@ -27,6 +27,11 @@ class Params(BaseModel):
     """A check's parameters, as a ruleset gives them: unknown keys refused, frozen."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @classmethod
+    def accepts(cls, key: str) -> bool:
+        """Whether the parameters take this key (what a house overlay may set)."""
+        return key in cls.model_fields
 
 
 class NoParams(Params):

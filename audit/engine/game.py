@@ -125,10 +125,17 @@ class Game:
     #: the words that are this game's alone (beside its name and title): what no module outside
     #: the game's own package may spell (``tests/test_game_names.py``)
     words: tuple[str, ...] = ()
+    #: the statistics' scopes of its own, before the shoe's: a player's result in each part he
+    #: plays where the game's parts are not the house's and a box's (counted in coups)
+    scopes: tuple[str, ...] = ()
     #: its own events, their grammar and wording (None: it plays the format's events only)
     syntax: ev.Syntax | None = None
     #: the folder of the game's shipped rulesets (None: it ships none)
     rulesets: Path | None = None
+    #: the folder of its rules' fixtures, ``<ruleset>/<RULE-ID>.del`` (None: the auditor's own
+    #: ``fixtures/rules``, where the built-in games' are); the sentences its rulesets cite are
+    #: indexed in ``<rulesets>/sentences/<ruleset>.yaml``
+    fixtures: Path | None = None
     #: the game's exact odds: an ``audit.odds.GameOdds``
     odds: str | None = None
     #: the game's simulator: an ``audit.simulate.GameSimulator``

@@ -67,7 +67,7 @@ class ShoeState:
         self.cuts: list[ev.Cut] = []
         self.all_cuts: list[ev.Cut] = []
         self.cut_checked = False
-        #: the cut's order judged (chemin de fer's art. 2, by its table extension)
+        #: the cut's order judged (by a game's table extension, where its rules order the cuts)
         self.cut_order_checked = False
         #: a SHUFFLE line since SHOE new, or its absence already judged (once per shoe)
         self.shuffled = False
@@ -282,8 +282,8 @@ class ShoeState:
     def preparation_due(self, round_n: int | None) -> None:
         """At the shoe's first card: the shuffle, the cuts and the stop card still missing, each
         reported once, at the first line it was due: the shoe's first round if one began before
-        this card (``due_line``: chemin de fer's coup, or a bataille round begun before its
-        burns), else this card. A step already reported where it was first due (the shuffle at
+        this card (``due_line``: a round begun before its burns, or a coup
+        begun before its cards), else this card. A step already reported where it was first due (the shuffle at
         the cut) is not reported again; a shoe no card is drawn from is not judged."""
         line, what = (self.due_line, self.due_what) if self.due_line else (None, None)
         if line:

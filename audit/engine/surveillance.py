@@ -31,8 +31,18 @@ from . import card_tests
 
 ZERO = Decimal(0)
 #: the scopes of the statistics' groups, in report order
-SCOPES = ("table", "dealer", "player", "pair", "banker", "ponte", "shoe")
+SCOPES = ["table", "dealer", "player", "pair", "shoe"]
 _SCOPE = {scope: i for i, scope in enumerate(SCOPES)}
+
+
+def add_scopes(scopes: tuple[str, ...]) -> None:
+    """A game's own scopes (``Game.scopes``), before the shoe's: the registry adds them."""
+    for scope in scopes:
+        if scope not in SCOPES:
+            SCOPES.insert(SCOPES.index("shoe"), scope)
+    _SCOPE.update({scope: i for i, scope in enumerate(SCOPES)})
+
+
 #: records and live sums a process holds (each about 1 to 2 KB) before its tables write theirs out
 THRESHOLD = 10_000
 

@@ -61,7 +61,7 @@ class Table:
         self.opened_line = event.line
         self.id = event.table
         self.seats = event.seats
-        self.limits = Limits(event.min, event.max, event.egalite_min, event.egalite_max)
+        self.limits = Limits(event.min, event.max, event.side_min, event.side_max)
         self.pending_limits: Limits | None = None
         self.dealer: str | None = None
         self.supervisor = False
@@ -103,7 +103,7 @@ class Table:
         verify_limits(self.limits, self.flagger, self._flag)
 
     def on_limits(self, e: ev.Limits) -> None:
-        new = Limits(e.min, e.max, e.egalite_min, e.egalite_max)
+        new = Limits(e.min, e.max, e.side_min, e.side_max)
         if new.min != self.current_limits().min:
             self._flag(
                 LIMITS_MIN_CHANGE,

@@ -1,7 +1,7 @@
 """``audit history anomalies``: each statistics group of the recorded nights summed over a period.
 
 A patient cheat, invisible in any one night, shows in the month. Each group (table, dealer,
-player, pair; chemin de fer's banker and ponte) is summed per period over every recorded night
+player, pair, and a game's own scopes) is summed per period over every recorded night
 whose gaming day falls in it: rounds, handle, result and expected add up, and so do the
 variances (the nights are independent). A shoe is one night's and is not summed. The sums are
 tested as a night's groups are (``audit.statistics``: from 30 rounds, z against the normal
@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from ..registry import game_scopes
 from ..statistics import DEFAULT_ALPHA, MIN_BETS, MIN_ROUNDS, Group, Statistics
 from . import periods, schema
 from .gaming_day import of_stamp
@@ -44,7 +45,7 @@ COLUMNS = [
     "message",
 ]
 #: the scopes summed over nights (a shoe is one night's)
-SUMMED = ("table", "dealer", "player", "pair", "banker", "ponte")
+SUMMED = ("table", "dealer", "player", "pair", *game_scopes())
 CENT = Decimal("0.01")
 
 
@@ -180,7 +181,7 @@ def _units(g: Group, s: _Sum) -> None:
     amount = format(abs(gap).quantize(CENT), ",.2f")
     nights = f"{len(s.days)} night{'s' if len(s.days) != 1 else ''}"
     over = f"over {s.bets} main bets in {nights} of {g.path}, per unit staked (z = {g.z:.2f})"
-    if g.scope in ("banker", "ponte"):
+    if g.scope in game_scopes():
         did = "won" if gap > 0 else "lost"
         g.message = f"player {g.id} as {g.scope} {did} {amount} units more than expected {over}"
         return
@@ -189,11 +190,11 @@ def _units(g: Group, s: _Sum) -> None:
 
 
 def _message(g: Group, s: _Sum) -> str:
-    gap = s.result - s.expected  # the house's (or, at chemin de fer, the player's side's) excess
+    gap = s.result - s.expected  # the bank's excess (the house's, or a player's who holds it)
     amount = format(abs(gap).quantize(CENT), ",.2f")
     nights = f"{len(s.days)} night{'s' if len(s.days) != 1 else ''}"
     over = f"over {s.rounds} rounds in {nights} of {g.path} (z = {g.z:.2f})"
-    if g.scope in ("banker", "ponte"):
+    if g.scope in game_scopes():
         return f"player {g.id} as {g.scope} {'won' if gap > 0 else 'lost'} {amount} more than expected {over}"
     if g.scope in ("player", "pair"):
         who = (

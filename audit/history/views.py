@@ -173,7 +173,7 @@ TABLES = ["period", "game", "table", "nights", "rounds", "drop", "result", "hold
 def tables(conn, period: str, since: date | None, until: date | None) -> View:
     """Drop, result and hold per table and per game (``table`` null), each period: the daily,
     month-to-date and year-to-date report. The hold is the house's win over the drop, at the
-    tables the house banks (null at chemin de fer, where the bank is a player's)."""
+    tables the house banks (null where the bank is a player's)."""
     sums: dict[tuple[str, str, str | None], dict] = {}
     for n in table_nights(conn, since, until):
         p = periods.key(n.day, period)

@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from .. import events as ev
+from ..registry import syntaxes
 from .digit_blind import digit_blind
 from .grammar import grammar, kv_key, terminal_regex
 from .parsed import DelSyntaxError, Parsed
@@ -281,14 +282,10 @@ _SHAPED_FIELDS = frozenset(
         "talon",
         "min",
         "max",
-        "egalite_min",
-        "egalite_max",
         "seats",
         "decks",
-        "ponte",
-        "banker",
     }
-)
+).union(*(syntax.free for syntax in syntaxes()))
 
 
 @lru_cache(maxsize=1)

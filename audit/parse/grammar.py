@@ -12,12 +12,14 @@ from functools import cache, lru_cache
 from lark import Lark
 from lark import __version__ as lark_version
 
-from ..registry import names, syntaxes
+from ..registry import names, spots, syntaxes
 from ..resources import cache_dir, grammar_path
 from .transform import ToEvent
 
 #: where the grammar file leaves the registered games' names to be filled in
 GAMES_SLOT = "@GAMES@"
+#: and the spots of a box: ``main``, then the games' own (``Syntax.spots``)
+SPOTS_SLOT = "@SPOTS@"
 
 
 def grammar_text() -> str:
@@ -25,6 +27,7 @@ def grammar_text() -> str:
     rules (``Game.syntax``): a game plugin's lines parse as a built-in game's do."""
     text = grammar_path().read_text(encoding="utf-8")
     text = text.replace(GAMES_SLOT, "|".join(re.escape(name) for name in names()))
+    text = text.replace(SPOTS_SLOT, "|".join(re.escape(spot) for spot in spots()))
     own = syntaxes()
     if not own:
         return text

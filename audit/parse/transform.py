@@ -38,8 +38,6 @@ FIELDS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "SEATS_KV": ("seats", lambda t: int(_after_eq(t))),
     "MIN_KV": ("min", lambda t: Decimal(_after_eq(t))),
     "MAX_KV": ("max", lambda t: Decimal(_after_eq(t))),
-    "EGALITE_MIN_KV": ("egalite_min", lambda t: Decimal(_after_eq(t))),
-    "EGALITE_MAX_KV": ("egalite_max", lambda t: Decimal(_after_eq(t))),
     "AMOUNT_KV": ("amount", lambda t: Decimal(_after_eq(t))),
     "ID_KV": ("id", _after_eq),
     "PLAYER_KV": ("player", _after_eq),
@@ -53,14 +51,9 @@ FIELDS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "SEAT_KV": ("seat", lambda t: int(_after_eq(t))),
     "TO_KV": ("to_seat", lambda t: int(_after_eq(t))),
     "SPOT_KV": ("spot", _after_eq),
-    "HOW_KV": ("how", _after_eq),
-    "MODE_KV": ("mode", _after_eq),
-    "PONTE_POINT_KV": ("ponte", lambda t: int(_after_eq(t))),
-    "BANKER_POINT_KV": ("banker", lambda t: int(_after_eq(t))),
     "SEAT_NUMBER": ("seat", int),
     "ROUND_NUMBER": ("n", int),
     "CARD": ("card", Card.parse),
-    "POINT_DIGIT": ("point", int),
     "STRING": ("text", _unescape),
 }
 
@@ -77,17 +70,10 @@ _WORDS: dict[str, tuple[str, Any] | None] = {
     "BEGIN": ("action", "begin"),
     "END": ("action", "end"),
     "DEALER": ("to", "dealer"),
-    "PONTE": ("side", "ponte"),
-    "BANKER": ("side", "banker"),
-    "WAR": ("choice", "war"),
-    "SURRENDER": ("choice", "surrender"),
-    "APPROVED": ("approved", True),
-    "CARD_WORD": ("draw", True),
-    "NON": ("draw", False),
 }
 
-#: how an argument is written, for messages
-SPELLING = {
+#: how an argument is written, for messages (the registered games' own: ``Syntax.spellings``)
+_SPELLING = {
     "seat": "seat=N",
     "to_seat": "to=N",
     "spot": "spot=S",
@@ -98,19 +84,12 @@ SPELLING = {
     "seats": "seats=N",
     "min": "min=AMOUNT",
     "max": "max=AMOUNT",
-    "egalite_min": "egalite-min=AMOUNT",
-    "egalite_max": "egalite-max=AMOUNT",
     "decks": "decks=N",
     "procedure": "procedure=P",
     "id": "id=ID",
     "n": "n=N",
     "talon": "talon=N",
-    "how": "how=H",
-    "mode": "mode=M",
-    "ponte": "ponte=P",
-    "banker": "banker=B",
     "card": "a card",
-    "point": "a point",
     "text": '"text"',
 }
 
@@ -147,6 +126,7 @@ def _own(which: str) -> dict[str, Any]:
 #: the format's terminals and the registered games' own: token type -> (field, converter)
 ALL_FIELDS: dict[str, tuple[str, Callable[[str], Any]]] = {**_own("fields"), **FIELDS}
 _ALL_WORDS: dict[str, tuple[str, Any] | None] = {**_own("words"), **_WORDS}
+SPELLING: dict[str, str] = {**_own("spellings"), **_SPELLING}
 
 
 class ToEvent(Transformer):
@@ -213,8 +193,6 @@ def _build(verb: str, fields: dict[str, Any], ts: datetime, table: str) -> Any:
             fields["to"] = fields.pop("side")
         elif "seat" in fields:
             fields["to"] = "seat"
-    elif verb in ("TABLEAU", "ADVICE"):
-        fields.pop("side", None)
     elif verb == "STOPCARD" and "talon" in fields:
         fields["action"] = "place"
     elif verb in ("PAY", "COLLECT", "PUSH"):

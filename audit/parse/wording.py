@@ -9,7 +9,7 @@ from functools import cache
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .. import events as ev
-from ..registry import names, syntaxes
+from ..registry import names, spots, syntaxes
 from .grammar import grammar, kv_key
 from .parsed import DelSyntaxError
 
@@ -29,6 +29,8 @@ def _kv_values(term: str) -> str:
     """What a key=value terminal accepts, in words (the games: the registry's)."""
     if term == "GAME_KV":
         return one_of(names())
+    if term == "SPOT_KV":
+        return one_of(spots())
     return _KV_VALUES.get(term, term)
 
 
@@ -42,8 +44,6 @@ _KV_VALUES = {
     "SEATS_KV": "a number of seats from 1 to 99",
     "MIN_KV": _VALUE_HELP["AMOUNT"],
     "MAX_KV": _VALUE_HELP["AMOUNT"],
-    "EGALITE_MIN_KV": _VALUE_HELP["AMOUNT"],
-    "EGALITE_MAX_KV": _VALUE_HELP["AMOUNT"],
     "AMOUNT_KV": _VALUE_HELP["AMOUNT"],
     "ID_KV": "an id (letters, digits, _ . -)",
     "PLAYER_KV": "a player id (letters, digits, _ . -)",
@@ -56,17 +56,11 @@ _KV_VALUES = {
     "TALON_KV": "a number of cards",
     "SEAT_KV": _VALUE_HELP["SEAT"],
     "TO_KV": _VALUE_HELP["SEAT"],
-    "SPOT_KV": "main, egalite, war or egalite-war",
-    "HOW_KV": "first, suite, taken, taux, auction or next",
-    "MODE_KV": "solo, table or suivi",
-    "PONTE_POINT_KV": "a point from 0 to 9",
-    "BANKER_POINT_KV": "a point from 0 to 9",
 }
 _BARE_VALUES = {
     "CARD": _VALUE_HELP["CARD"],
     "SEAT_NUMBER": _VALUE_HELP["SEAT"],
     "ROUND_NUMBER": "a round number (a positive integer)",
-    "POINT_DIGIT": "a point from 0 to 9",
     "STRING": 'a double-quoted text ("..." with \\" and \\\\ escapes)',
     "TABLE": "a table id: a letter or digit then up to 31 letters, digits, _ . -",
     "TIMESTAMP": "an RFC 3339 timestamp with an offset, e.g. 2026-11-20T21:03:12+01:00",

@@ -7,14 +7,13 @@ many tables and thousands of rounds it is the large input we measure the
 auditor's speed and memory on.
 
 What it writes: for each table, its whole night (OPEN, dealers, players
-coming and going, shoes, rounds, CLOSE) under its ruleset (the French arrêté
-``fr-bataille-2007``, the Monaco Sun War Game ``mc-sun-war-2006``, the Ostende
-chemin de fer rule ``be-ostende-cdf``), read from the loaded ruleset with any
+coming and going, shoes, rounds, CLOSE) under its ruleset (any shipped ruleset
+whose game has a simulator: ``audit rules`` lists them), read from the loaded ruleset with any
 house overlay (``params``); tables of every ruleset may share one night. The
 cards are real: each shoe holds the ruleset's decks shuffled by the seeded
 generator and drawn in order, and every BURN and DEAL logs the card it took,
-so stop cards, batailles, égalités, naturals and the banker's drawing-table
-cells come out as the cards fall.
+so stop cards, ties, naturals and the drawing rules come out as the cards
+fall.
 
 The ``style`` says how the people behave where the rules leave room: the plain
 style of the fixture nights, or the realistic one of the benchmark (heavy-tailed
@@ -35,7 +34,7 @@ places, the stream work every game shares being in ``table_faults``.
     audit simulate --night example -o fixtures/nights/example-night.del
     audit simulate --night cdf -o fixtures/nights/cdf-night.del
     audit simulate --night mixed -o fixtures/nights/mixed-night.del
-    audit simulate --tables 20 --rounds 2000 --seed 7 -o big.del   # bataille tables BAT-01...
+    audit simulate --tables 20 --rounds 2000 --seed 7 -o big.del   # the benchmark's tables
     audit simulate --style realistic --tables 24 --rounds 2000 -o casino.del
     audit simulate --style realistic --tables 40 --rounds 15 --per-table DIR
 

@@ -11,7 +11,7 @@ lists them, with their final line numbers, for ``--expected``.
 Where and when: for each category, a table whose ruleset has the rules of
 that category's fault and a first round are drawn from the seed; the fault
 goes in the first round at or after it that offers the situation the fault
-needs (a winning main stake, a bataille's burns...). One fault per round at
+needs (a winning main stake, a round's burns...). One fault per round at
 most (the shoe's preparation before it aside), so that faults never meet; a
 table therefore needs about as many rounds as it takes faults, and more.
 Faults at the start of a shoe go in the first shoe at or after one drawn

@@ -27,8 +27,8 @@ class TableSpec:
     min: Decimal
     max: Decimal
     #: the format's second pair of limits, for the games that post it
-    egalite_min: Decimal | None = None
-    egalite_max: Decimal | None = None
+    side_min: Decimal | None = None
+    side_max: Decimal | None = None
     procedure: str = "sabot"
     style: Style = PLAIN
 

@@ -31,7 +31,7 @@ from ..values import fmt_amount
 from .params import FaultRules
 from .specs import TableSpec
 
-#: Rounds a table waits for a fault's own situation before a fallback (bataille: the seat-range fault).
+#: Rounds a table waits for a fault's own situation before a fallback (such as a seat-range fault).
 TABLE_WAIT = 5
 CLOCK_LAG = timedelta(seconds=2)
 #: the syntax fault's notes (a game may give its own: ``TableFaults.NOTES``)

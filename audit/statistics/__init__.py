@@ -20,6 +20,7 @@ from operator import attrgetter, itemgetter
 
 from ..engine import card_tests
 from ..engine.surveillance import SCOPES, Acc, CardSums, record_order
+from ..registry import game_scopes
 from .money import Figures, MoneyGroup, cents, units
 from .store import GroupStore
 
@@ -344,8 +345,8 @@ def _units_message(g: Group, gap: Fraction) -> str:
 def _money_message(g: Group, m: MoneyGroup, gap: int, scale: int) -> str:
     """``gap / scale``: the result less the expectation."""
     amount = format(abs(cents(gap, scale)), ",.2f")
-    unit = "coups" if g.scope in ("banker", "ponte") else "rounds"
-    if g.scope in ("banker", "ponte"):
+    unit = "coups" if g.scope in game_scopes() else "rounds"
+    if g.scope in game_scopes():
         who = f"player {g.id} as {g.scope}"
         did = "won" if gap > 0 else "lost"
         return f"{who} {did} {amount} more than expected over {m.rounds} {unit} (z = {g.z:.2f})"

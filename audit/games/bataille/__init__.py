@@ -2,6 +2,7 @@
 
 from ...engine.game import Game
 from ...resources import rulesets_dir
+from .events import SYNTAX
 from .round import BatailleRound
 from .table import BatailleTable
 
@@ -10,7 +11,8 @@ GAME = Game(
     title="bataille",
     round=BatailleRound,
     extension=BatailleTable,
-    words=("sun war",),
+    words=("sun war", "war", "égalité", "egalite"),
+    syntax=SYNTAX,
     rulesets=rulesets_dir(),
     odds="audit.games.bataille.odds:ODDS",
     simulator="audit.games.bataille.tables:SIMULATOR",

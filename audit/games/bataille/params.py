@@ -92,7 +92,7 @@ def bataille_params(ruleset: LoadedRuleset) -> BatailleParams:
         egalite_offered=offered is None or offered.offered,
         house_min_at_least=house.min_at_least if house is not None else None,
         house_max_at_most=house.max_at_most if house is not None else None,
-        house_egalite_max_at_most=house.egalite_max_at_most if house is not None else None,
+        house_egalite_max_at_most=house.side_max_at_most("egalite") if house is not None else None,
         lone_player_two_boxes=enabled(ruleset, "lone-player-two-boxes") is not None,
         last_rounds=announced.last_rounds if announced is not None else None,
         war_burns_before_players=war.before_players,

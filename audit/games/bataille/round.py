@@ -22,6 +22,7 @@ from ...engine.format_checks import OUT_OF_CONTEXT
 from ...engine.game import Events, Round
 from ...engine.table import BURN_UNEXPECTED, SEAT_RANGE
 from ...values import SEATED, Card, Owner, fmt_amount
+from . import events as own
 from .hands import EGALITE_SPOTS, WAR_SPOTS, ZERO, HandState, Spot
 from .settle import Settlement
 from .war import War
@@ -126,7 +127,7 @@ class BatailleRound(War, Settlement, Round):
 
     # -- bets ------------------------------------------------------------------------
 
-    def verify_bet(self, e: ev.Bet) -> None:
+    def verify_bet(self, e: own.Bet) -> None:
         seat, spot = e.seat, e.spot
         owner = e.by or SEATED[seat]
         if e.amount <= ZERO:
@@ -238,7 +239,7 @@ class BatailleRound(War, Settlement, Round):
             expected=f"no {verb} after NOMOREBETS (line {self.closed_bets_line})",
         )
 
-    def apply_bet(self, e: ev.Bet) -> None:
+    def apply_bet(self, e: own.Bet) -> None:
         self.stats.drop += e.amount
         hand = self.hands.get(e.seat)
         if hand is None:
@@ -251,7 +252,7 @@ class BatailleRound(War, Settlement, Round):
         if e.spot == "main":
             self._staked = None
 
-    def verify_withdraw(self, e: ev.Withdraw) -> None:
+    def verify_withdraw(self, e: own.Withdraw) -> None:
         owner = e.by or Owner.seated(e.seat)
         if self.phase != "betting":
             self._verify_late(e.seat, e.spot, "WITHDRAW")
@@ -265,7 +266,7 @@ class BatailleRound(War, Settlement, Round):
                 expected=f"WITHDRAW seat={e.seat} spot={e.spot} amount={fmt_amount(have)} (at most)",
             )
 
-    def apply_withdraw(self, e: ev.Withdraw) -> None:
+    def apply_withdraw(self, e: own.Withdraw) -> None:
         self.stats.drop -= e.amount
         self.hand(e.seat).spot(e.spot).add(e.by or Owner.seated(e.seat), -e.amount, e.line)
         self.flagger.keep()
@@ -334,7 +335,7 @@ class BatailleRound(War, Settlement, Round):
 
     def _check_egalite(self, seat: int, name: str, spot: Spot) -> None:
         lim = self.limits
-        eg_min = lim.eg_min
+        eg_min = lim.side_lo
         for owner, (amount, line) in spot.stakes.items():
             if ZERO < amount < eg_min:
                 self.flag(
@@ -344,13 +345,13 @@ class BatailleRound(War, Settlement, Round):
                     line=line,
                     expected=f"an égalité stake of at least {fmt_amount(eg_min)}",
                 )
-        if spot.total > lim.eg_max:
+        if spot.total > lim.side_hi:
             self.flag(
                 EGALITE_LIMITS,
                 f"seat {seat} {name}: {fmt_amount(spot.total)} staked, above the égalité "
-                f"maximum {fmt_amount(lim.eg_max)}",
+                f"maximum {fmt_amount(lim.side_hi)}",
                 line=spot.last_line,
-                expected=f"at most {fmt_amount(lim.eg_max)} on the égalité",
+                expected=f"at most {fmt_amount(lim.side_hi)} on the égalité",
             )
 
     def _check_house_boxes(self, players: set[int], boxes: dict[Owner, int]) -> None:

@@ -63,11 +63,7 @@ class BatailleNight(TableNight):
     @staticmethod
     def check(spec: TableSpec, params: BatailleParams) -> None:
         """Refuse (``ValueError``) a table its ruleset does not allow."""
-        if (
-            spec.egalite_min is None
-            or spec.egalite_max is None
-            or not 0 < spec.egalite_min <= spec.egalite_max
-        ):
+        if spec.side_min is None or spec.side_max is None or not 0 < spec.side_min <= spec.side_max:
             raise ValueError(
                 "a bataille table needs positive égalité limits with egalite_min <= egalite_max"
             )
@@ -86,7 +82,7 @@ class BatailleNight(TableNight):
         for what, value, bound, below in (
             ("minimum", spec.min, params.house_min_at_least, True),
             ("maximum", spec.max, params.house_max_at_most, False),
-            ("égalité maximum", spec.egalite_max, params.house_egalite_max_at_most, False),
+            ("égalité maximum", spec.side_max, params.house_egalite_max_at_most, False),
         ):
             if bound is not None and (value < bound if below else value > bound):
                 raise ValueError(
@@ -103,8 +99,8 @@ class BatailleNight(TableNight):
     ):
         super().__init__(spec, rng, start, number)
         self.p = params
-        assert spec.egalite_min is not None and spec.egalite_max is not None  # a bataille table's
-        self.eg_min, self.eg_max = spec.egalite_min, spec.egalite_max
+        assert spec.side_min is not None and spec.side_max is not None  # a bataille table's
+        self.eg_min, self.eg_max = spec.side_min, spec.side_max
         self.standing = [self.new_player_id() for _ in range(3)]
         self.paused_done = False
         self.shoe: StopCardShoe | None = None
@@ -151,11 +147,11 @@ class BatailleNight(TableNight):
 
     def open(self) -> None:
         s = self.spec
-        assert s.egalite_min is not None and s.egalite_max is not None  # a bataille table's
+        assert s.side_min is not None and s.side_max is not None  # a bataille table's
         self.emit(
             f"OPEN game=bataille ruleset={s.ruleset} seats={s.seats} min={fmt_amount(s.min)} "
-            f"max={fmt_amount(s.max)} egalite-min={fmt_amount(s.egalite_min)} "
-            f"egalite-max={fmt_amount(s.egalite_max)}",
+            f"max={fmt_amount(s.max)} egalite-min={fmt_amount(s.side_min)} "
+            f"egalite-max={fmt_amount(s.side_max)}",
             0.0,
             0.5,
         )

@@ -14,6 +14,7 @@ from ... import events as ev
 from ...engine.checks import NoParams, Params, declare
 from ...engine.game import Events
 from ...values import Card, fmt_amount
+from . import events as own
 from .cards import BATAILLE_VALUE
 from .hands import compare
 
@@ -46,7 +47,7 @@ class War:
     last_settled_seat: int | None
     burn_lines: list[int]
 
-    def verify_choice(self: BatailleRound, e: ev.Choice) -> None:
+    def verify_choice(self: BatailleRound, e: own.Choice) -> None:
         hand = self.hands.get(e.seat)
         if hand is None or hand.card is None or self.dealer_card is None:
             self.flag(
@@ -76,7 +77,7 @@ class War:
                 expected=f"CHOICE seat={e.seat} before the bataille's first card",
             )
 
-    def apply_choice(self: BatailleRound, e: ev.Choice) -> None:
+    def apply_choice(self: BatailleRound, e: own.Choice) -> None:
         hand = self.hands.get(e.seat)
         if (
             hand is not None

@@ -2,6 +2,7 @@
 
 from ...engine.game import Game
 from ...resources import rulesets_dir
+from .events import SYNTAX
 from .round import CdfRound
 from .table import CdfTable
 
@@ -10,7 +11,9 @@ GAME = Game(
     title="chemin de fer",
     round=CdfRound,
     extension=CdfTable,
-    words=("cdf", "baccara"),
+    words=("cdf", "baccara", "banco", "ponte", "banker"),
+    scopes=("banker", "ponte"),
+    syntax=SYNTAX,
     rulesets=rulesets_dir(),
     odds="audit.games.chemin_de_fer.odds:ODDS",
     simulator="audit.games.chemin_de_fer.tables:SIMULATOR",

@@ -17,6 +17,7 @@ from ...engine.checks import NoParams, Params, declare
 from ...engine.format_checks import OUT_OF_CONTEXT
 from ...engine.game import Events
 from ...values import Card
+from . import events as own
 from .cards import BACCARA_POINTS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -218,7 +219,7 @@ class Drawing:
 
     # -- naturals and calls -------------------------------------------------------------
 
-    def verify_abat(self: CdfRound, e: ev.Abat) -> None:
+    def verify_abat(self: CdfRound, e: own.Abat) -> None:
         hand = self.cards[e.side]
         if not natural(hand):
             self.flag(
@@ -234,7 +235,7 @@ class Drawing:
                 expected=f"ABAT {e.side} {points(hand)}",
             )
 
-    def apply_abat(self: CdfRound, e: ev.Abat) -> None:
+    def apply_abat(self: CdfRound, e: own.Abat) -> None:
         self.abat[e.side] = True
 
     def _natural_not_shown(self: CdfRound, side: str) -> None:
@@ -248,7 +249,7 @@ class Drawing:
     def _may_call(self: CdfRound) -> bool:
         return self.dealt >= 4 and not self.abat["ponte"] and not self.abat["banker"]
 
-    def verify_call(self: CdfRound, e: ev.Call) -> None:
+    def verify_call(self: CdfRound, e: own.Call) -> None:
         if not self._may_call():
             self.flag(
                 OUT_OF_CONTEXT,
@@ -262,7 +263,7 @@ class Drawing:
         else:
             self._banker_call(e)
 
-    def apply_call(self: CdfRound, e: ev.Call) -> None:
+    def apply_call(self: CdfRound, e: own.Call) -> None:
         if self._may_call():
             self.calls[e.side] = e.draw
             if e.draw and e.side == "banker":
@@ -278,7 +279,7 @@ class Drawing:
         if self.thirds_due and not self.third_owed("banker"):
             self.third_came()
 
-    def _ponte_call(self: CdfRound, e: ev.Call) -> None:
+    def _ponte_call(self: CdfRound, e: own.Call) -> None:
         if self.calls["banker"] is not None and self.once("ponte-first"):
             self.flag(
                 CDF_PONTE_FIRST,
@@ -315,7 +316,7 @@ class Drawing:
                 expected=f"CALL ponte {'non' if e.draw else 'card'}",
             )
 
-    def _banker_call(self: CdfRound, e: ev.Call) -> None:
+    def _banker_call(self: CdfRound, e: own.Call) -> None:
         if self.calls["banker"] is False:  # he stood: his point is announced (art. 30)
             if e.draw and points(self.cards["banker"]) != 0:
                 self.flag(
@@ -419,13 +420,13 @@ class Drawing:
             return None
         return points(p_cards), points(b_cards)
 
-    def verify_tableau(self: CdfRound, e: ev.Tableau) -> None:
+    def verify_tableau(self: CdfRound, e: own.Tableau) -> None:
         """Asking for the tableau is the banker's right (art. 11): he must then follow it."""
 
-    def apply_tableau(self: CdfRound, e: ev.Tableau) -> None:
+    def apply_tableau(self: CdfRound, e: own.Tableau) -> None:
         self.tableau = True
 
-    def verify_advice(self: CdfRound, e: ev.Advice) -> None:
+    def verify_advice(self: CdfRound, e: own.Advice) -> None:
         rule = self.rules.advice
         p = points(self.cards["ponte"][:2])
         if rule is not None and p in rule.points and e.draw:
@@ -435,10 +436,10 @@ class Drawing:
                 expected="ADVICE ponte non",
             )
 
-    def apply_advice(self: CdfRound, e: ev.Advice) -> None:
+    def apply_advice(self: CdfRound, e: own.Advice) -> None:
         """Advice changes nothing in the coup: the ponte's CALL says what he did."""
 
-    def verify_point(self: CdfRound, e: ev.Point) -> None:
+    def verify_point(self: CdfRound, e: own.Point) -> None:
         p, b = self.hand_points("ponte"), self.hand_points("banker")
         if (e.ponte, e.banker) != (p, b):
             self.flag(
@@ -447,7 +448,7 @@ class Drawing:
                 expected=f"POINT ponte={p} banker={b}",
             )
 
-    def apply_point(self: CdfRound, e: ev.Point) -> None:
+    def apply_point(self: CdfRound, e: own.Point) -> None:
         """The announcement changes nothing: the cards decide the coup."""
 
     # -- the coup decided -----------------------------------------------------------------

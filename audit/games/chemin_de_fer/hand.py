@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import Field
 
-from ... import events as ev
 from ...engine.checks import NoParams, Params, declare
 from ...engine.flagger import CURRENT
 from ...engine.format_checks import OUT_OF_CONTEXT
 from ...engine.game import Events
 from ...values import Owner, fmt_amount
+from . import events as own
 from .places import Places
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -99,7 +99,7 @@ class HandPassing(Places):
 
     # -- the hand --------------------------------------------------------------------------
 
-    def verify_hand(self, e: ev.Hand) -> None:
+    def verify_hand(self, e: own.Hand) -> None:
         b, table = self.bank, self.table
         who = e.by or Owner.seated(e.seat)
         how = e.how
@@ -182,7 +182,7 @@ class HandPassing(Places):
         if problem:
             self.flagger.flag(CDF_HAND_PASSING, problem, round=coup, expected=expected)
 
-    def apply_hand(self, e: ev.Hand) -> None:
+    def apply_hand(self, e: own.Hand) -> None:
         b = self.bank
         who = e.by or Owner.seated(e.seat)
         previous = b.holder
@@ -211,7 +211,7 @@ class HandPassing(Places):
             rnd.suite = e.how == "suite" or (e.how is None and previous == b.holder)  # type: ignore[attr-defined]
             rnd.taux = rightful_taux  # type: ignore[attr-defined]
 
-    def verify_pass(self, e: ev.Pass) -> None:
+    def verify_pass(self, e: own.Pass) -> None:
         if self.bank.holder is None:
             self.flagger.flag(
                 OUT_OF_CONTEXT,
@@ -228,7 +228,7 @@ class HandPassing(Places):
                 expected="the awardee's first coup dealt before PASS",
             )
 
-    def apply_pass(self, e: ev.Pass) -> None:
+    def apply_pass(self, e: own.Pass) -> None:
         b = self.bank
         if b.holder is None:
             return
@@ -239,7 +239,7 @@ class HandPassing(Places):
 
     # -- the auction of a passed hand ---------------------------------------------------------
 
-    def verify_bid(self, e: ev.Bid) -> None:
+    def verify_bid(self, e: own.Bid) -> None:
         b, rule, coup = self.bank, self.auction, self._coup()
         if b.passed_by is None:
             self.flagger.flag(
@@ -295,7 +295,7 @@ class HandPassing(Places):
                         expected=f"BID ... amount={fmt_amount(nxt)} (or more by {fmt_amount(step)})",
                     )
 
-    def apply_bid(self, e: ev.Bid) -> None:
+    def apply_bid(self, e: own.Bid) -> None:
         b = self.bank
         if b.award is not None:  # a new auction after the awardee's refusal
             b.excluded = (*b.excluded, b.award[0])
@@ -308,7 +308,7 @@ class HandPassing(Places):
             return (0, (owner.seat - (self.bank.holder_seat or 0) - 1) % self.table.seats)
         return (1, index)
 
-    def verify_award(self, e: ev.Award) -> None:
+    def verify_award(self, e: own.Award) -> None:
         b, coup = self.bank, self._coup()
         if b.bids:
             top_amount = max(a for _, a in b.bids)
@@ -327,7 +327,7 @@ class HandPassing(Places):
                 CDF_AUCTION, "a hand awarded with no bid", round=coup, expected="BID before AWARD"
             )
 
-    def apply_award(self, e: ev.Award) -> None:
+    def apply_award(self, e: own.Award) -> None:
         self.bank.award = (e.by, e.amount)
 
     # -- the cut of a new shoe ----------------------------------------------------------------

@@ -18,6 +18,7 @@ from ...engine.checks import NoParams, declare
 from ...engine.game import Events
 from ...values import Owner
 from ..seats import SeatMoves
+from . import events as own
 
 if TYPE_CHECKING:  # pragma: no cover
     from .hand import BankState
@@ -140,7 +141,7 @@ class Places(SeatMoves):
 
     # -- the hand moves: called by HandPassing --------------------------------------------------
 
-    def verify_salute(self, e: ev.Hand, coup: int | None) -> None:
+    def verify_salute(self, e: own.Hand, coup: int | None) -> None:
         """The player who moved closer to the shoe takes the hand the first time it reaches him. Not a
         hand no one bid for (how=next): art. 8 obliges the next player to take it."""
         if (
@@ -156,7 +157,7 @@ class Places(SeatMoves):
                 expected=f"the hand passes seat {e.seat} once, then HAND seat={e.seat}",
             )
 
-    def hand_passes(self, start: int | None, e: ev.Hand) -> None:
+    def hand_passes(self, start: int | None, e: own.Hand) -> None:
         """The hand went from the banker at ``start`` to seat ``e.seat``: the salutes it discharges."""
         if (
             not self.salute
@@ -169,7 +170,7 @@ class Places(SeatMoves):
         for seat in [s for s in self.salute if self._places_before(s, start) <= reached]:
             del self.salute[seat]
 
-    def verify_next(self, e: ev.Hand, coup: int | None) -> None:
+    def verify_next(self, e: own.Hand, coup: int | None) -> None:
         """``HAND how=next``: the hand that found no bidder goes to the next player from the passing
         banker's right, who takes it or leaves his place (art. 8)."""
         b = self.bank

@@ -18,6 +18,7 @@ from ...engine.format_checks import OUT_OF_CONTEXT
 from ...engine.game import Events, Round
 from ...engine.surveillance import add_bet
 from ...values import Card, Owner, fmt_amount
+from . import events as own
 from .drawing import CDF_DEAL_ORDER, Drawing
 from .hand import CDF_AUCTION, CDF_FIRST_HAND, CDF_HAND_PASSING
 
@@ -208,7 +209,7 @@ class CdfRound(Drawing, Round):
 
     # -- the bank and the stakes ----------------------------------------------------------
 
-    def verify_bank(self, e: ev.Bank) -> None:
+    def verify_bank(self, e: own.Bank) -> None:
         b = self.hand
         if not self.suite and e.amount < self.limits.min:
             self.flag(
@@ -252,10 +253,10 @@ class CdfRound(Drawing, Round):
                 expected=f"ASSOCIATE by={owner} amount={fmt_amount(bank / 2)} (at most)",
             )
 
-    def apply_bank(self, e: ev.Bank) -> None:
+    def apply_bank(self, e: own.Bank) -> None:
         self.bank = e.amount
 
-    def verify_associate(self, e: ev.Associate) -> None:
+    def verify_associate(self, e: own.Associate) -> None:
         b = self.hand
         rule = self.rules.associate
         if rule is not None:
@@ -275,11 +276,11 @@ class CdfRound(Drawing, Round):
             if self.bank is not None:
                 self._check_share(e.by, e.amount, self.bank)
 
-    def apply_associate(self, e: ev.Associate) -> None:
+    def apply_associate(self, e: own.Associate) -> None:
         self.hand.associates.append(e.by)
         self.associates.append((e.by, e.amount))
 
-    def verify_banco(self, e: ev.Banco) -> None:
+    def verify_banco(self, e: own.Banco) -> None:
         b = self.hand
         follower = e.mode == "suivi" and e.by == b.prev_banco  # art. 23's exception
         if self.closed and not follower:
@@ -307,10 +308,10 @@ class CdfRound(Drawing, Round):
                 expected=f"BANCO by={e.by} mode=solo",
             )
 
-    def apply_banco(self, e: ev.Banco) -> None:
+    def apply_banco(self, e: own.Banco) -> None:
         self.bancos.append((e.by, e.mode))
 
-    def verify_stake(self, e: ev.Stake) -> None:
+    def verify_stake(self, e: own.Stake) -> None:
         if self.closed:
             self.flag(
                 CDF_LATE_STAKE,
@@ -318,7 +319,7 @@ class CdfRound(Drawing, Round):
                 expected="STAKE before NOMOREBETS",
             )
 
-    def apply_stake(self, e: ev.Stake) -> None:
+    def apply_stake(self, e: own.Stake) -> None:
         if e.by not in self.stakes:
             self.stake_order.append(e.by)
         self.stakes[e.by] = self.stakes.get(e.by, Decimal(0)) + e.amount
@@ -356,7 +357,7 @@ class CdfRound(Drawing, Round):
         )
         return best, mode
 
-    def verify_ponte(self, e: ev.Ponte) -> None:
+    def verify_ponte(self, e: own.Ponte) -> None:
         if self.bancos:
             best, mode = self._banco_first()
             if e.by != best:
@@ -384,7 +385,7 @@ class CdfRound(Drawing, Round):
                     expected=f"PONTE by={best}",
                 )
 
-    def apply_ponte(self, e: ev.Ponte) -> None:
+    def apply_ponte(self, e: own.Ponte) -> None:
         if self.bancos:
             chosen = next((m for o, m in self.bancos if o == e.by), None)
             self.ponte_mode = chosen or self._banco_first()[1]

@@ -118,7 +118,7 @@ class CdfNight(TableNight):
             raise ValueError(
                 "chemin de fer cards are shuffled by hand and cut into a sabot (procedure=sabot)"
             )
-        if spec.egalite_min is not None or spec.egalite_max is not None:
+        if spec.side_min is not None or spec.side_max is not None:
             raise ValueError("chemin de fer has no égalité bet")
 
     def __init__(

@@ -166,7 +166,7 @@ def tables(report: Report, course_plot: Html) -> Html:
     note = el(
         "p",
         "The result is what the bank collected less what it paid: the house's where the house banks, "
-        "the banker's (a player) where a player holds the bank, and there the hold does not apply.",
+        "the bank holder's (a player) where a player holds the bank, and there the hold does not apply.",
         class_="note",
     )
     return el(

@@ -128,14 +128,11 @@ def _month_to_date(report: Report) -> Html:
 #: the scopes listed whole: a night has few tables; the others (people, shoes) list first the groups
 #: with an anomaly or a finding, the rest folded
 OPEN_SCOPES = ("table",)
-_PLURAL = {
-    "table": "tables",
-    "dealer": "dealers",
-    "player": "players",
-    "banker": "bankers",
-    "ponte": "pontes",
-    "shoe": "shoes",
-}
+
+
+#: a scope's name in the plural: an s added, as every scope's is (a game's own too)
+def _plural(scope: str) -> str:
+    return f"{scope}s"
 
 
 def _flagged(report: Report) -> set[tuple[str, str, str]]:
@@ -241,7 +238,7 @@ def _listed(
         label = (
             f"{caption} ({len(groups)}): none with {why}"
             if not first
-            else f"the other {len(rest):,} {_PLURAL[scope]}: {neither}"
+            else f"the other {len(rest):,} {_plural(scope)}: {neither}"
         )
         parts.append(
             el(

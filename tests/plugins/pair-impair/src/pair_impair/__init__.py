@@ -25,6 +25,7 @@ ON_KV: /on=(pair|impair)(?![^ \\t])/
         values={"ON_KV": "pair or impair"},
     ),
     rulesets=Path(__file__).resolve().parent / "rulesets",
+    fixtures=Path(__file__).resolve().parent / "fixtures",
     odds="pair_impair.odds:ODDS",
     simulator="pair_impair.simulate:SIMULATOR",
 )
