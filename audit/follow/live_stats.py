@@ -26,6 +26,7 @@ from operator import itemgetter
 from typing import Any
 
 from ..engine.surveillance import SCOPES, Surveillance, _count, record_order
+from ..registry import game_scopes
 from ..reporters.json_report import anomaly
 from ..rulesets import Library
 from ..statistics import (
@@ -270,7 +271,7 @@ def _let_go(surv: Surveillance, shoes: list) -> None:
 
 
 #: the scopes of the sums a table's ``Surveillance`` holds by player or dealer (``_partials``)
-_SUMS = {SCOPES.index(s): s for s in ("dealer", "player", "pair", "banker", "ponte")}
+_SUMS = {SCOPES.index(s): s for s in ("dealer", "player", "pair", *game_scopes())}
 _DEALER, _PLAYER, _PAIR = (SCOPES.index(s) for s in ("dealer", "player", "pair"))
 
 

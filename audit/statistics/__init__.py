@@ -334,7 +334,7 @@ def _units_message(g: Group, gap: Fraction) -> str:
     """``gap``: the results per unit less their expectation, from the side of the group's result."""
     amount = f"{abs(float(gap)):,.2f}"
     over = f"over {g.bets} main bets, per unit staked (z = {g.z:.2f})"
-    if g.scope in ("banker", "ponte"):
+    if g.scope in game_scopes():  # a bettor who may hold the bank
         did = "won" if gap > 0 else "lost"
         return f"player {g.id} as {g.scope} {did} {amount} units more than expected {over}"
     did = "won" if gap < 0 else "lost"
