@@ -884,6 +884,15 @@ def simulate(
             help="Write one of the shipped nights of fixtures/nights (their own tables, seed and start; their names are the files' first word) instead; only --output goes with it.",
         ),
     ] = None,
+    live: Annotated[
+        float | None,
+        typer.Option(
+            "--live",
+            metavar="RATE",
+            min=0.001,
+            help="Write at a live pace, RATE lines a second at each table, into --output or --per-table's folder (docs/follow.md); with --ruleset, --tables, --rounds, --seed, --start and --inject.",
+        ),
+    ] = None,
 ) -> None:
     """Write a rule-abiding night of interleaved tables, optionally with known faults.
 
@@ -894,6 +903,13 @@ def simulate(
     """
     from . import simulate as sim
 
+    if live is not None:
+        others = {"--anomaly": anomaly, "--expected": expected, "--night": night}
+        if any(value is not None for value in others.values()):
+            named = ", ".join(name for name, value in others.items() if value is not None)
+            _die(f"--live writes a rule-abiding or faulty night: not with {named}")
+        _simulate_live(live, ruleset, tables, rounds, seed, start, inject, output, per_table)
+        return
     if night is not None:
         shaping = {
             "--ruleset": ruleset,
@@ -943,6 +959,36 @@ def simulate(
     if played is not None and wanted:
         _die("--anomaly and --inject cannot be given together")
     _simulate_night(specs, seed, begin, rounds, wanted, played, output, expected)
+
+
+def _simulate_live(
+    rate: float,
+    ruleset: list[str] | None,
+    tables: int | None,
+    rounds: int | None,
+    seed: int | None,
+    start: str | None,
+    inject: list[str] | None,
+    output: Path | None,
+    per_table: Path | None,
+) -> None:
+    """``--live RATE``: the night written at a live pace, as ``audit simulate-live`` writes it."""
+    from .follow.cli import simulate_live
+
+    target = output if output is not None else per_table
+    if target is None or (output is not None and per_table is not None):
+        _die("--live writes into --output FILE or --per-table DIR: give one of them")
+    simulate_live(
+        target,
+        rate=rate,
+        ruleset=ruleset,
+        tables=tables,
+        rounds=100 if rounds is None else rounds,
+        seed=1 if seed is None else seed,
+        per_table=per_table is not None,
+        inject=inject,
+        start=start,
+    )
 
 
 def _simulated_tables(

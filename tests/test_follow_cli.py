@@ -250,6 +250,24 @@ def test_simulate_live_keeps_its_pace_and_writes_the_simulated_lines(tmp_path):
     assert took >= len(written) / 40 * 0.9  # 20 lines a second at each of the 2 tables
 
 
+def test_simulate_live_option_writes_what_simulate_live_writes(tmp_path):
+    """``audit simulate --live RATE`` is the same writer as ``audit simulate-live --rate RATE``."""
+    night = ("-r", "fr-bataille-2007", "--tables", "2", "--rounds", "1", "--seed", "5")
+    start = ("--start", "2026-11-20T21:00:00+01:00")
+    by_option = run("simulate", "--live", "80", *night, *start, "-o", str(tmp_path / "a.del"))
+    by_command = run("simulate-live", str(tmp_path / "b.del"), "--rate", "80", *night, *start)
+    assert by_option.returncode == by_command.returncode == 0, by_option.stderr
+    written = (tmp_path / "a.del").read_bytes()
+    assert written and written == (tmp_path / "b.del").read_bytes()
+    nowhere = run("simulate", "--live", "80", *night)
+    assert nowhere.returncode == 2 and "--output FILE or --per-table DIR" in nowhere.stderr
+    with_anomaly = run(
+        "simulate", "--live", "80", *night, "--anomaly", "collusion", "-o", str(tmp_path / "c.del")
+    )
+    assert with_anomaly.returncode == 2 and "not with --anomaly" in with_anomaly.stderr
+    assert not (tmp_path / "c.del").exists()
+
+
 def test_an_alert_command_that_fails_is_told_and_the_follow_goes_on(tmp_path):
     log = faulty(tmp_path)
     cmd = f'{sys.executable} -c "import sys; sys.stdin.read(); sys.exit(3)"'
