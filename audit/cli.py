@@ -20,6 +20,7 @@ import typer
 from . import __version__, findings_store, interrupt, terminal
 from . import baseline as baseline_file
 from . import config as config_file
+from . import history_cli as history
 from .check_options import ReportOptions, RuleOptions, RunOptions, StatisticsOptions
 from .cluster import Cluster, ClusterError
 from .configuration import (
@@ -34,7 +35,7 @@ from .configuration import (
 from .escape import for_terminal, lines_for_terminal
 from .findings import DEFAULT_FAIL_ON, SEVERITIES, any_at_or_above
 from .follow import cli as follow_cli
-from .history import cli as history
+from .history.store import store_files
 from .outputs import (
     Output,
     OutputError,
@@ -543,7 +544,7 @@ def _prepare_check(
     with _exit_2_on(OutputError):  # before a log is read, and before a new store is made
         check_outputs(
             outputs,
-            run_sources(files, library, cfg.path, base_path, *history.store_files(run.store, cfg)),
+            run_sources(files, library, cfg.path, base_path, *store_files(run.store, cfg)),
         )
     # before a log is read: exit 2 if the store cannot be used
     recorder = history.open_recorder(run.store, cfg, files)
@@ -621,9 +622,7 @@ def baseline_create(
         _die("--justification must say why the findings are accepted")
     files = _expand(paths)
     with _exit_2_on(OutputError):  # before a log is read
-        check_files(
-            [output], run_sources(files, library, cfg.path, *history.store_files(None, cfg))
-        )
+        check_files([output], run_sources(files, library, cfg.path, *store_files(None, cfg)))
     with findings_store.spilling(), _exit_2_on(findings_store.SpillError):
         report = _audit(files, library)
         hidden = selection.apply(report)
@@ -675,7 +674,7 @@ def rules(
         with _exit_2_on(OutputError):
             check_files(
                 [output],
-                run_sources([], library, cfg.path, cfg.baseline(), *history.store_files(None, cfg)),
+                run_sources([], library, cfg.path, cfg.baseline(), *store_files(None, cfg)),
             )
     content = rules_listing(library, ruleset, format.value)
     if output:

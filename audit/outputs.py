@@ -288,7 +288,7 @@ def check_simulation(targets: list[tuple[str, Path]]) -> None:
     overlays and rulesets), a shipped ruleset, a history store, an archive, or a log but one a
     simulation wrote; no two may be the same file. A simulated log may be written again."""
     from . import config as config_file
-    from .history.cli import store_files
+    from .history.store import store_files
     from .rulesets import shipped_folders
 
     try:

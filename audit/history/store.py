@@ -10,7 +10,11 @@ store is shown with it masked, and any error text is cleaned of it too.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote, quote_plus
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .. import config as config_file
 
 #: how long a SQLite writer waits for another to finish (seconds)
 BUSY_SECONDS = 60
@@ -149,3 +153,32 @@ def _engine(store: Store):
             "pip install 'del-audit[postgres]'"
         ) from None
     return create_engine(store.url, connect_args={"connect_timeout": CONNECT_SECONDS})
+
+
+def store_setting(store: str | None, cfg: config_file.Config) -> tuple[str, Path | None] | None:
+    """The store named on the command line (relative to here) or in the configuration (relative
+    to its file), None if neither names one."""
+    if store:
+        return store, None
+    if cfg.settings.store:
+        return cfg.settings.store, cfg.path.parent if cfg.path else None
+    return None
+
+
+def store_files(store: str | None, cfg: config_file.Config) -> list[Path]:
+    """The files of the SQLite store named (on the command line or in the configuration), that no
+    output may replace: the database and its journals. None for another kind of store, or a
+    value that is not a store (opening it says why)."""
+    chosen = store_setting(store, cfg)
+    if chosen is None:
+        return []
+    try:
+        where = parse(*chosen)
+    except StoreError:
+        return []
+    if where.file is None:
+        return []
+    return [
+        where.file,
+        *(where.file.with_name(where.file.name + end) for end in ("-wal", "-shm", "-journal")),
+    ]

@@ -13,12 +13,12 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from .. import config as config_file
-from ..escape import for_terminal
-from ..outputs import OutputError, write_standard_output
-from .formats import FORMATS
-from .periods import PERIODS, parse_day
-from .store import READING, StoreError, parse
+from . import config as config_file
+from .escape import for_terminal
+from .history.formats import FORMATS
+from .history.periods import PERIODS, parse_day
+from .history.store import READING, StoreError, parse, store_setting
+from .outputs import OutputError, write_standard_output
 
 history_app = typer.Typer(
     no_args_is_help=True,
@@ -58,41 +58,12 @@ def _die(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def store_setting(store: str | None, cfg: config_file.Config) -> tuple[str, Path | None] | None:
-    """The store named on the command line (relative to here) or in the configuration (relative
-    to its file), None if neither names one."""
-    if store:
-        return store, None
-    if cfg.settings.store:
-        return cfg.settings.store, cfg.path.parent if cfg.path else None
-    return None
-
-
-def store_files(store: str | None, cfg: config_file.Config) -> list[Path]:
-    """The files of the SQLite store named (on the command line or in the configuration), that no
-    output may replace: the database and its journals. None for another kind of store, or a
-    value that is not a store (opening it says why)."""
-    chosen = store_setting(store, cfg)
-    if chosen is None:
-        return []
-    try:
-        where = parse(*chosen)
-    except StoreError:
-        return []
-    if where.file is None:
-        return []
-    return [
-        where.file,
-        *(where.file.with_name(where.file.name + end) for end in ("-wal", "-shm", "-journal")),
-    ]
-
-
 def open_recorder(store: str | None, cfg: config_file.Config, files: list[str]):
     """``audit check``'s recorder, its store ready (None: no store); exit 2 if it cannot be used."""
     chosen = store_setting(store, cfg)
     if chosen is None:
         return None
-    from .recording import Recorder
+    from .history.recording import Recorder
 
     try:
         return Recorder.open(*chosen, files, cfg.settings.gaming_day_start)
@@ -102,7 +73,7 @@ def open_recorder(store: str | None, cfg: config_file.Config, files: list[str]):
 
 def month_to_date(recorder, report):
     """The month to date's anomalies, the night's groups with the month's recorded nights."""
-    from .anomalies import month_to_date as summed
+    from .history.anomalies import month_to_date as summed
 
     return summed(recorder, report, recorder.statistics)
 
@@ -130,8 +101,8 @@ def _show(store: str | None, config: Path | None, fmt: HistoryFormat, view: Call
         _die("no store: give --store, or set store in the configuration")
     from sqlalchemy.exc import SQLAlchemyError
 
-    from .formats import render
-    from .migrate import prepare
+    from .history.formats import render
+    from .history.migrate import prepare
 
     try:
         where = parse(*chosen)
@@ -183,7 +154,7 @@ def nights(
     ] = False,
 ) -> None:
     """The recorded nights, one per gaming day: inputs, tables, rounds, findings."""
-    from . import views
+    from .history import views
 
     view = views.inputs if inputs else views.nights
     first, last = _days(since, until)
@@ -200,7 +171,7 @@ def tables(
     until: ToOpt = None,
 ) -> None:
     """Drop, result and hold per table and per game, by day, month or year."""
-    from .views import tables as view
+    from .history.views import tables as view
 
     first, last = _days(since, until)
     _show(store, config, format, lambda conn: view(conn, period.value, first, last))
@@ -215,7 +186,7 @@ def compare(
     until: ToOpt = None,
 ) -> None:
     """Each table's hold this period against the same days a year earlier, flagged outside a 95 % interval."""
-    from .compare import compare as view
+    from .history.compare import compare as view
 
     _, last = _days(None, until)
     _show(store, config, format, lambda conn: view(conn, period.value, last))
@@ -231,7 +202,7 @@ def dealers(
     until: ToOpt = None,
 ) -> None:
     """Findings per 100 rounds per dealer, by day, month or year."""
-    from .views import dealers as view
+    from .history.views import dealers as view
 
     first, last = _days(since, until)
     _show(store, config, format, lambda conn: view(conn, period.value, first, last))
@@ -247,7 +218,7 @@ def rules(
     until: ToOpt = None,
 ) -> None:
     """Each rule's findings by period, their trend and the tables where they repeat."""
-    from .views import rules as view
+    from .history.views import rules as view
 
     first, last = _days(since, until)
     _show(store, config, format, lambda conn: view(conn, period.value, first, last))
@@ -272,7 +243,7 @@ def anomalies(
     ] = 0.001,
 ) -> None:
     """The statistics' groups summed over each period's nights, tested together: anomalies, most improbable first."""
-    from .anomalies import anomalies as view
+    from .history.anomalies import anomalies as view
 
     first, last = _days(since, until)
     _show(store, config, format, lambda conn: view(conn, period.value, first, last, alpha))
