@@ -32,9 +32,8 @@ from ..rulesets import Library
 from ..statistics import (
     DEFAULT_ALPHA,
     Group,
-    _card_group,
     _money_group,
-    _place,
+    _placed_card_group,
     _round_p,
     _summed,
     _units_group,
@@ -195,18 +194,7 @@ class LiveStatistics:
                 self._tested(tested, replay.sink.line)
             else:
                 record = next(records)
-                card = _card_group(
-                    path,
-                    SCOPES[scope],
-                    ident,
-                    test,
-                    record[3],
-                    played[record[3]][1],
-                    record[5],
-                )
-                where = record[5].where
-                _place(card, {(record[3], n) for n in where.shoes if n}, where)
-                pending.append(card)
+                pending.append(_placed_card_group(path, record, played[record[3]][1]))
         self._tested(pending, replay.sink.line)
 
     def _tested(self, groups: list[Group], line: int) -> None:

@@ -216,18 +216,7 @@ def build(report, library, alpha: float = DEFAULT_ALPHA) -> Statistics:
                     stats.groups.append(_units_group(group, money))
             else:
                 for record in records:  # one: a shoe's test, or a table's shoes summed
-                    card = _card_group(
-                        path,
-                        SCOPES[scope],
-                        ident,
-                        test,
-                        record[3],
-                        played[record[3]][1],
-                        record[5],
-                    )
-                    where = record[5].where
-                    _place(card, {(record[3], n) for n in where.shoes if n}, where)
-                    pending.append(card)
+                    pending.append(_placed_card_group(path, record, played[record[3]][1]))
         stats.groups.extend(pending)
         for t in watched:
             t.surveillance.release()
@@ -284,6 +273,16 @@ def _money_group(path: str, scope: str, ident: str, m: MoneyGroup) -> Group:
         _set_z(g, z, math.erfc(abs(z) / math.sqrt(2)))
         g.message = _money_message(g, m, *gap)
     return g
+
+
+def _placed_card_group(path: str, record: tuple, ruleset: str) -> Group:
+    """A card test's group from its record (scope, id, test, table, seq, sums), with where its
+    rounds were (the report's and the live statistics' one way)."""
+    scope, ident, test, table = record[:4]
+    card = _card_group(path, SCOPES[scope], ident, test, table, ruleset, record[5])
+    where = record[5].where
+    _place(card, {(table, n) for n in where.shoes if n}, where)
+    return card
 
 
 def _units_group(money: Group, m: MoneyGroup) -> Group:
