@@ -69,3 +69,18 @@ def test_mypy_is_configured_for_the_package():
     assert "pydantic.mypy" in mypy["plugins"]
     assert mypy["warn_unused_ignores"] is True
     assert "ignore_missing_imports" not in mypy  # only per module, for untyped packages
+
+
+def test_mypy_disables_no_error_code_for_a_whole_module():
+    """An exception is for one line (``# type: ignore[code]``), never a module's: neither an
+    override in pyproject.toml nor an inline ``# mypy:`` setting turns an error code off."""
+    for override in PYPROJECT["tool"]["mypy"].get("overrides", []):
+        assert "disable_error_code" not in override, override["module"]
+    assert "disable_error_code" not in PYPROJECT["tool"]["mypy"]
+    inline = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in sorted((ROOT / "audit").rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.match(r"\s*#\s*mypy:", line)
+    ]
+    assert not inline, inline

@@ -1,8 +1,9 @@
 """The settlements of a bataille round: what each spot is owed, in which order.
 
-Part of ``BatailleRound`` (a mixin over its state): ``verify_pay``,
-``verify_collect`` and ``verify_push`` compare a settlement with what the
-rules require for the spot now; the checks they raise are declared here.
+Part of ``BatailleRound`` (a mixin over its state, ``round_state.RoundState``):
+``verify_pay``, ``verify_collect`` and ``verify_push`` compare a settlement
+with what the rules require for the spot now; the checks they raise are
+declared here.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ...values import fmt_amount
 from .hands import ZERO, HandState, compare
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .round import BatailleRound
+    from .round_state import RoundState
 
 SCOPE = "bataille"  # the checks declared below are this game's
 CENT = Decimal("0.01")
@@ -89,10 +90,11 @@ class Due:
 class Settlement:
     """The settlements of a ``BatailleRound``."""
 
-    # the round's state these steps set, declared for the type checker (``BatailleRound`` sets it)
+    # the round's state these steps assign, typed as ``BatailleRound`` types it: the type checker
+    # takes an assignment through ``self`` as declaring the attribute on this class too
     last_settled_seat: int | None
 
-    def verify_settle(self: BatailleRound, e: ev.Pay | ev.Collect | ev.Push) -> None:
+    def verify_settle(self: RoundState, e: ev.Pay | ev.Collect | ev.Push) -> None:
         if e.seat is None or e.spot is None:
             self.flag(
                 OUT_OF_CONTEXT,
@@ -137,7 +139,7 @@ class Settlement:
             expected=want,
         )
 
-    def _verify_order(self: BatailleRound, seat: int) -> None:
+    def _verify_order(self: RoundState, seat: int) -> None:
         rule = self.rules.pay_order
         if rule is None:
             return
@@ -159,7 +161,7 @@ class Settlement:
 
     verify_pay = verify_collect = verify_push = verify_settle
 
-    def apply_settle(self: BatailleRound, e: ev.Pay | ev.Collect | ev.Push) -> None:
+    def apply_settle(self: RoundState, e: ev.Pay | ev.Collect | ev.Push) -> None:
         """The money the log shows moving, right or wrong (the findings judge it); the spot settled."""
         verb = e.verb
         if verb == "PAY":
@@ -184,7 +186,7 @@ class Settlement:
 
     apply_pay = apply_collect = apply_push = apply_settle
 
-    def _due(self: BatailleRound, hand: HandState, spot: str) -> Due | None:
+    def _due(self: RoundState, hand: HandState, spot: str) -> Due | None:
         """What the rules require for a spot now, or None if it cannot be settled yet (then the
         finding, if any, is made or deferred here)."""
         stake = hand.stake(spot)
@@ -219,9 +221,7 @@ class Settlement:
             return self._due_egalite_war(hand, spot, stake)
         return self._due_bataille(hand, spot, stake, outcome)
 
-    def _due_egalite(
-        self: BatailleRound, hand: HandState, stake: Decimal, first: str
-    ) -> Due | None:
+    def _due_egalite(self: RoundState, hand: HandState, stake: Decimal, first: str) -> Due | None:
         """The égalité bet: paid at its odds when the first cards are equal, else collected."""
         odds = self.rules.pay_egalite
         if odds is None:
@@ -240,7 +240,7 @@ class Settlement:
             PAY_EGALITE, "COLLECT", stake, lambda: f"first cards {hand.card} and {dealer} differ"
         )
 
-    def _due_main(self: BatailleRound, hand: HandState, stake: Decimal, first: str) -> Due | None:
+    def _due_main(self: RoundState, hand: HandState, stake: Decimal, first: str) -> Due | None:
         """The initial stake of a hand whose first card is not tied: paid if higher, else collected."""
         odds = self.rules.pay_main
         if odds is None:
@@ -257,7 +257,7 @@ class Settlement:
             )
         return Due(PAY_MAIN, "COLLECT", stake, lambda: f"{hand.card} loses to {dealer}")
 
-    def _due_surrender(self: BatailleRound, stake: Decimal) -> Due | None:
+    def _due_surrender(self: RoundState, stake: Decimal) -> Due | None:
         """A surrendered hand: the house keeps its share of the stake, rounded to the cent."""
         rule = self.rules.surrender
         if rule is None:
@@ -270,9 +270,7 @@ class Settlement:
             lambda: f"surrender: the house keeps {rule.fraction} of {fmt_amount(stake)}",
         )
 
-    def _bataille_outcome(
-        self: BatailleRound, hand: HandState, spot: str, first: str
-    ) -> str | None:
+    def _bataille_outcome(self: RoundState, hand: HandState, spot: str, first: str) -> str | None:
         """How the bataille went for a tied hand that chose war (``higher``, ``equal``, ``lower``),
         or None, with the finding made or deferred, when it cannot decide the settlement yet."""
         if first == "equal" and hand.choice is None:
@@ -298,7 +296,7 @@ class Settlement:
         return outcome
 
     def _due_egalite_war(
-        self: BatailleRound, hand: HandState, spot: str, stake: Decimal
+        self: RoundState, hand: HandState, spot: str, stake: Decimal
     ) -> Due | None:
         """The égalité re-bet at the bataille: paid when the bataille cards are equal, else collected."""
         odds = self.rules.pay_egalite_war
@@ -329,7 +327,7 @@ class Settlement:
         return Due(PAY_EGALITE_WAR, "COLLECT", stake, lambda: "the bataille cards are not equal")
 
     def _due_bataille(
-        self: BatailleRound, hand: HandState, spot: str, stake: Decimal, outcome: str
+        self: RoundState, hand: HandState, spot: str, stake: Decimal, outcome: str
     ) -> Due | None:
         """The main and war spots of a hand at bataille, as the ruleset settles its outcome."""
         rule = self.rules.pay_bataille
@@ -353,7 +351,7 @@ class Settlement:
             return Due(PAY_BATAILLE, "COLLECT", stake, why)
         return Due(PAY_BATAILLE, "PUSH", None, why)
 
-    def surveyed_round(self: BatailleRound) -> tuple[dict, tuple[dict, Decimal] | None]:
+    def surveyed_round(self: RoundState) -> tuple[dict, tuple[dict, Decimal] | None]:
         """The round's settled bets for the statistics, summed as ``Surveillance.add_round`` takes them:
         by player, and the round's whole (stakes by kind, the house's result), None if nothing was settled.
 
@@ -405,7 +403,7 @@ class Settlement:
                         add_bet(players, who, kind, amount, share, counted)
         return players, (whole, total)
 
-    def _war_outcome(self: BatailleRound, hand: HandState) -> str | None:
+    def _war_outcome(self: RoundState, hand: HandState) -> str | None:
         """higher, equal or lower; None while the bataille has not decided it. Where the rules say so
         (Monaco), a player's Ace « est automatiquement gagnant »: decided by his card alone, whatever
         the dealer's card, dealt or not (the dealer's card is still owed to the others)."""
@@ -417,7 +415,7 @@ class Settlement:
             return None
         return compare(hand.war_card, self.dealer_war_card)
 
-    def _finish_settlements(self: BatailleRound, line: int) -> None:
+    def _finish_settlements(self: RoundState, line: int) -> None:
         """At ROUND end: every stake was settled."""
         for seat, hand in self.hands.items():
             for name, spot in hand.spots.items():

@@ -1,7 +1,7 @@
 """La bataille itself: the choice at a tie, then the war's cards and burns.
 
-Part of ``BatailleRound`` (a mixin over its state); the checks these steps
-raise are declared here.
+Part of ``BatailleRound`` (a mixin over its state, ``round_state.RoundState``);
+the checks these steps raise are declared here.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from .cards import BATAILLE_VALUE
 from .hands import compare
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .round import BatailleRound
+    from .round_state import RoundState
 
 SCOPE = "bataille"  # the checks declared below are this game's
 
@@ -41,13 +41,14 @@ WAR_STAKE = declare("war-stake", NoParams, SCOPE)
 class War:
     """The choices and the bataille of a ``BatailleRound``."""
 
-    # the round's state these steps set, declared for the type checker (``BatailleRound`` sets it)
+    # the round's state these steps assign, typed as ``BatailleRound`` types it: the type checker
+    # takes an assignment through ``self`` as declaring the attribute on this class too
     owed: bool
     dealer_war_card: Card | None
     last_settled_seat: int | None
     burn_lines: list[int]
 
-    def verify_choice(self: BatailleRound, e: own.Choice) -> None:
+    def verify_choice(self: RoundState, e: own.Choice) -> None:
         hand = self.hands.get(e.seat)
         if hand is None or hand.card is None or self.dealer_card is None:
             self.flag(
@@ -77,7 +78,7 @@ class War:
                 expected=f"CHOICE seat={e.seat} before the bataille's first card",
             )
 
-    def apply_choice(self: BatailleRound, e: own.Choice) -> None:
+    def apply_choice(self: RoundState, e: own.Choice) -> None:
         hand = self.hands.get(e.seat)
         if (
             hand is not None
@@ -90,7 +91,7 @@ class War:
             if e.choice == "war" and self.phase == "choices":
                 self.owed = True  # the bataille: due before the settlements it decides
 
-    def _tied_seats(self: BatailleRound) -> list[int]:
+    def _tied_seats(self: RoundState) -> list[int]:
         dealer = self.dealer_card
         if dealer is None:
             return []
@@ -101,7 +102,7 @@ class War:
             if (card := hands[s].card) is not None and BATAILLE_VALUE[card.rank] == value
         ]
 
-    def _start_bataille(self: BatailleRound) -> None:
+    def _start_bataille(self: RoundState) -> None:
         if self.due_line:  # settlements it decides came before it: early, now that it begins
             self.cards_came()
         self.phase = "bataille"
@@ -114,7 +115,7 @@ class War:
         for seat in self.warring():
             self._check_war_stake(seat)
 
-    def choice_missing(self: BatailleRound, seat: int, what: str, **kw) -> None:
+    def choice_missing(self: RoundState, seat: int, what: str, **kw) -> None:
         """A tied hand's choice, missing where it was first due (the bataille's first card, the hand's
         settlement, the round's end): reported once."""
         if seat in self.choice_missing_seats:
@@ -128,7 +129,7 @@ class War:
             **kw,
         )
 
-    def _check_war_stake(self: BatailleRound, seat: int) -> None:
+    def _check_war_stake(self: RoundState, seat: int) -> None:
         hand = self.hands[seat]
         main, war = hand.stake("main"), hand.stake("war")
         if war != main:
@@ -144,7 +145,7 @@ class War:
                 **where,
             )
 
-    def _check_egalite_war(self: BatailleRound, seat: int) -> None:
+    def _check_egalite_war(self: RoundState, seat: int) -> None:
         """The égalité re-bet may come until the seat's bataille card: judged then (or at the
         round's end if that card never came)."""
         egw = self.hands[seat].spots.get("egalite-war")
@@ -152,7 +153,7 @@ class War:
             self.egalite_war_checked.add(seat)
             self._check_egalite(seat, "egalite-war", egw)
 
-    def _lone_ace(self: BatailleRound) -> bool:
+    def _lone_ace(self: RoundState) -> bool:
         players = self.warring()
         return (
             self.rules.bataille_ace
@@ -161,7 +162,7 @@ class War:
             and card.rank == "A"
         )
 
-    def _burns_needed(self: BatailleRound, key: int | None) -> int:
+    def _burns_needed(self: RoundState, key: int | None) -> int:
         """Burns the rules put before this bataille card: the first player's, a later player's, the dealer's."""
         burns = self.rules.war_burns
         if burns is None:
@@ -172,7 +173,7 @@ class War:
             burns.before_players if self.war_players_dealt == 0 else 0
         ) + burns.before_each_player
 
-    def _verify_war_deal(self: BatailleRound, e: ev.Deal) -> None:
+    def _verify_war_deal(self: RoundState, e: ev.Deal) -> None:
         if not self.war_queue:
             self.flag(
                 DEAL_BATAILLE,
@@ -211,7 +212,7 @@ class War:
         if key is not None:
             self._check_egalite_war(key)
 
-    def _verify_war_burns(self: BatailleRound, key: int | None) -> None:
+    def _verify_war_burns(self: RoundState, key: int | None) -> None:
         need = self._burns_needed(key)
         got = len(self.burn_lines)
         card = "DEAL dealer" if key is None else f"DEAL seat={key}"
@@ -229,7 +230,7 @@ class War:
                 expected=f"BURN (×{need}) before the bataille card",
             )
 
-    def _apply_war_deal(self: BatailleRound, e: ev.Deal) -> None:
+    def _apply_war_deal(self: RoundState, e: ev.Deal) -> None:
         key = None if e.to == "dealer" else e.seat
         if key not in self.war_queue:
             return
@@ -242,7 +243,7 @@ class War:
         if self.owed and (not self.war_queue or (self.war_queue == [None] and self._lone_ace())):
             self.cards_came()
 
-    def _war_cards_missing(self: BatailleRound, at: int) -> None:
+    def _war_cards_missing(self: RoundState, at: int) -> None:
         """The round ended with the bataille's cards owed: the players still in the queue and the
         dealer (not after a lone player's Ace) are reported at ``at``, the first line after the last
         card dealt that was neither a burn nor a card (the first settlement, else ROUND end), each
@@ -273,7 +274,7 @@ class War:
         if rest and len(self.burn_lines) <= self._burns_needed(rest[0]):
             self.burn_lines = []
 
-    def _bataille_missing(self: BatailleRound, at: int) -> None:
+    def _bataille_missing(self: RoundState, at: int) -> None:
         """The round ended with a bataille owed that never began (a hand chose war; no bataille burn
         or card came): one finding, at ``at``, the first settlement it decides (else ROUND end)."""
         seats = [s for s in self.warring() if s not in self.war_missing]
@@ -292,7 +293,7 @@ class War:
             + f"DEAL seat={seats[0]} <card> (the bataille's)",
         )
 
-    def _finish_war(self: BatailleRound, line: int) -> None:
+    def _finish_war(self: RoundState, line: int) -> None:
         """At ROUND end: every tie chose, every warring hand and the dealer got a bataille card."""
         for seat, hand in self.hands.items():
             if "egalite-war" in hand.spots:

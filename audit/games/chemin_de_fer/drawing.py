@@ -1,7 +1,7 @@
 """The cards of a coup of chemin de fer: the deal, naturals, the calls for a third card, the points.
 
-Part of ``CdfRound`` (a mixin over its state), with a verify/apply pair per
-event; the drawing rules (the ponte's, the banker's tableau) are the
+Part of ``CdfRound`` (a mixin over its state, ``round_state.RoundState``), with
+a verify/apply pair per event; the drawing rules (the ponte's, the banker's tableau) are the
 ruleset's, and the checks these steps raise are declared here.
 """
 
@@ -21,7 +21,7 @@ from . import events as own
 from .cards import BACCARA_POINTS
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .round import CdfRound
+    from .round_state import RoundState
 
 SCOPE = "chemin-de-fer"  # the checks declared below are this game's
 DrawCell = Literal["T", "R", "O"]
@@ -86,10 +86,11 @@ def natural(cards: list[Card]) -> bool:
 class Drawing:
     """The cards of a ``CdfRound``."""
 
-    # the round's state these steps set, declared for the type checker (``CdfRound`` sets it)
+    # the round's state these steps assign, typed as ``CdfRound`` types it: the type checker
+    # takes an assignment through ``self`` as declaring the attribute on this class too
     owed: bool
 
-    def verify_deal(self: CdfRound, e: ev.Deal) -> None:
+    def verify_deal(self: RoundState, e: ev.Deal) -> None:
         if e.to not in ("ponte", "banker"):
             self.flag(
                 OUT_OF_CONTEXT,
@@ -164,7 +165,7 @@ class Drawing:
                 expected=f"CALL {side} card",
             )
 
-    def apply_deal(self: CdfRound, e: ev.Deal) -> None:
+    def apply_deal(self: RoundState, e: ev.Deal) -> None:
         if e.to in ("ponte", "banker"):
             cards = self.cards[e.to]
             cards.append(e.card)
@@ -190,7 +191,7 @@ class Drawing:
                 # Baccara, and he keeps his right to draw (from the next card on)
                 self.banker_base = 3
 
-    def hand_points(self: CdfRound, side: str) -> int:
+    def hand_points(self: RoundState, side: str) -> int:
         """A side's point as art. 30 scores it: Baccara for the cards a banker dealt himself too many at
         the deal, plus his draw; the best three of a ponte dealt four cards."""
         cards = self.cards[side]
@@ -200,10 +201,10 @@ class Drawing:
             return max(points(list(c)) for c in combinations(cards, 3))
         return points(cards)
 
-    def verify_burn(self: CdfRound, e: ev.Burn) -> None:
+    def verify_burn(self: RoundState, e: ev.Burn) -> None:
         """Chemin de fer burns cards only to mend a fault (arts. 11, 14, 15, 26): nothing to check."""
 
-    def apply_burn(self: CdfRound, e: ev.Burn) -> None:
+    def apply_burn(self: RoundState, e: ev.Burn) -> None:
         """A card burned after a call: either a lifted card replaced by the next (art. 14), or a
         draw against the rules cancelled (arts. 11, 26). Which one shows in what follows."""
         for side in ("ponte", "banker"):
@@ -219,7 +220,7 @@ class Drawing:
 
     # -- naturals and calls -------------------------------------------------------------
 
-    def verify_abat(self: CdfRound, e: own.Abat) -> None:
+    def verify_abat(self: RoundState, e: own.Abat) -> None:
         hand = self.cards[e.side]
         if not natural(hand):
             self.flag(
@@ -235,10 +236,10 @@ class Drawing:
                 expected=f"ABAT {e.side} {points(hand)}",
             )
 
-    def apply_abat(self: CdfRound, e: own.Abat) -> None:
+    def apply_abat(self: RoundState, e: own.Abat) -> None:
         self.abat[e.side] = True
 
-    def _natural_not_shown(self: CdfRound, side: str) -> None:
+    def _natural_not_shown(self: RoundState, side: str) -> None:
         if natural(self.cards[side][:2]) and not self.abat[side] and self.once(f"natural-{side}"):
             self.flag(
                 CDF_NATURAL,
@@ -246,10 +247,10 @@ class Drawing:
                 expected=f"ABAT {side} {points(self.cards[side][:2])}",
             )
 
-    def _may_call(self: CdfRound) -> bool:
+    def _may_call(self: RoundState) -> bool:
         return self.dealt >= 4 and not self.abat["ponte"] and not self.abat["banker"]
 
-    def verify_call(self: CdfRound, e: own.Call) -> None:
+    def verify_call(self: RoundState, e: own.Call) -> None:
         if not self._may_call():
             self.flag(
                 OUT_OF_CONTEXT,
@@ -263,23 +264,23 @@ class Drawing:
         else:
             self._banker_call(e)
 
-    def apply_call(self: CdfRound, e: own.Call) -> None:
+    def apply_call(self: RoundState, e: own.Call) -> None:
         if self._may_call():
             self.calls[e.side] = e.draw
             if e.draw and e.side == "banker":
                 self.thirds_due = self.owed = True  # dealt before the points and the settlements
 
-    def third_owed(self: CdfRound, side: str) -> bool:
+    def third_owed(self: RoundState, side: str) -> bool:
         """The side called for a card that has not come, and no burn cancelled the draw."""
         if self.calls[side] is not True or self.burned_third[side]:
             return False
         return len(self.cards[side]) < (3 + (self.banker_base > 0) if side == "banker" else 3)
 
-    def _third_check(self: CdfRound) -> None:
+    def _third_check(self: RoundState) -> None:
         if self.thirds_due and not self.third_owed("banker"):
             self.third_came()
 
-    def _ponte_call(self: CdfRound, e: own.Call) -> None:
+    def _ponte_call(self: RoundState, e: own.Call) -> None:
         if self.calls["banker"] is not None and self.once("ponte-first"):
             self.flag(
                 CDF_PONTE_FIRST,
@@ -316,7 +317,7 @@ class Drawing:
                 expected=f"CALL ponte {'non' if e.draw else 'card'}",
             )
 
-    def _banker_call(self: CdfRound, e: own.Call) -> None:
+    def _banker_call(self: RoundState, e: own.Call) -> None:
         if self.calls["banker"] is False:  # he stood: his point is announced (art. 30)
             if e.draw and points(self.cards["banker"]) != 0:
                 self.flag(
@@ -360,19 +361,19 @@ class Drawing:
             expected=f"CALL banker {'card' if want == 'T' else 'non'}",
         )
 
-    def _ponte_third(self: CdfRound) -> int | None:
+    def _ponte_third(self: RoundState) -> int | None:
         return (
             BACCARA_POINTS[self.cards["ponte"][2].rank] if len(self.cards["ponte"]) >= 3 else None
         )
 
-    def banker_should(self: CdfRound) -> str | None:
+    def banker_should(self: RoundState) -> str | None:
         """The banker's tableau cell now: T (draw), R (stand), O (free); None when no table applies."""
         b = (
             0 if self.banker_base else points(self.cards["banker"][:2])
         )  # Baccara after too many (art. 30)
         return self._cell(b, self._ponte_third())
 
-    def _cell(self: CdfRound, b: int, third: int | None) -> str | None:
+    def _cell(self: RoundState, b: int, third: int | None) -> str | None:
         rules = self.rules
         rule = (
             (rules.tableau if self.tableau else rules.draw_banker)
@@ -388,7 +389,7 @@ class Drawing:
         row = rule.rows.get(b)
         return None if row is None else row[10 if third is None else third]
 
-    def tableau_points(self: CdfRound) -> tuple[int, int] | None:
+    def tableau_points(self: RoundState) -> tuple[int, int] | None:
         """Art. 12: the points of the coup as the tableau would have played it after the follower's
         faux tirage (his draw by the ponte's rule, the banker's by the tableau, the cards in the order
         they left the shoe); None where the log cannot tell: a card that never left the shoe, a cell
@@ -420,13 +421,13 @@ class Drawing:
             return None
         return points(p_cards), points(b_cards)
 
-    def verify_tableau(self: CdfRound, e: own.Tableau) -> None:
+    def verify_tableau(self: RoundState, e: own.Tableau) -> None:
         """Asking for the tableau is the banker's right (art. 11): he must then follow it."""
 
-    def apply_tableau(self: CdfRound, e: own.Tableau) -> None:
+    def apply_tableau(self: RoundState, e: own.Tableau) -> None:
         self.tableau = True
 
-    def verify_advice(self: CdfRound, e: own.Advice) -> None:
+    def verify_advice(self: RoundState, e: own.Advice) -> None:
         rule = self.rules.advice
         p = points(self.cards["ponte"][:2])
         if rule is not None and p in rule.points and e.draw:
@@ -436,10 +437,10 @@ class Drawing:
                 expected="ADVICE ponte non",
             )
 
-    def apply_advice(self: CdfRound, e: own.Advice) -> None:
+    def apply_advice(self: RoundState, e: own.Advice) -> None:
         """Advice changes nothing in the coup: the ponte's CALL says what he did."""
 
-    def verify_point(self: CdfRound, e: own.Point) -> None:
+    def verify_point(self: RoundState, e: own.Point) -> None:
         p, b = self.hand_points("ponte"), self.hand_points("banker")
         if (e.ponte, e.banker) != (p, b):
             self.flag(
@@ -448,12 +449,12 @@ class Drawing:
                 expected=f"POINT ponte={p} banker={b}",
             )
 
-    def apply_point(self: CdfRound, e: own.Point) -> None:
+    def apply_point(self: RoundState, e: own.Point) -> None:
         """The announcement changes nothing: the cards decide the coup."""
 
     # -- the coup decided -----------------------------------------------------------------
 
-    def decided(self: CdfRound) -> bool:
+    def decided(self: RoundState) -> bool:
         if self.abat["ponte"] or self.abat["banker"]:
             return True
         if self.dealt < 4:
@@ -466,7 +467,7 @@ class Drawing:
             or self.burned_third["banker"]
         )
 
-    def outcome(self: CdfRound) -> str:
+    def outcome(self: RoundState) -> str:
         p, b = self.hand_points("ponte"), self.hand_points("banker")
         return "ponte" if p > b else "banker" if b > p else "tie"
 
