@@ -1,8 +1,8 @@
 """The cards of a coup of chemin de fer: the deal, naturals, the calls for a third card, the points.
 
 Part of ``CdfRound`` (a mixin over its state, ``round_state.RoundState``), with
-a verify/apply pair per event; the drawing rules (the ponte's, the banker's tableau) are the
-ruleset's, and the checks these steps raise are declared here.
+a verify/apply pair per event; the drawing rules (the ponte's, the banker's
+tableau) are the ruleset's, and the checks these steps raise are declared here.
 """
 
 from __future__ import annotations
