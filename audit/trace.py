@@ -40,7 +40,7 @@ class _Strict(BaseModel):
 
 
 class Sentence(_Strict):
-    #: stable id, e.g. FR-55-19.s3, CDF-art30.s1
+    #: stable id: the text's prefix, its article, the sentence's number (e.g. FR-55-19.s3)
     id: str = Field(pattern=r"^[A-Z]+(-[A-Za-z0-9]+)*\.s[1-9][0-9]*$")
     article: str = Field(min_length=1)
     #: the sentence as the text says it

@@ -268,7 +268,7 @@ def _records_of(surv: Surveillance, moved: set) -> list:
     players' sums looked up (a night's file holds hundreds of tables: not all read each look).
 
     A player's sums are held by dealer in charge: his group is the sum of his pairs' (a pair's id
-    is ``DEALER+PLAYER``), chemin de fer's banker and ponte by (scope, id)."""
+    is ``DEALER+PLAYER``), a game's own scopes (``Game.scopes``) by (scope, id)."""
     out = []
     whole = set()
     for key in moved:

@@ -31,8 +31,7 @@ game's own parts are in its package (``Game.simulator``). With ``--inject``
 (``audit simulate``), ``faults`` plans and writes a night broken in known
 places, the stream work every game shares being in ``table_faults``.
 
-    audit simulate --night example -o fixtures/nights/example-night.del
-    audit simulate --night cdf -o fixtures/nights/cdf-night.del
+    audit simulate --night example -o fixtures/nights/example-night.del   # any shipped night, by name
     audit simulate --night mixed -o fixtures/nights/mixed-night.del
     audit simulate --tables 20 --rounds 2000 --seed 7 -o big.del   # the benchmark's tables
     audit simulate --style realistic --tables 24 --rounds 2000 -o casino.del

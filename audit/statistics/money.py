@@ -6,7 +6,7 @@ edge and variance per unit. Expected = sum of edge × stake, exact. The variance
 bets of one round as perfectly correlated (sum over rounds of (sum of stake × sd)²): an upper
 bound, since hands share the dealer's card, so |z| is never overstated.
 
-The units test of one bettor's group (player, pair, banker, ponte) needs no stake: each round's
+The units test of one bettor's group (player, pair, a game's own scope) needs no stake: each round's
 result per unit staked on the main bet, summed, against the bets' exact mean and variance per
 unit. Stakes that vary tenfold and the side bets' wide swings weigh nothing in it.
 """
