@@ -31,7 +31,9 @@ from ..reporters.json_report import anomaly
 from ..rulesets import Library
 from ..statistics import (
     DEFAULT_ALPHA,
+    Anomaly,
     Group,
+    _link,
     _money_group,
     _placed_card_group,
     _round_p,
@@ -52,23 +54,15 @@ def spent(look: int) -> int:
     return look * (look + 1)
 
 
-@dataclass
-class LiveAnomaly:
+@dataclass(kw_only=True)
+class LiveAnomaly(Anomaly):
     """A group that crossed: the group as ``audit check`` reports it, at its ``look``-th look,
-    ``tested`` groups tested in the run then, at ``line`` of its file."""
+    ``tested`` groups tested in the run then, at ``line`` of its file; a player's or pair's linked,
+    as in the report, to the card anomalies of shoes at its tables written so far that night."""
 
-    group: Group
-    p_adjusted: float
     look: int
     tested: int
     line: int
-
-    #: the shoes of its table whose cards are an anomaly too (the report links them; live, none)
-    linked: tuple[str, ...] = ()
-
-    @property
-    def message(self) -> str:
-        return self.group.message
 
     def as_object(self) -> dict[str, Any]:
         """The ``anomaly`` line of ``audit follow -f jsonl`` (statistics contract, section 4): the
@@ -107,6 +101,8 @@ class LiveStatistics:
         self.observe: Callable[[Group], None] | None = None
         #: the smallest adjusted p-value of any look (the alpha at which the run would have alarmed)
         self.smallest = 1.0
+        #: the anomalies of the look under way: linked, then reported, once the look is over
+        self._found: list[LiveAnomaly] = []
 
     def surveillance_for(self, replay) -> Callable[[str, bool], Surveillance]:
         """What ``replay`` makes a table's accumulators with: ones that call ``look`` at a shoe's end.
@@ -147,6 +143,7 @@ class LiveStatistics:
         surv.rounds_seen = rounds  # type: ignore[attr-defined]
         if moved:
             self._look(replay, surv, mine, moved)
+            self._tell()
         _let_go(surv, new)
         self._let_idle_go(replay, surv)
 
@@ -248,7 +245,30 @@ class LiveStatistics:
             return
         if adjusted < self.alpha:
             self.reported.add(key)
-            self.report(LiveAnomaly(group, _round_p(adjusted), k, len(self.looks), line))
+            self._found.append(
+                LiveAnomaly(group, _round_p(adjusted), look=k, tested=len(self.looks), line=line)
+            )
+
+    def _tell(self) -> None:
+        """The look's anomalies reported, in the order found. A player's or pair's is first linked
+        as the report links it (``statistics._link``) to the shoes of its tables whose cards are an
+        anomaly: those written before (the state's too) and those of this look (a shoe's groups are
+        tested after the players' of its table). An anomaly already written is not written again:
+        one written before a shoe of its table crossed stays without that shoe."""
+        found, self._found = self._found, []
+        if any(a.group.scope in ("player", "pair") for a in found):
+            _link([*self._clumped(), *found])
+        for a in found:
+            self.report(a)
+
+    def _clumped(self) -> list[Anomaly]:
+        """The card anomalies of shoes written so far, as ``_link`` reads them: their file, shoe
+        (``TABLE#N``), test and table."""
+        return [
+            Anomaly(Group(scope, ident, path, test, ident.rsplit("#", 1)[0], None, 0), 0.0)
+            for path, scope, ident, test in sorted(self.reported)
+            if scope == "shoe" and test != "result"
+        ]
 
 
 def _let_go(surv: Surveillance, shoes: list) -> None:
