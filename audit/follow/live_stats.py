@@ -80,7 +80,11 @@ class LiveAnomaly(Anomaly):
 class LiveStatistics:
     """The looks of one run of ``audit follow``: how often each group was tested, which crossed.
 
-    ``report`` receives each anomaly once; ``reported`` (the state's) are never reported again."""
+    ``report`` receives each anomaly once; ``reported`` (the state's) are never reported again.
+    After a restart the files are read again from their start: with the looks kept (``kept``),
+    the looks taken again on the way are not looks (each group's rounds have not doubled since
+    its last kept look), so the decisions are those of a run never stopped; without, each group
+    is looked at again as its rounds double, counted with the groups read again so far."""
 
     def __init__(
         self,
@@ -88,10 +92,14 @@ class LiveStatistics:
         report: Callable[[LiveAnomaly], None],
         alpha: float = DEFAULT_ALPHA,
         reported: Iterable[GroupKey] = (),
+        kept: str | None = None,
+        run: str | None = None,
     ) -> None:
+        """``kept``: the file the looks are kept in, ``run`` the run whose looks to go on with
+        (``LiveStore``: ``audit follow --state``)."""
         self.library, self.report, self.alpha = library, report, alpha
         #: the players' sums let go, and each group tested: its looks so far and its rounds at the last
-        self.store = LiveStore()
+        self.store = LiveStore(kept, run)
         self.looks = self.store
         #: each followed file's generation (its sums let go are dropped with it)
         self._generations: dict[str, int] = {}
