@@ -220,3 +220,91 @@ def test_a_state_written_before_a_file_is_opened_again_keeps_that_file(tmp_path)
     state = (tmp_path / "s.json").as_posix()
     state_file.save(state, follower, None)
     assert state_file.load(state)[0] == resume
+
+
+def _anomalies(out: Path) -> list[dict]:
+    lines = out.read_bytes().splitlines(keepends=True) if out.exists() else []
+    objs = (json.loads(line) for line in lines if line.endswith(b"\n"))
+    return [o for o in objs if o["type"] == "anomaly"]
+
+
+def _simulated(path: Path, seed: int, rounds: int, strength: float) -> bytes:
+    """A night of one table whose dealer DX777 favours player PX777 on ``strength`` of his hands."""
+    from typer.testing import CliRunner
+
+    from audit.cli import app
+
+    done = CliRunner().invoke(
+        app,
+        ["simulate", "-r", "fr-bataille-2007", "--tables", "1", "--rounds", str(rounds)]
+        + ["--seed", str(seed), "--anomaly", "collusion", "--strength", str(strength)]
+        + ["-o", str(path)],
+    )
+    assert done.exit_code == 0, done.output
+    return path.read_bytes()
+
+
+def _straight(path: Path, first: bytes, second: bytes) -> list[dict]:
+    """The anomaly lines of a follow never stopped: ``first`` read whole, then replaced at its
+    path (rotated) by ``second``, read to its end."""
+    from audit.follow.live_stats import LiveStatistics
+    from audit.follow.tail import Follower
+    from audit.rulesets import Library
+
+    library = Library.load()
+    library.statistics = True
+    found: list[dict] = []
+    live = LiveStatistics(library, lambda a: found.append(a.as_object()))
+    path.write_bytes(first)
+    follower = Follower(library, [str(path)], lambda p, f: None, {}, None, live)
+    follower.poll()
+    os.rename(path, path.with_suffix(".1"))
+    path.write_bytes(second)
+    follower.poll()
+    follower.finish()
+    follower.close()
+    os.unlink(path.with_suffix(".1"))
+    os.unlink(path)
+    return json.loads(json.dumps(found))
+
+
+def _offset(state: Path, path: Path) -> int | None:
+    try:
+        return json.loads(state.read_text())["files"][str(path)]["offset"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def test_killed_after_a_rotation_it_looks_as_a_run_never_stopped(tmp_path):
+    """The live statistics' looks are kept with the state: a follow killed (SIGKILL) and started
+    again writes the anomaly lines of a follow never stopped, each look at the same count of looks
+    and of groups tested. Here the log is rotated first: the night before is not read again after
+    the restart, yet its looks count (the same path, the same groups)."""
+    before = _simulated(tmp_path / "before.del", 11, 150, 0.0)  # the pair plays fair
+    night = _simulated(tmp_path / "night.del", 1, 300, 1.0)
+    live, out, state = tmp_path / "live.del", tmp_path / "out.jsonl", tmp_path / "state.json"
+    expected = _straight(live, before, night)
+    assert {(a["scope"], a["id"]) for a in expected} >= {("pair", "DX777+PX777")}
+    assert max(a["look"] for a in expected) > 1  # looks counted on from the night before
+    args = ("follow", str(live), "--state", str(state), "-f", "jsonl", "-o", str(out))
+    args += ("--interval", "0.01", "--heartbeat", "0.05")
+    live.write_bytes(before)
+    proc = audit(*args)
+
+    deadline = time.monotonic() + 60
+    while read_lines(out) != before.count(b"\n") and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.rename(live, tmp_path / "live.del.1")
+    half = night.index(b"\n", len(night) // 2) + 1
+    live.write_bytes(night[:half])
+    deadline = time.monotonic() + 60
+    while _offset(state, live) != half and time.monotonic() < deadline:
+        time.sleep(0.02)  # the state knows the night before read, and half this one
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert (tmp_path / "state.json.looks").exists()
+    with live.open("ab") as f:
+        f.write(night[half:])
+    last = audit(*args, "--until-idle", "0.3")
+    assert last.wait(timeout=120) in (0, 1), last.stderr.read()
+    assert _anomalies(out) == expected
