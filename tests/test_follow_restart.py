@@ -308,3 +308,81 @@ def test_killed_after_a_rotation_it_looks_as_a_run_never_stopped(tmp_path):
     last = audit(*args, "--until-idle", "0.3")
     assert last.wait(timeout=120) in (0, 1), last.stderr.read()
     assert _anomalies(out) == expected
+
+
+def test_restarted_mid_night_a_folder_of_tables_takes_no_look_twice(tmp_path, monkeypatch):
+    """One log a table, written together; the follow stopped mid-night (its state written, its
+    objects dropped as a kill drops them) and started again from the state: reading the files
+    again takes no look a second time (without the looks kept, each file read again alone would
+    be looked at again, counted with fewer groups), and the anomaly lines and the looks at the end
+    are those of a follow never stopped."""
+    from audit.follow import live_store
+    from audit.follow import state as state_file
+    from audit.follow.live_stats import LiveStatistics
+    from audit.follow.tail import Follower
+    from audit.rulesets import Library
+
+    night = _simulated(tmp_path / "night.del", 1, 250, 1.0).decode()
+    table = {}
+    for line in night.splitlines(keepends=True):  # one file a table, the header in each
+        if line.startswith("#"):
+            for name in ("FR-01", "FR-02"):
+                table[name] = table.get(name, "") + line
+        else:
+            name = line.split()[1]
+            table[name] = table.get(name, "") + line
+    looks: list = []
+    set_look = live_store.LiveStore.__setitem__
+
+    def counted(store, key, value) -> None:
+        looks.append((key[1:], value))
+        set_look(store, key, value)
+
+    monkeypatch.setattr(live_store.LiveStore, "__setitem__", counted)
+
+    def follow(folder: Path, stop_at: int | None) -> tuple[list, list]:
+        folder.mkdir()
+        state = str(folder) + ".state"
+        lines: list = []
+
+        def start() -> tuple:
+            library = Library.load()
+            library.statistics = True
+            resume, _, reported, kept = state_file.load(state)
+            live = LiveStatistics(
+                library,
+                lambda a: lines.append(a.as_object()),
+                reported=reported,
+                kept=state_file.looks_file(state),
+                run=(kept or {}).get("run"),
+            )
+            return live, Follower(library, [str(folder)], lambda p, f: None, resume, None, live)
+
+        live, follower = start()
+        steps = 12
+        for step in range(steps):
+            for name, text in sorted(table.items()):
+                cut = [len(text) * i // steps for i in (step, step + 1)]
+                with (folder / f"{name}.del").open("a") as f:
+                    f.write(text[cut[0] : cut[1]])
+            follower.poll()
+            for f in follower.files.values():
+                f.advance_mark()
+            if step == stop_at:
+                live.store.commit()
+                run = {"looks": "-", "run": live.store.run}
+                state_file.save(state, follower, None, live.reported, run)
+                live, follower = start()  # the files read again, each alone, to where they were
+                assert live.store.resumed
+        follower.poll()
+        follower.finish()
+        final = live.store.kept.execute("SELECT scope, ident, test, k, rounds FROM looks")
+        return [{k: v for k, v in a.items() if k != "path"} for a in lines], sorted(final)
+
+    straight = follow(tmp_path / "straight", None)
+    taken = list(looks)
+    looks.clear()
+    restarted = follow(tmp_path / "restarted", 6)
+    assert restarted == straight
+    assert straight[0] and straight[1]
+    assert looks == taken  # not one look more
