@@ -416,3 +416,30 @@ def test_a_player_written_before_his_shoe_crossed_is_not_written_again():
     look(live, _player(1e-15, -9.5), line=200)  # crossing again: reported once, at its first
     assert [(a.group.scope, a.linked) for a in told] == [("player", ()), ("shoe", ())]
     assert "linked_shoes" not in told[0].as_object()
+
+
+def test_a_look_is_kept_once_all_its_anomalies_are_written(tmp_path):
+    """The state is written after each anomaly's line: a look's looks are kept (committed) only
+    once all its anomalies are written, and each counts as reported once written, so that a kill
+    between two of them leaves the look to be taken again, and the second written, after a restart."""
+    import sqlite3
+
+    kept = str(tmp_path / "state.json.looks")
+    seen: list = []
+
+    def written(a) -> None:
+        live.store.commit()  # as the state's write after each line
+        other = sqlite3.connect(kept)
+        committed = other.execute("SELECT count(*) FROM looks").fetchone()[0]
+        other.close()
+        seen.append((a.group.id, sorted(k[2] for k in live.reported), committed))
+
+    live = LiveStatistics(None, written, alpha=0.001, kept=kept)  # type: ignore[arg-type]
+    live._test(_player(1e-12, -9.0), line=50)
+    live._test(_card("T1#2", 1e-40), line=50)
+    live._tell()
+    assert seen == [("P1", ["P1"], 0), ("T1#2", ["P1", "T1#2"], 0)]
+    live.store.commit()  # the next write of the state keeps them
+    again = LiveStatistics(None, written, kept=kept, run=live.store.run)  # type: ignore[arg-type]
+    assert again.store.resumed and len(again.looks) == 2
+    assert again.looks[("night.del", "shoe", "T1#2", "order")] == (1, 60)

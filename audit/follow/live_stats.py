@@ -252,7 +252,6 @@ class LiveStatistics:
         if key in self.reported:
             return
         if adjusted < self.alpha:
-            self.reported.add(key)
             self._found.append(
                 LiveAnomaly(group, _round_p(adjusted), look=k, tested=len(self.looks), line=line)
             )
@@ -262,12 +261,23 @@ class LiveStatistics:
         as the report links it (``statistics._link``) to the shoes of its tables whose cards are an
         anomaly: those written before (the state's too) and those of this look (a shoe's groups are
         tested after the players' of its table). An anomaly already written is not written again:
-        one written before a shoe of its table crossed stays without that shoe."""
+        one written before a shoe of its table crossed stays without that shoe.
+
+        Each is counted reported as it is, and the look's looks are not kept (``LiveStore.commit``)
+        before the last is: a follow killed between two of them takes the look again after its
+        restart and writes those not written yet."""
         found, self._found = self._found, []
+        if not found:
+            return
         if any(a.group.scope in ("player", "pair") for a in found):
             _link([*self._clumped(), *found])
-        for a in found:
-            self.report(a)
+        self.store.held = True
+        try:
+            for a in found:
+                self.reported.add(a.group.key)
+                self.report(a)
+        finally:
+            self.store.held = False
 
     def _clumped(self) -> list[Anomaly]:
         """The card anomalies of shoes written so far, as ``_link`` reads them: their file, shoe

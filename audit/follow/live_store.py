@@ -70,6 +70,8 @@ class LiveStore:
         self.run: str = run  # type: ignore[assignment]
         #: the groups in ``looks``
         self.looked = self.kept.execute("SELECT count(*) FROM looks").fetchone()[0]
+        #: set while a look's anomalies are written: its looks are not kept before they all are
+        self.held = False
         self.commit()
 
     def generation(self) -> int:
@@ -125,8 +127,9 @@ class LiveStore:
         return self.looked
 
     def commit(self) -> None:
-        """The looks made so far kept (before the state that counts on them is written)."""
-        if self.kept.in_transaction:
+        """The looks made so far kept (before the state that counts on them is written), unless
+        ``held``: the next commit keeps them."""
+        if self.kept.in_transaction and not self.held:
             self.kept.commit()
 
     def close(self) -> None:
