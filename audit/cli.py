@@ -22,6 +22,7 @@ from . import baseline as baseline_file
 from . import config as config_file
 from . import history_cli as history
 from .check_options import ReportOptions, RuleOptions, RunOptions, StatisticsOptions
+from .cli_options import ConfigOpt, HouseOpt, IgnoreOpt, RulesetsOpt, alpha_option, select_option
 from .cluster import Cluster, ClusterError
 from .configuration import (
     BaselineUsed,
@@ -314,35 +315,7 @@ def _show(text: str) -> None:
 PathsArg = Annotated[
     list[str], typer.Argument(help="Log files, folders of logs, or - for standard input.")
 ]
-HouseOpt = Annotated[
-    list[Path] | None,
-    typer.Option("--house", help="House-rule overlay (YAML); repeat for several rulesets."),
-]
-ConfigOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--config",
-        help="Configuration file (default: the nearest audit.toml, or pyproject.toml with a tool.audit table).",
-    ),
-]
-RulesetsOpt = Annotated[
-    Path | None,
-    typer.Option("--rulesets", help="Folder of rulesets to use instead of the shipped ones."),
-]
-SelectOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--select",
-        help="Report only these rules: ids, prefixes (FR-) or categories (wrong-payout); comma-separated or repeated.",
-    ),
-]
-IgnoreOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--ignore",
-        help="Leave out these rules: ids, prefixes or categories; comma-separated or repeated.",
-    ),
-]
+SelectOpt = Annotated[list[str] | None, select_option("categories (wrong-payout)")]
 if not TYPE_CHECKING:
     Color = _choices("Color", terminal.COLOR_CHOICES)
 
@@ -431,11 +404,8 @@ def check(
     ] = None,
     alpha: Annotated[
         float,
-        typer.Option(
-            "--alpha",
-            min=0.0,
-            max=1.0,
-            help="Error rate of the statistics' anomalies, corrected for the number of groups tested (Holm).",
+        alpha_option(
+            "Error rate of the statistics' anomalies, corrected for the number of groups tested (Holm)."
         ),
     ] = DEFAULT_ALPHA,
     fail_on_anomaly: Annotated[

@@ -14,6 +14,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from . import config as config_file
+from .cli_options import ConfigOpt, alpha_option
 from .escape import for_terminal
 from .history.formats import FORMATS
 from .history.periods import PERIODS, parse_day
@@ -34,13 +35,6 @@ StoreOpt = Annotated[
     typer.Option(
         "--store",
         help="The store: a SQLite file, sqlite:///FILE or postgresql://USER@HOST/DB (default: the configuration's store).",
-    ),
-]
-ConfigOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--config",
-        help="Configuration file (default: the nearest audit.toml, or pyproject.toml with a tool.audit table).",
     ),
 ]
 FormatOpt = Annotated[
@@ -233,13 +227,7 @@ def anomalies(
     since: FromOpt = None,
     until: ToOpt = None,
     alpha: Annotated[
-        float,
-        typer.Option(
-            "--alpha",
-            min=0.0,
-            max=1.0,
-            help="Error rate, corrected (Holm) for every group of every period shown.",
-        ),
+        float, alpha_option("Error rate, corrected (Holm) for every group of every period shown.")
     ] = 0.001,
 ) -> None:
     """The statistics' groups summed over each period's nights, tested together: anomalies, most improbable first."""

@@ -350,3 +350,42 @@ def test_sarif_and_junit_name_only_the_rules_the_selection_keeps(tmp_path):
         assert "FR-LATE-BET" not in described and "DEL-SYNTAX" not in described
         assert "FR-PAY-MAIN" in cases and "FR-LATE-BET" not in cases and "DEL-SYNTAX" not in cases
         assert [r["ruleId"] for r in run["results"]] == ["FR-PAY-MAIN"]
+
+
+def test_the_options_commands_share_are_declared_once():
+    """--house, --config, --rulesets, --select, --ignore and --alpha: one declaration
+    (audit/cli_options.py) that every command taking them uses, so their help cannot drift."""
+    import typer.main
+
+    from audit.cli import app
+
+    command = typer.main.get_command(app)
+    shared = {"house", "config", "rulesets", "select", "ignore", "alpha"}
+
+    def options(*path: str) -> dict:
+        cmd = command
+        for name in path:
+            cmd = cmd.commands[name]  # type: ignore[attr-defined]
+        return {p.name: p for p in cmd.params if p.name in shared}
+
+    check, follow = options("check"), options("follow")
+    assert set(check) == set(follow) == shared
+    for name in shared - {"select", "alpha"}:  # the same words, the same flag and kind
+        assert check[name].help == follow[name].help
+        assert (check[name].opts, check[name].multiple) == (
+            follow[name].opts,
+            follow[name].multiple,
+        )
+    for name in ("select", "alpha"):  # one flag and bounds, each command its own words
+        assert (check[name].opts, check[name].multiple) == (
+            follow[name].opts,
+            follow[name].multiple,
+        )
+    assert "(Holm)" in check["alpha"].help and "every look" in follow["alpha"].help
+    assert options("history", "nights")["config"].help == check["config"].help
+    source = "\n".join(
+        (ROOT / "audit" / name).read_text()
+        for name in ("cli.py", "follow/cli.py", "history_cli.py")
+    )
+    for flag in ("--house", "--config", "--rulesets", "--select", "--ignore", "--alpha"):
+        assert f'"{flag}"' not in source, flag

@@ -278,3 +278,29 @@ def test_an_alert_command_that_fails_is_told_and_the_follow_goes_on(tmp_path):
     told = done.stderr.splitlines()
     assert len(told) == len(errors) and all(line.endswith("exited with status 3") for line in told)
     assert all(line.startswith("audit: --alert-command: ") for line in told)
+
+
+def test_the_statistics_looks_beside_the_state(tmp_path):
+    """--state keeps the live statistics' looks in STATE.looks, named by the state's run: gone on
+    with after a restart; those of another run are said and started afresh; a looks file that is
+    not one is exit 2, one line."""
+    state, looks = tmp_path / "s.json", tmp_path / "s.json.looks"
+    first = run("follow", "--once", "--state", str(state), "-f", "jsonl", str(NIGHT))
+    assert first.returncode in (0, 1) and first.stderr == "", first.stderr
+    kept = json.loads(state.read_text())["statistics"]
+    assert kept["looks"] == looks.name and looks.stat().st_size > 0
+    again = run("follow", "--once", "--state", str(state), "-f", "jsonl", str(NIGHT))
+    assert again.stderr == "" and json.loads(state.read_text())["statistics"] == kept
+    data = json.loads(state.read_text())
+    data["statistics"]["run"] = "another"
+    state.write_text(json.dumps(data))
+    other = run("follow", "--once", "--state", str(state), "-f", "jsonl", str(NIGHT))
+    assert other.returncode in (0, 1)
+    assert "not the statistics' looks of this state" in other.stderr, other.stderr
+    assert json.loads(state.read_text())["statistics"]["run"] not in ("another", kept["run"])
+    for extra in tmp_path.glob("s.json.looks-*"):
+        extra.unlink()
+    looks.write_bytes(b"not a database, but some bytes that SQLite will refuse" * 100)
+    broken = run("follow", "--once", "--state", str(state), str(NIGHT))
+    assert broken.returncode == 2 and broken.stderr.count("\n") == 1, broken.stderr
+    assert broken.stderr.startswith(f"audit: {looks}: cannot keep the statistics' looks")

@@ -3,6 +3,7 @@ first crosses, with the fields of the statistics contract; once across restarts 
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 import signal
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from audit.follow.emit import anomaly_line
 from audit.follow.live_stats import LiveStatistics, spent
 from audit.statistics import SCOPES, Group
 
@@ -196,21 +198,27 @@ def _group(rounds: int, p: float, ident: str = "P1") -> Group:
     return Group("player", ident, "night.del", "result", "T1", "r", rounds, p_exact=p, p=p)
 
 
+def look(live: LiveStatistics, group: Group, line: int) -> None:
+    """A look at one group, its anomaly (if any) reported as the end of a look reports it."""
+    live._test(group, line)
+    live._tell()
+
+
 def test_a_group_is_looked_at_when_its_rounds_double_and_pays_k_k_plus_1():
     told = []
     live = LiveStatistics(None, told.append, alpha=0.001)  # type: ignore[arg-type]
     for rounds in (30, 40, 59, 60, 100, 119, 120):
-        live._test(_group(rounds, 0.5), line=rounds)
+        look(live, _group(rounds, 0.5), line=rounds)
     assert live.looks[("night.del", "player", "P1", "result")] == (3, 120)
     assert sum(1 / spent(k) for k in range(1, 10_000)) < 1
     # the fourth look at one group of one: p times 4 x 5 must be below alpha
-    live._test(_group(240, 0.001 / 20 * 1.01), line=240)
+    look(live, _group(240, 0.001 / 20 * 1.01), line=240)
     assert not told
-    live._test(_group(480, 0.001 / 30 * 0.99), line=480)
+    look(live, _group(480, 0.001 / 30 * 0.99), line=480)
     assert [a.look for a in told] == [5] and told[0].p_adjusted < 0.001
-    live._test(_group(960, 1e-9), line=960)
+    look(live, _group(960, 1e-9), line=960)
     assert len(told) == 1  # once
-    live._test(_group(30, 0.001 / 2 / 2 * 0.99, "P2"), line=1)  # first look, two groups tested
+    look(live, _group(30, 0.001 / 2 / 2 * 0.99, "P2"), line=1)  # first look, two groups tested
     assert [a.group.id for a in told] == ["P1", "P2"] and told[1].tested == 2
 
 
@@ -300,6 +308,7 @@ def test_other_tables_sums_looked_up_are_those_read_whole(stacked, monkeypatch, 
     assert looked_up == read_whole
     across = {k[1] for k, table, *_ in looked_up if table is None}  # summed over both tables
     assert across == {"dealer", "player", "pair"}
+    gc.collect()  # the followers' tables let go: they no longer count in what this process holds
 
 
 def _counting(look, read: Counter):
@@ -308,3 +317,131 @@ def _counting(look, read: Counter):
         return look(self, replay, surv)
 
     return counted
+
+
+def _clumped_and_colluding(log: Path) -> None:
+    """A night whose first table has a colluding dealer (``--anomaly collusion``) and, as
+    ``--anomaly stacked-shoe`` stacks it, a second shoe that comes in clumps (the cards not drawn
+    yet when it begins, sorted by rank in blocks): every round legal."""
+    from typer.testing import CliRunner
+
+    from audit.cli import app
+    from audit.games.bataille import simulate as bataille
+    from audit.simulate.anomalies import STACKED, stack
+
+    new_shoe = bataille.BatailleNight._new_shoe
+
+    def stacked(self) -> None:
+        new_shoe(self)
+        if self.anomaly is not None and self.shoes == STACKED:
+            rest = self.shoe.cards[self.shoe.drawn :]
+            stack(rest, bataille.BATAILLE_VALUE)
+            self.shoe.cards[self.shoe.drawn :] = rest
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(bataille.BatailleNight, "_new_shoe", stacked)
+        done = CliRunner().invoke(
+            app,
+            ["simulate", "-r", "fr-bataille-2007", "--tables", "2", "--rounds", "300"]
+            + ["--seed", "1", "--anomaly", "collusion", "-o", str(log)],
+        )
+    assert done.exit_code == 0, done.output
+
+
+def _linked_part(message: str) -> str:
+    """What a linked anomaly's message says of the shoes (after the group's own sentence)."""
+    return message.split("; ", 1)[1] if "; " in message else ""
+
+
+def test_a_live_player_anomaly_is_linked_to_a_clumped_shoe_of_his_table(tmp_path):
+    """As the night's report links them: the pair's (and player's) anomaly names the clumped shoe
+    of its table (``linked_shoes``) and whether he was its beneficiary or its victim."""
+    log = tmp_path / "night.del"
+    _clumped_and_colluding(log)
+    live = anomalies(run("follow", "--once", "-f", "jsonl", "--heartbeat", "0", str(log)).stdout)
+    report = json.loads(run("check", "-f", "json", str(log)).stdout)["statistics"]["anomalies"]
+    checked = {(a["scope"], a["id"], a["test"]): a for a in report}
+    shoe = next(a for a in live if a["scope"] == "shoe" and a["test"] == "order")
+    linked = [a for a in live if a.get("linked_shoes")]
+    assert linked and {a["scope"] for a in linked} <= {"player", "pair"}
+    assert all(a["linked_shoes"] == [shoe["id"]] and a["line"] > shoe["line"] for a in linked)
+    assert any(a["id"] == "DX777+PX777" for a in linked)
+    assert all("he was the beneficiary" in a["message"] for a in linked if a["z"] < 0)
+    both = [a for a in live if (a["scope"], a["id"], a["test"]) in checked]
+    assert any(a.get("linked_shoes") for a in both)
+    for a in both:  # where both name the group, both link it alike
+        night = checked[(a["scope"], a["id"], a["test"])]
+        assert a.get("linked_shoes") == night.get("linked_shoes")
+        assert _linked_part(a["message"]) == _linked_part(night["message"])
+
+
+def _card(ident: str, p: float, path: str = "night.del") -> Group:
+    return Group("shoe", ident, path, "order", ident.rsplit("#", 1)[0], "r", 60, p_exact=p, p=p)
+
+
+def _player(p: float, z: float, ident: str = "P1") -> Group:
+    g = _group(120, p, ident)
+    g.z, g.shoes = z, ("T1#1", "T1#2")
+    g.message = f"player {ident} won"
+    return g
+
+
+def test_a_shoe_found_in_the_same_look_or_before_a_restart_is_linked():
+    told: list = []
+    live = LiveStatistics(None, told.append, alpha=0.001)  # type: ignore[arg-type]
+    live._test(_player(1e-12, -9.0), line=50)  # players are tested before their table's shoe
+    live._test(_card("T1#2", 1e-40), line=50)
+    live._tell()
+    assert [(a.group.scope, a.linked) for a in told] == [("player", ("T1#2",)), ("shoe", ())]
+    assert told[0].message.endswith(
+        "his rounds include shoe T1#2, whose cards are an anomaly too: he was the beneficiary"
+    )
+    assert told[0].as_object()["linked_shoes"] == ["T1#2"]
+    assert anomaly_line(told[0]).rstrip().endswith("he was the beneficiary")  # the text line too
+    # restarted: the shoe written before is known from the state's anomalies
+    told.clear()
+    again = LiveStatistics(
+        None,  # type: ignore[arg-type]
+        told.append,
+        alpha=0.001,
+        reported=[("night.del", "shoe", "T1#2", "order"), ("other.del", "shoe", "T1#3", "order")],
+    )
+    look(again, _player(1e-12, 9.0, "P2"), line=80)
+    assert told[0].linked == ("T1#2",) and "he was the victim" in told[0].message
+
+
+def test_a_player_written_before_his_shoe_crossed_is_not_written_again():
+    told: list = []
+    live = LiveStatistics(None, told.append, alpha=0.001)  # type: ignore[arg-type]
+    look(live, _player(1e-12, -9.0), line=50)
+    look(live, _card("T1#2", 1e-40), line=90)
+    look(live, _player(1e-15, -9.5), line=200)  # crossing again: reported once, at its first
+    assert [(a.group.scope, a.linked) for a in told] == [("player", ()), ("shoe", ())]
+    assert "linked_shoes" not in told[0].as_object()
+
+
+def test_a_look_is_kept_once_all_its_anomalies_are_written(tmp_path):
+    """The state is written after each anomaly's line: a look's looks are kept (committed) only
+    once all its anomalies are written, and each counts as reported once written, so that a kill
+    between two of them leaves the look to be taken again, and the second written, after a restart."""
+    import sqlite3
+
+    kept = str(tmp_path / "state.json.looks")
+    seen: list = []
+
+    def written(a) -> None:
+        live.store.commit()  # as the state's write after each line
+        other = sqlite3.connect(kept)
+        committed = other.execute("SELECT count(*) FROM looks").fetchone()[0]
+        other.close()
+        seen.append((a.group.id, sorted(k[2] for k in live.reported), committed))
+
+    live = LiveStatistics(None, written, alpha=0.001, kept=kept)  # type: ignore[arg-type]
+    live._test(_player(1e-12, -9.0), line=50)
+    live._test(_card("T1#2", 1e-40), line=50)
+    live._tell()
+    assert seen == [("P1", ["P1"], 0), ("T1#2", ["P1", "T1#2"], 0)]
+    live.store.commit()  # the next write of the state keeps them
+    again = LiveStatistics(None, written, kept=kept, run=live.store.run)  # type: ignore[arg-type]
+    assert again.store.resumed and len(again.looks) == 2
+    assert again.looks[("night.del", "shoe", "T1#2", "order")] == (1, 60)

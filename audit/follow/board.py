@@ -73,7 +73,7 @@ class Board:
                 el("td", g.test),
                 el("td", number(a.p_adjusted), class_="num"),
                 el("td", a.look, class_="num"),
-                el("td", g.message),
+                el("td", a.message),
                 class_="anomaly",
             )
             self.anomalies.insert(0, html)

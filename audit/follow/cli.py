@@ -13,6 +13,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from .. import config as config_file
+from ..cli_options import ConfigOpt, HouseOpt, IgnoreOpt, RulesetsOpt, alpha_option, select_option
 from ..escape import for_terminal
 from ..findings import DEFAULT_FAIL_ON, SEVERITIES, SEVERITY_RANK
 from ..rulesets import Library, RulesetError
@@ -27,22 +28,6 @@ from .tail import FollowError
 
 FollowFormat = Enum("FollowFormat", [(f, f) for f in FORMATS], type=str)  # type: ignore[misc]
 Severity = Enum("Severity", [(s, s) for s in SEVERITIES], type=str)  # type: ignore[misc]
-
-HouseOpt = Annotated[
-    list[Path] | None,
-    typer.Option("--house", help="House-rule overlay (YAML); repeat for several rulesets."),
-]
-ConfigOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--config",
-        help="Configuration file (default: the nearest audit.toml, or pyproject.toml with a tool.audit table).",
-    ),
-]
-RulesetsOpt = Annotated[
-    Path | None,
-    typer.Option("--rulesets", help="Folder of rulesets to use instead of the shipped ones."),
-]
 
 
 def _die(message: str) -> NoReturn:
@@ -144,11 +129,8 @@ def follow(
     ] = True,
     alpha: Annotated[
         float,
-        typer.Option(
-            "--alpha",
-            min=0.0,
-            max=1.0,
-            help="Error rate of the live statistics over the night, for every group and every look (see docs/statistics.md).",
+        alpha_option(
+            "Error rate of the live statistics over the night, for every group and every look (see docs/statistics.md)."
         ),
     ] = DEFAULT_ALPHA,
     serve: Annotated[
@@ -166,20 +148,8 @@ def follow(
             help="Allow --serve on an address other machines reach (whoever reaches it reads the findings).",
         ),
     ] = False,
-    select: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--select",
-            help="Report only these rules: ids, prefixes (FR-) or categories; comma-separated or repeated.",
-        ),
-    ] = None,
-    ignore: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--ignore",
-            help="Leave out these rules: ids, prefixes or categories; comma-separated or repeated.",
-        ),
-    ] = None,
+    select: Annotated[list[str] | None, select_option()] = None,
+    ignore: IgnoreOpt = None,
     house: HouseOpt = None,
     config: ConfigOpt = None,
     rulesets: RulesetsOpt = None,

@@ -31,7 +31,9 @@ from ..reporters.json_report import anomaly
 from ..rulesets import Library
 from ..statistics import (
     DEFAULT_ALPHA,
+    Anomaly,
     Group,
+    _link,
     _money_group,
     _placed_card_group,
     _round_p,
@@ -52,23 +54,15 @@ def spent(look: int) -> int:
     return look * (look + 1)
 
 
-@dataclass
-class LiveAnomaly:
+@dataclass(kw_only=True)
+class LiveAnomaly(Anomaly):
     """A group that crossed: the group as ``audit check`` reports it, at its ``look``-th look,
-    ``tested`` groups tested in the run then, at ``line`` of its file."""
+    ``tested`` groups tested in the run then, at ``line`` of its file; a player's or pair's linked,
+    as in the report, to the card anomalies of shoes at its tables written so far that night."""
 
-    group: Group
-    p_adjusted: float
     look: int
     tested: int
     line: int
-
-    #: the shoes of its table whose cards are an anomaly too (the report links them; live, none)
-    linked: tuple[str, ...] = ()
-
-    @property
-    def message(self) -> str:
-        return self.group.message
 
     def as_object(self) -> dict[str, Any]:
         """The ``anomaly`` line of ``audit follow -f jsonl`` (statistics contract, section 4): the
@@ -86,7 +80,11 @@ class LiveAnomaly:
 class LiveStatistics:
     """The looks of one run of ``audit follow``: how often each group was tested, which crossed.
 
-    ``report`` receives each anomaly once; ``reported`` (the state's) are never reported again."""
+    ``report`` receives each anomaly once; ``reported`` (the state's) are never reported again.
+    After a restart the files are read again from their start: with the looks kept (``kept``),
+    the looks taken again on the way are not looks (each group's rounds have not doubled since
+    its last kept look), so the decisions are those of a run never stopped; without, each group
+    is looked at again as its rounds double, counted with the groups read again so far."""
 
     def __init__(
         self,
@@ -94,10 +92,14 @@ class LiveStatistics:
         report: Callable[[LiveAnomaly], None],
         alpha: float = DEFAULT_ALPHA,
         reported: Iterable[GroupKey] = (),
+        kept: str | None = None,
+        run: str | None = None,
     ) -> None:
+        """``kept``: the file the looks are kept in, ``run`` the run whose looks to go on with
+        (``LiveStore``: ``audit follow --state``)."""
         self.library, self.report, self.alpha = library, report, alpha
         #: the players' sums let go, and each group tested: its looks so far and its rounds at the last
-        self.store = LiveStore()
+        self.store = LiveStore(kept, run)
         self.looks = self.store
         #: each followed file's generation (its sums let go are dropped with it)
         self._generations: dict[str, int] = {}
@@ -107,6 +109,8 @@ class LiveStatistics:
         self.observe: Callable[[Group], None] | None = None
         #: the smallest adjusted p-value of any look (the alpha at which the run would have alarmed)
         self.smallest = 1.0
+        #: the anomalies of the look under way: linked, then reported, once the look is over
+        self._found: list[LiveAnomaly] = []
 
     def surveillance_for(self, replay) -> Callable[[str, bool], Surveillance]:
         """What ``replay`` makes a table's accumulators with: ones that call ``look`` at a shoe's end.
@@ -147,6 +151,7 @@ class LiveStatistics:
         surv.rounds_seen = rounds  # type: ignore[attr-defined]
         if moved:
             self._look(replay, surv, mine, moved)
+            self._tell()
         _let_go(surv, new)
         self._let_idle_go(replay, surv)
 
@@ -247,8 +252,41 @@ class LiveStatistics:
         if key in self.reported:
             return
         if adjusted < self.alpha:
-            self.reported.add(key)
-            self.report(LiveAnomaly(group, _round_p(adjusted), k, len(self.looks), line))
+            self._found.append(
+                LiveAnomaly(group, _round_p(adjusted), look=k, tested=len(self.looks), line=line)
+            )
+
+    def _tell(self) -> None:
+        """The look's anomalies reported, in the order found. A player's or pair's is first linked
+        as the report links it (``statistics._link``) to the shoes of its tables whose cards are an
+        anomaly: those written before (the state's too) and those of this look (a shoe's groups are
+        tested after the players' of its table). An anomaly already written is not written again:
+        one written before a shoe of its table crossed stays without that shoe.
+
+        Each is counted reported as it is, and the look's looks are not kept (``LiveStore.commit``)
+        before the last is: a follow killed between two of them takes the look again after its
+        restart and writes those not written yet."""
+        found, self._found = self._found, []
+        if not found:
+            return
+        if any(a.group.scope in ("player", "pair") for a in found):
+            _link([*self._clumped(), *found])
+        self.store.held = True
+        try:
+            for a in found:
+                self.reported.add(a.group.key)
+                self.report(a)
+        finally:
+            self.store.held = False
+
+    def _clumped(self) -> list[Anomaly]:
+        """The card anomalies of shoes written so far, as ``_link`` reads them: their file, shoe
+        (``TABLE#N``), test and table."""
+        return [
+            Anomaly(Group(scope, ident, path, test, ident.rsplit("#", 1)[0], None, 0), 0.0)
+            for path, scope, ident, test in sorted(self.reported)
+            if scope == "shoe" and test != "result"
+        ]
 
 
 def _let_go(surv: Surveillance, shoes: list) -> None:

@@ -12,10 +12,12 @@ from __future__ import annotations
 import hashlib
 import os
 import signal
+import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..rulesets import Library
@@ -78,7 +80,9 @@ def follow(
     """Follow ``paths`` until told to stop (see the module); ``warn`` is told of a log found in a
     folder that cannot be read; ``board`` (the live page's) of the tables, findings and anomalies."""
     stop = stop or Stop()
-    resume, output, reported = state_file.load(options.state) if options.state else ({}, None, [])
+    resume, output, reported, kept = (
+        state_file.load(options.state) if options.state else ({}, None, [], None)
+    )
     out_path = emitter.output.path
     if (
         options.state
@@ -96,7 +100,9 @@ def follow(
     live = None
     if options.alpha is not None:
         library.statistics = True
-        live = LiveStatistics(library, emitter.anomaly, options.alpha, reported)
+        live = _live(library, emitter, options, reported, kept, warn)
+        if options.state:
+            kept = {"looks": Path(state_file.looks_file(options.state)).name, "run": live.store.run}
         if board is not None:
             live.observe = board.observe
     emitter.board = board
@@ -104,6 +110,13 @@ def follow(
 
     def save() -> None:
         if options.state:
+            if live is not None:
+                try:
+                    live.store.commit()  # the looks before the state that counts on them
+                except sqlite3.Error as err:
+                    raise state_file.StateError(
+                        f"{state_file.looks_file(options.state)}: cannot keep the looks: {err}"
+                    ) from None
             size = emitter.output.size
             state_file.save(
                 options.state,
@@ -112,6 +125,7 @@ def follow(
                 if size is None or out_path is None  # (a size is a file's: never without its path)
                 else {"path": os.path.abspath(out_path), "size": size},
                 live.reported if live is not None else reported,
+                kept,
             )
 
     save()  # before anything is reported: where the output stood
@@ -165,6 +179,31 @@ def follow(
     finally:
         waits.close()
         follower.close()
+        if live is not None:
+            live.store.close()
+
+
+def _live(
+    library: Library,
+    emitter: Emitter,
+    options: Options,
+    reported: list[tuple],
+    kept: dict | None,
+    warn: Callable[[str], None] | None,
+) -> LiveStatistics:
+    """The live statistics, their looks kept beside the state (``--state``) and gone on with when
+    the state names their run."""
+    assert options.alpha is not None
+    looks = state_file.looks_file(options.state) if options.state else None
+    try:
+        live = LiveStatistics(
+            library, emitter.anomaly, options.alpha, reported, looks, (kept or {}).get("run")
+        )
+    except sqlite3.Error as err:
+        raise state_file.StateError(f"{looks}: cannot keep the statistics' looks: {err}") from None
+    if kept is not None and not live.store.resumed and warn is not None:
+        warn(f"{looks}: not the statistics' looks of this state; they are looked at afresh")
+    return live
 
 
 def _beat(emitter: Emitter, follower: Follower) -> None:

@@ -4,8 +4,9 @@ For each followed path: the file's device and inode and the SHA-256 of its first
 the offset), so that a replaced or rewritten file is not taken for the one read; the offset of
 the end of the last line whose findings are all reported (the *mark*); and the findings
 reported since the mark, as (line, rule, table, round). The output file's length when the
-state was written is kept too, and the statistics' anomalies reported in the run (each is
-reported once a night: they are few).
+state was written is kept too, the statistics' anomalies reported in the run (each is
+reported once a night: they are few), and the run whose looks the statistics keep beside the
+state (``looks_file``: a night tests too many groups to write them all here each second).
 
 On a restart each file is read again from its start up to the mark without reporting (the
 replay rebuilds the open tables, rounds and shoes), then followed live; a finding whose key
@@ -38,13 +39,21 @@ class StateError(Exception):
     """A state file that cannot be read or written: exit 2."""
 
 
-def load(path: str) -> tuple[dict[str, Resume], dict[str, Any] | None, list[tuple]]:
-    """The files' resume points, the output as recorded ({path, size} or None) and the statistics'
-    anomalies reported (path, scope, id, test); nothing if the file does not exist yet."""
+def looks_file(state: str) -> str:
+    """Where the live statistics keep their looks beside the state ``state`` (``live_store``)."""
+    return f"{state}.looks"
+
+
+def load(
+    path: str,
+) -> tuple[dict[str, Resume], dict[str, Any] | None, list[tuple], dict[str, Any] | None]:
+    """The files' resume points, the output as recorded ({path, size} or None), the statistics'
+    anomalies reported (path, scope, id, test) and the run whose looks they keep ({looks, run},
+    or None); nothing if the file does not exist yet."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        return {}, None, []
+        return {}, None, [], None
     except OSError as err:
         raise StateError(f"{path}: cannot read the state: {err.strerror or err}") from None
     try:
@@ -60,15 +69,23 @@ def load(path: str) -> tuple[dict[str, Resume], dict[str, Any] | None, list[tupl
         anomalies = [tuple(k) for k in data.get("anomalies", [])]
         if any(len(k) != 4 for k in anomalies):
             raise ValueError("an anomaly is not (path, scope, id, test)")
-        return files, data.get("output"), anomalies
+        statistics = data.get("statistics")
+        if statistics is not None and not isinstance(statistics.get("run"), str):
+            raise ValueError("the statistics' run is not named")
+        return files, data.get("output"), anomalies, statistics
     except (ValueError, KeyError, TypeError, AttributeError) as err:
         raise StateError(f"{path}: not a state file of audit follow ({err})") from None
 
 
 def save(
-    path: str, follower: Follower, output: dict[str, Any] | None, anomalies: Iterable[tuple] = ()
+    path: str,
+    follower: Follower,
+    output: dict[str, Any] | None,
+    anomalies: Iterable[tuple] = (),
+    statistics: dict[str, Any] | None = None,
 ) -> None:
-    """``anomalies``: the statistics' anomalies reported (never reported again after a restart)."""
+    """``anomalies``: the statistics' anomalies reported (never reported again after a restart);
+    ``statistics``: the run whose looks are kept in ``looks_file(path)`` ({looks, run})."""
     files: dict[str, Any] = {}
     for name, followed in sorted(follower.files.items()):
         point = followed.resume_point()
@@ -101,6 +118,8 @@ def save(
         "files": files,
         "anomalies": sorted(list(k) for k in anomalies),
     }
+    if statistics is not None:
+        data["statistics"] = statistics
     target = Path(path)
     try:
         fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
