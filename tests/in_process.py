@@ -6,7 +6,8 @@ start-up, most of the suite's time.
 ``audit.cli.run`` is what ``python -m audit`` runs before it flushes and exits: the same one-line
 usage errors, "internal error" lines and exit statuses. Its standard streams are bytes buffers (not
 a terminal, as a child's pipes are not), its folder ``cwd``, its environment ``os.environ`` with
-``env`` over it; the signal handlers it installs are put back after it.
+``env`` over it; the signal handlers it installs and the colour choice it makes are put back
+after it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from audit import cli
+from audit import cli, terminal
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -33,6 +34,7 @@ def audit(
 ) -> subprocess.CompletedProcess:
     """``audit ARGS`` in this process: its exit status, standard output and error (text)."""
     handlers = {signum: signal.getsignal(signum) for signum in SIGNALS}
+    color = terminal._choice  # set by ``check --color``: a process's for the rest of its life
     runner = CliRunner()
     try:
         with (
@@ -48,6 +50,7 @@ def audit(
     finally:
         for signum, handler in handlers.items():
             signal.signal(signum, handler)
+        terminal.choose_color(color)
     return subprocess.CompletedProcess(
         list(args), code, stdout.decode("utf-8", "replace"), stderr.decode("utf-8", "replace")
     )
