@@ -18,7 +18,7 @@ def pytest_sessionstart(session):
     hundreds of ``python -m audit`` children, and with PYTHONDONTWRITEBYTECODE set (or before the
     first child wrote them) each would compile every module again (a fifth of its start-up)."""
     if not hasattr(session.config, "workerinput"):  # the controller (or the only process)
-        compileall.compile_dir(ROOT / "audit", quiet=1)
+        compileall.compile_dir(ROOT / "audit", quiet=2)  # (a read-only checkout: left as it is)
 
 
 @pytest.fixture
