@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from in_process import audit as audit_here
 
 from audit.engine.checks import DECLARED, EVERY_GAME, FORMAT, NoParams, declare
 from audit.registry import GAMES, checks_for
@@ -24,13 +24,8 @@ THREE = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
 
 
 def audit(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "audit", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    """The command line in this process (tests/in_process.py)."""
+    return audit_here(*args, cwd=ROOT)
 
 
 def _rulesets_with(tmp_path: Path, old: str, new: str) -> tuple[Path, int]:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from in_process import audit as audit_here
 
 from fixtures import read_fixture
 
@@ -19,14 +20,9 @@ NIGHT = ROOT / "fixtures" / "nights" / "example-night.del"
 
 
 def audit(*args: str, stdin: str | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "audit", *args],
-        cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    """The command line in this process (tests/in_process.py), in the folder ``cwd``, ``stdin``
+    its standard input."""
+    return audit_here(*args, cwd=cwd, input=stdin)
 
 
 def spec_examples() -> list[str]:

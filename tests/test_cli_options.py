@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from in_process import audit as audit_here
 
 from audit import __version__
 
@@ -22,15 +23,9 @@ ESC = "\x1b"
 
 
 def audit(*args: str, cwd: Path = ROOT, env: dict | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
-    return subprocess.run(
-        [sys.executable, "-m", "audit", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    """The command line in this process (tests/in_process.py; its output is not a terminal, as a
+    child's pipes are not), in the folder ``cwd``, with ``env`` over the environment."""
+    return audit_here(*args, cwd=cwd, env=env)
 
 
 def audit_at_terminal(*args: str, env: dict | None = None, stdout_too: bool = False) -> str:

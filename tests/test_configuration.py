@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from in_process import audit as audit_here
 from jsonschema import Draft202012Validator
 from typer.testing import CliRunner
 
@@ -30,13 +29,8 @@ EVERY_RULE = '["DEL-", "FR-", "MC-", "CDF-"]'
 
 
 def audit(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "audit", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"},
-    )
+    """The command line in this process (tests/in_process.py), in the folder ``cwd``."""
+    return audit_here(*args, cwd=cwd, env={"NO_COLOR": "1"})
 
 
 def sha256(path: Path) -> str:

@@ -5,9 +5,6 @@ never an internal error."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -44,18 +41,6 @@ NIGHTS = {
 }
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "audit", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 @pytest.mark.parametrize("name", list(NIGHTS))
 def test_every_format_and_the_store_take_extreme_times(name, tmp_path):
     log = tmp_path / f"{name}.del"
@@ -64,14 +49,14 @@ def test_every_format_and_the_store_take_extreme_times(name, tmp_path):
     outputs = []
     for fmt in FORMATS:
         outputs += ["-f", fmt, "-o", str(tmp_path / f"report.{fmt}")]
-    done = run("check", str(log), "--statistics", "--store", str(store), "--no-progress", *outputs)
+    done = cli("check", str(log), "--statistics", "--store", str(store), "--no-progress", *outputs)
     assert done.returncode in (0, 1), done.stderr
     assert "internal error" not in done.stderr and "Traceback" not in done.stderr
     for fmt in FORMATS:
         assert (tmp_path / f"report.{fmt}").stat().st_size > 0, fmt
     report = json.loads((tmp_path / "report.json").read_text())
     assert report["findings"], "the three breaches are still found"
-    again = run("check", str(log), "--statistics", "--no-progress", *outputs[:4])
+    again = cli("check", str(log), "--statistics", "--no-progress", *outputs[:4])
     assert again.returncode == done.returncode
     for view in VIEWS:
         for period in ("day", "month", "year"):

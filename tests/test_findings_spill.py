@@ -120,12 +120,20 @@ def test_without_a_spill_folder_the_findings_stay_in_memory(tmp_path, monkeypatc
     assert isinstance(report.findings, list) and len(report.findings) > 300
 
 
-LINES = 200_000
+#: two logs of malformed lines, one finding each; the child spills past a tenth of a log's findings
+#: (as the 20,000 of ``findings_store.THRESHOLD`` are a tenth of 200,000): ten runs on disk each time
+LINES = (10_000, 40_000)
+#: what the peak may grow by from the short log to the long one: the longer log's findings kept in
+#: memory would add about 850 bytes each (30,000 more: some 25 MB); spilled, only the larger
+#: in-memory run (3,000 more findings: under 3 MB)
+GROWTH = 10 * 1024 * 1024
 #: the audit, then its own peak memory: ``ru_maxrss`` of a child (``os.wait4``) keeps the high-water
 #: mark of the process it was forked from (Linux carries it over ``exec``), here pytest's, so the
 #: child reads its own (``VmHWM``, its memory's since ``exec``)
 CHILD = """
 import sys
+from audit import findings_store
+findings_store.THRESHOLD = int(sys.argv.pop(1))
 from audit.cli import app
 try:
     app(sys.argv[1:], prog_name="audit")
@@ -135,21 +143,20 @@ finally:
 """
 
 
-@pytest.mark.skipif(
-    not os.path.exists("/proc/self/status"), reason="reads the peak memory from /proc"
-)
-def test_many_malformed_lines_stay_under_the_memory_bound(tmp_path):
-    log = tmp_path / "malformed.del"
+def _peak_auditing_malformed_lines(tmp_path: Path, lines: int) -> int:
+    """The child's peak memory auditing ``lines`` malformed lines to JSON, every finding reported."""
+    log = tmp_path / f"malformed-{lines}.del"
     with log.open("w") as out:
-        for n in range(LINES):
+        for n in range(lines):
             out.write(f"garbage {n}\n")
-    report = tmp_path / "report.json"
+    report = tmp_path / f"report-{lines}.json"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
         [
             sys.executable,
             "-c",
             CHILD,
+            str(lines // 10),
             "check",
             "--no-progress",
             "-f",
@@ -163,10 +170,20 @@ def test_many_malformed_lines_stay_under_the_memory_bound(tmp_path):
         text=True,
     )
     assert done.returncode == 1, done.stderr
-    peak = int(done.stderr.rsplit("VmHWM:", 1)[1].split()[0]) * 1024
-    assert peak < BOUND, f"peak {peak // 2**20} MB"
     with report.open() as text:
-        assert sum(1 for line in text if line.startswith('      "rule": "DEL-')) == LINES
+        assert sum(1 for line in text if line.startswith('      "rule": "DEL-')) == lines
+    return int(done.stderr.rsplit("VmHWM:", 1)[1].split()[0]) * 1024
+
+
+@pytest.mark.skipif(
+    not os.path.exists("/proc/self/status"), reason="reads the peak memory from /proc"
+)
+def test_many_malformed_lines_stay_under_the_memory_bound(tmp_path):
+    """Four times the malformed lines, spilled in as many runs: the peak stays under the bound and
+    barely moves (it would grow by the findings if they were kept)."""
+    short, long = (_peak_auditing_malformed_lines(tmp_path, lines) for lines in LINES)
+    assert long < BOUND, f"peak {long // 2**20} MB"
+    assert long - short < GROWTH, f"peak {short // 2**20} MB, then {long // 2**20} MB"
 
 
 def test_many_inputs_of_few_findings_each_spill_together(tmp_path, monkeypatch, spill_folder):

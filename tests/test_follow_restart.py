@@ -14,6 +14,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from typer.testing import CliRunner
+
+from audit.cli import app
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -51,12 +55,12 @@ def read_lines(out: Path) -> int:
 
 
 def night(tmp: Path, seed: int) -> bytes:
+    """A simulated night with one fault of each kind, and a garbled line every 40 (in this process:
+    the test is about the follower's processes, not the simulator's)."""
     full = tmp / "full.del"
-    subprocess.run(
+    done = CliRunner().invoke(
+        app,
         [
-            sys.executable,
-            "-m",
-            "audit",
             "simulate",
             "-r",
             "fr-bataille-2007",
@@ -73,10 +77,8 @@ def night(tmp: Path, seed: int) -> bytes:
             "-o",
             str(full),
         ],
-        cwd=ROOT,
-        check=False,
-        capture_output=True,
     )
+    assert done.exit_code == 0, done.output
     lines = full.read_bytes().splitlines(keepends=True)
     for at in range(len(lines) - 40, 10, -40):  # and a damaged line now and then: more findings
         lines.insert(at, b"2026-11-20T21:00:00.000+01:00 a line the terminal garbled\n")
@@ -85,14 +87,15 @@ def night(tmp: Path, seed: int) -> bytes:
 
 
 def checked(path: Path) -> Counter:
-    done = subprocess.run(
-        [sys.executable, "-m", "audit", "check", "-f", "json", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
+    """The findings ``audit check`` reports on the whole log (in this process)."""
+    report = path.with_name(path.name + ".json")
+    done = CliRunner().invoke(
+        app, ["check", "--no-progress", "-f", "json", "-o", str(report), str(path)]
     )
+    assert done.exit_code in (0, 1), done.output
     return Counter(
-        (f["rule"], f["line"], f["table"], f["round"]) for f in json.loads(done.stdout)["findings"]
+        (f["rule"], f["line"], f["table"], f["round"])
+        for f in json.loads(report.read_text(encoding="utf-8"))["findings"]
     )
 
 

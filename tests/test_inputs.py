@@ -7,19 +7,18 @@ import hashlib
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from in_process import audit as audit_here
 
 ROOT = Path(__file__).resolve().parent.parent
 THREE = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
 
 
 def audit(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "audit", *args], cwd=cwd, capture_output=True, text=True, timeout=300
-    )
+    """The command line in this process (tests/in_process.py), in the folder ``cwd``."""
+    return audit_here(*args, cwd=cwd)
 
 
 def test_a_gzip_log_is_read_and_its_archive_hashed(tmp_path):

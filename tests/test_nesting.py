@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
 import yaml
+from in_process import audit as audit_here
 
 from audit import nesting
 from fixtures import copy_rulesets
@@ -19,9 +19,8 @@ LOG = ROOT / "fixtures" / "nights" / "example-night.del"
 
 
 def _audit(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "audit", *args], cwd=cwd, capture_output=True, text=True, timeout=120
-    )
+    """The command line in this process (tests/in_process.py), in the folder ``cwd``."""
+    return audit_here(*args, cwd=cwd)
 
 
 def _overlay(tmp_path: Path, body: str) -> Path:

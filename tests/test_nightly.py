@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
+
+from in_process import audit as audit_here
 
 ROOT = Path(__file__).resolve().parent.parent
 THREE = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
@@ -14,19 +14,9 @@ HOUSE = ROOT / "rulesets" / "house" / "casino-exemple-fr.yaml"
 
 
 def audit(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    """The auditor of this checkout (not another one installed), run from ``cwd``."""
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "audit", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-    )
+    """The auditor of this checkout (not another one installed), run from ``cwd``, in this process
+    (tests/in_process.py)."""
+    return audit_here(*args, cwd=cwd)
 
 
 def _night(tmp_path: Path) -> Path:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from fractions import Fraction
 from itertools import permutations
 from pathlib import Path
 
 import pytest
+from in_process import audit as audit_here
 
 from audit.odds import OddsError, bataille, chemin_de_fer, compute
 from audit.rulesets import Library
@@ -60,13 +60,8 @@ def library() -> Library:
 
 
 def audit(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "audit", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    """The command line in this process (tests/in_process.py)."""
+    return audit_here(*args, cwd=ROOT)
 
 
 def edges(odds) -> dict[tuple[str, str | None], Fraction]:

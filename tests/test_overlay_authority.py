@@ -12,12 +12,11 @@ naming file, line and key. ``LoadedOverlay.changes`` records what it did.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from in_process import audit as audit_here
 
 from audit.engine.checks import DECLARED
 from audit.rulesets import DIRECTIONS, Library, OverlayChanges, RulesetError, load_ruleset
@@ -28,19 +27,9 @@ FR, MC, CDF, DEL = "fr-bataille-2007", "mc-sun-war-2006", "be-ostende-cdf", "del
 
 
 def audit(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    """The auditor of this checkout, run from ``cwd`` (where it looks for audit.toml)."""
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "audit", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-    )
+    """The auditor of this checkout, run from ``cwd`` (where it looks for audit.toml), in this
+    process (tests/in_process.py)."""
+    return audit_here(*args, cwd=cwd)
 
 
 def house(tmp_path: Path, rules: str, ruleset: str = FR, name: str = "house.yaml") -> Path:

@@ -13,12 +13,11 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
+from in_process import audit as audit_here
 
 from audit.games.bataille.params import bataille_params
 from audit.games.chemin_de_fer.params import cdf_params
@@ -100,13 +99,7 @@ def check(log: Path, *house: Path, rulesets: Path | None = None) -> tuple[int, l
     args = [a for h in house for a in ("--house", str(h))] + (
         ["--rulesets", str(rulesets)] if rulesets else []
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "audit", "check", "--format", "json", *args, str(log)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = audit_here("check", "--format", "json", *args, str(log), cwd=ROOT)  # in this process
     assert done.returncode in (0, 1), done.stderr
     return done.returncode, json.loads(done.stdout)["findings"]
 

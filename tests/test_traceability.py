@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from in_process import audit as audit_here
 
 from audit.trace import Matrix, TraceError, build, load_index, render
 
@@ -208,13 +208,8 @@ def test_an_index_named_after_no_ruleset_is_refused(tmp_path):
 
 
 def _audit(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "audit", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    """The command line in this process (tests/in_process.py)."""
+    return audit_here(*args, cwd=ROOT)
 
 
 def test_audit_trace_writes_the_matrix_and_check_compares(tmp_path, matrix):
