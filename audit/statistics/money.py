@@ -14,6 +14,7 @@ unit. Stakes that vary tenfold and the side bets' wide swings weigh nothing in i
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
 from itertools import repeat
@@ -108,23 +109,22 @@ class MoneyGroup:
         if acc.last is not None and (self.last is None or acc.last[0] > self.last[0]):
             self.last = acc.last
         parts, scale, of = self.parts, figures.denominator, figures.of
-        for kind, stake in sorted(acc.stakes.items()):
+        units = self.units_parts
+        for kind, (stake, square, bets, total) in _in_order(acc.kinds):
             self.handle += stake
             numerator, denominator = stake.as_integer_ratio()
+            edge, variance, _ = of(kind)
             denominator *= scale
-            parts[denominator] = parts.get(denominator, 0) + numerator * of(kind)[0]
-        for kind, product in sorted(acc.square.items()):
-            self.variance += float(product) * of(kind)[1]
-        for (one, two), product in sorted(acc.cross.items()):
-            self.variance += 2 * float(product) * of(one)[2] * of(two)[2]
-        units = self.units_parts
-        for kind, (bets, total) in sorted(acc.units.items()):
-            if figures.is_main(kind):
+            parts[denominator] = parts.get(denominator, 0) + numerator * edge
+            self.variance += float(square) * variance
+            if bets and figures.is_main(kind):
                 self.bets += bets
                 self.units += total
-                numerator, variance, _ = of(kind)
-                units[scale] = units.get(scale, 0) + bets * numerator
+                units[scale] = units.get(scale, 0) + bets * edge
                 self.units_variance += bets * variance
+        if acc.cross:
+            for (one, two), product in _in_order(acc.cross):
+                self.variance += 2 * float(product) * of(one)[2] * of(two)[2]
 
     @property
     def expected(self) -> Fraction:
@@ -137,20 +137,20 @@ class MoneyGroup:
     def ratio(self) -> tuple[int, int]:
         """The expectation as (numerator, denominator), over the parts' common denominator, not reduced:
         what the report needs of it (its cents, the gap to the result) without a fraction's gcd each time."""
-        if not self.parts:
-            return 0, 1
-        common = math.lcm(*self.parts)
-        return sum(
-            numerator * (common // denominator) for denominator, numerator in self.parts.items()
-        ), common
+        return _common(self.parts)
 
     @property
     def units_mean(self) -> Fraction:
-        """The units test's exact expectation: the main bets' edges per unit, summed."""
+        """The units test's exact expectation: the main bets' edges per unit, summed (the plain
+        figure; ``units_ratio`` is the same, in integers)."""
         return sum(
             (Fraction(numerator, scale) for scale, numerator in self.units_parts.items()),
             Fraction(0),
         )
+
+    def units_ratio(self) -> tuple[int, int]:
+        """``units_mean`` as (numerator, denominator), not reduced, as ``ratio`` is."""
+        return _common(self.units_parts)
 
     @property
     def sd(self) -> float:
@@ -160,10 +160,36 @@ class MoneyGroup:
 def cents(numerator: int, denominator: int) -> Decimal:
     """numerator / denominator (denominator > 0) to the cent, half to even: ``round(Fraction(n, d) * 100)``
     in integers."""
-    whole, rest = divmod(numerator * 100, denominator)
+    return rounded(numerator, denominator, 2)
+
+
+def rounded(numerator: int, denominator: int, places: int) -> Decimal:
+    """numerator / denominator (denominator > 0) to ``places`` decimals, half to even, in integers:
+    ``round(Fraction(n, d) * 10**places)`` scaled back, rounded once (never a division's 28 digits
+    rounded again)."""
+    whole, rest = divmod(numerator * 10**places, denominator)
     if 2 * rest > denominator or (2 * rest == denominator and whole % 2):
         whole += 1
-    return Decimal(whole).scaleb(-2)
+    return Decimal(whole).scaleb(-places)
+
+
+def _common(parts: dict[int, int]) -> tuple[int, int]:
+    """A sum of ``{denominator: numerator}`` as (numerator, denominator) over their common denominator."""
+    if not parts:
+        return 0, 1
+    if len(parts) == 1:
+        ((denominator, numerator),) = parts.items()
+        return numerator, denominator
+    common = math.lcm(*parts)
+    return sum(
+        numerator * (common // denominator) for denominator, numerator in parts.items()
+    ), common
+
+
+def _in_order(sums: dict) -> Iterable:
+    """A dictionary's items in key order (floats are summed in one order, whatever the dictionary's):
+    the usual one item as it is, without a sort."""
+    return sorted(sums.items()) if len(sums) > 1 else sums.items()
 
 
 def _unit(figures: dict[str, Unit], kind: str) -> Unit:
