@@ -125,7 +125,7 @@ class Acc:
 
     def add_units(self, stakes: dict, results: dict) -> None:
         """A round's results per unit staked, by kind: the units test (``audit.statistics.units``).
-        ``add`` took the round's stakes first."""
+        ``add`` took the round's stakes first. (The plain version of ``add_bets``'s second half.)"""
         kinds = self.kinds
         for kind, result in results.items():
             stake = stakes.get(kind)
@@ -133,6 +133,26 @@ class Acc:
                 mine = kinds[kind]
                 mine[2] += 1
                 mine[3] += result / stake
+
+    def add_bets(self, stakes: dict, result: Decimal, results: dict) -> None:
+        """``add(stakes, result)`` then ``add_units(stakes, results)`` in one pass over the stakes (a
+        player's round of two bets or more): each kind counted in the units test is a staked one, so
+        the same sums (a test compares the two)."""
+        self.rounds += 1
+        self.result += result
+        kinds = self.kinds
+        for kind, amount in stakes.items():
+            mine = kinds.get(kind)
+            if mine is None:
+                mine = kinds[kind] = [amount, amount * amount, 0, ZERO]
+            else:
+                mine[0] += amount
+                mine[1] += amount * amount
+            if amount and kind in results:
+                mine[2] += 1
+                mine[3] += results[kind] / amount
+        if len(stakes) > 1:
+            self._cross(stakes)
 
     def add(self, stakes: dict, result: Decimal) -> None:
         self.rounds += 1
@@ -145,23 +165,24 @@ class Acc:
             else:
                 mine[0] += amount
                 mine[1] += amount * amount
-        if len(stakes) < 2:
-            return
+        if len(stakes) > 1:
+            self._cross(stakes)
+
+    def _cross(self, stakes: dict) -> None:
+        """The products of a round's stakes of two kinds, by the pair of kinds in sorted order."""
         cross = self.cross
         if cross is None:
             cross = self.cross = {}
-        if (
-            len(stakes) == 2
-        ):  # the usual pair (main bet and a side bet): no sort of a list, no inner loop
+        if len(stakes) == 2:  # the usual pair (the main bet and a side bet): no sort, no inner loop
             (kind, amount), (other, second) = stakes.items()
             key = (kind, other) if kind < other else (other, kind)
             cross[key] = cross.get(key, ZERO) + amount * second
-        else:
-            items = sorted(stakes.items())
-            for i, (kind, amount) in enumerate(items):
-                for other, second in items[i + 1 :]:
-                    key = (kind, other)
-                    cross[key] = cross.get(key, ZERO) + amount * second
+            return
+        items = sorted(stakes.items())
+        for i, (kind, amount) in enumerate(items):
+            for other, second in items[i + 1 :]:
+                key = (kind, other)
+                cross[key] = cross.get(key, ZERO) + amount * second
 
     def merge(self, other: Acc) -> None:
         self.rounds += other.rounds
@@ -427,8 +448,7 @@ class Surveillance:
             acc.last = end
             acc.shoes.add(shoe)
             if type(entry) is not tuple:
-                acc.add(entry[0], entry[1])
-                acc.add_units(entry[0], entry[2])
+                acc.add_bets(*entry)
                 continue
             kind, amount, result = (
                 entry  # the usual round, one bet: ``add`` without its call or its dictionary

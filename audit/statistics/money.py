@@ -14,7 +14,6 @@ unit. Stakes that vary tenfold and the side bets' wide swings weigh nothing in i
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
 from itertools import repeat
@@ -48,7 +47,7 @@ class Figures:
         self.denominator = (
             math.lcm(*(edge.denominator for edge, _ in units.values())) if units else 1
         )
-        self.cache: dict[str, tuple[int, float, float]] = {}
+        self.cache: dict[str, tuple[int, float, float, bool]] = {}
         #: the main bet (the odds' first row's): the units test counts its kinds, not the side bets
         self.main = next(iter(units)).split(" ", 1)[0] if units else None
 
@@ -56,8 +55,9 @@ class Figures:
         """Whether the kind is one of the main bet's (the units test counts it)."""
         return kind.split(" ", 1)[0] == self.main
 
-    def of(self, kind: str) -> tuple[int, float, float]:
-        """The kind's edge numerator (over ``denominator``), variance and sd per unit."""
+    def of(self, kind: str) -> tuple[int, float, float, bool]:
+        """The kind's edge numerator (over ``denominator``), variance and sd per unit, and whether
+        the units test counts it (``is_main``)."""
         known = self.cache.get(kind)
         if known is None:
             edge, variance = _unit(self.units, kind)
@@ -65,6 +65,7 @@ class Figures:
                 edge.numerator * (self.denominator // edge.denominator),
                 float(variance),
                 math.sqrt(variance),
+                self.is_main(kind),
             )
         return known
 
@@ -110,20 +111,21 @@ class MoneyGroup:
             self.last = acc.last
         parts, scale, of = self.parts, figures.denominator, figures.of
         units = self.units_parts
-        for kind, (stake, square, bets, total) in _in_order(acc.kinds):
+        kinds = acc.kinds.items()
+        for kind, (stake, square, bets, total) in sorted(kinds) if len(kinds) > 1 else kinds:
             self.handle += stake
             numerator, denominator = stake.as_integer_ratio()
-            edge, variance, _ = of(kind)
+            edge, variance, _, main = of(kind)
             denominator *= scale
             parts[denominator] = parts.get(denominator, 0) + numerator * edge
             self.variance += float(square) * variance
-            if bets and figures.is_main(kind):
+            if bets and main:
                 self.bets += bets
                 self.units += total
                 units[scale] = units.get(scale, 0) + bets * edge
                 self.units_variance += bets * variance
-        if acc.cross:
-            for (one, two), product in _in_order(acc.cross):
+        if acc.cross:  # floats summed in one order, whatever the dictionaries'
+            for (one, two), product in sorted(acc.cross.items()):
                 self.variance += 2 * float(product) * of(one)[2] * of(two)[2]
 
     @property
@@ -184,12 +186,6 @@ def _common(parts: dict[int, int]) -> tuple[int, int]:
     return sum(
         numerator * (common // denominator) for denominator, numerator in parts.items()
     ), common
-
-
-def _in_order(sums: dict) -> Iterable:
-    """A dictionary's items in key order (floats are summed in one order, whatever the dictionary's):
-    the usual one item as it is, without a sort."""
-    return sorted(sums.items()) if len(sums) > 1 else sums.items()
 
 
 def _unit(figures: dict[str, Unit], kind: str) -> Unit:
