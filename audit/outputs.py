@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import collector
 from .atomic import WriteError, replace_together
 from .config import Config
 from .report import Report
@@ -221,7 +222,8 @@ def write_reports(outputs: list[Output], report: Report) -> None:
                 write_standard_output(o.reporter.pieces(report))
 
     try:
-        replace_together(files, to_standard_output)
+        with collector.seldom():  # tens of thousands of groups made and let go
+            replace_together(files, to_standard_output)
     except WriteError as err:
         raise OutputError(str(err)) from None
 

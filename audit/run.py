@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from . import findings_store
+from . import collector, findings_store
 from .engine.stats import TableStats
 from .findings import Finding
 from .fingerprint import fingerprints
@@ -255,5 +255,6 @@ def _merge(library: Library, tasks: list, results: list[PartResult]) -> Report:
         report.fingerprints = fingerprints(report.findings)
     report.rulesets = [library.rulesets[k] for k in sorted(library.rulesets)]
     if library.statistics:
-        report.statistics = build_statistics(report, library)
+        with collector.seldom():  # tens of thousands of groups, each kept until written
+            report.statistics = build_statistics(report, library)
     return report

@@ -492,6 +492,7 @@ def test_the_collector_is_tuned_while_a_log_streams_and_restored_after(tmp_path)
     before frozen out of its scans) and is as it was once the audit is over, even when it fails."""
     import gc
 
+    from audit import collector
     from audit.stream import inputs
 
     seen = []
@@ -513,7 +514,7 @@ def test_the_collector_is_tuned_while_a_log_streams_and_restored_after(tmp_path)
             run_audit(library, [str(path)])
     finally:
         inputs.feed_lines = real_feed
-    assert seen and seen[0][0] == inputs.STREAMING_GC_THRESHOLDS and seen[0][1] > 0
+    assert seen and seen[0][0] == collector.THRESHOLDS and seen[0][1] > 0
     assert gc.get_threshold() == before[0] and gc.get_freeze_count() == before[1]
 
 

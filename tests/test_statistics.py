@@ -226,11 +226,12 @@ def test_the_statistics_are_on_unless_turned_off(tmp_path):
 
 
 def test_cents_and_the_expectation_in_integers_equal_the_fractions():
-    """``cents`` and ``MoneyGroup.ratio`` (integers) against ``round(Fraction * 100)`` and the sum of fractions."""
+    """``cents``, ``rounded``, ``MoneyGroup.ratio`` and ``units_ratio`` (integers) against
+    ``round(Fraction * 10**places)`` and the sums of fractions."""
     from decimal import Decimal
     from fractions import Fraction
 
-    from audit.statistics.money import MoneyGroup, cents
+    from audit.statistics.money import MoneyGroup, cents, rounded
 
     rng = random.Random(8)
     for _ in range(5000):
@@ -248,6 +249,12 @@ def test_cents_and_the_expectation_in_integers_equal_the_fractions():
         }
         numerator, denominator = m.ratio()
         assert Fraction(numerator, denominator) == m.expected
+        assert rounded(n, d, 4) == Decimal(round(Fraction(n, d) * 10**4)).scaleb(-4)
+        m.units_parts = {
+            rng.randrange(1, 10**6): rng.randrange(-(10**9), 10**9)
+            for _ in range(rng.randrange(0, 4))
+        }
+        assert Fraction(*m.units_ratio()) == m.units_mean
     assert (
         cents(1, 200) == Decimal("0.00")
         and cents(3, 200) == Decimal("0.02")

@@ -158,6 +158,26 @@ def test_one_pass_anomalies_equal_the_plain_step_down():
             ]
 
 
+def test_the_anomalies_counted_as_the_groups_are_added_equal_the_plain_step_down():
+    """``Statistics.add`` counts the tested groups and keeps the candidates on the way; the
+    anomalies from that count equal the plain step-down, and a change of alpha reads them again."""
+    rng = random.Random(7)
+    for _ in range(300):
+        groups = _groups(rng, rng.randrange(1, 60))
+        for alpha in (0.001, 0.05, 0.5):
+            stats = Statistics(alpha=alpha)
+            for g in groups:
+                stats.add(g)
+            assert stats._tally[1] == len(groups)  # the count is what anomalies() uses
+            assert [(a.group.key, a.p_adjusted) for a in stats.anomalies()] == [
+                (a.group.key, a.p_adjusted) for a in _plain_anomalies(stats)
+            ]
+            stats.alpha = 0.2
+            assert [(a.group.key, a.p_adjusted) for a in stats.anomalies()] == [
+                (a.group.key, a.p_adjusted) for a in _plain_anomalies(stats)
+            ]
+
+
 def test_the_text_reports_smallest_p_equal_the_plain_sort():
     rng = random.Random(6)
     for _ in range(300):

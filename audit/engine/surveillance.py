@@ -86,72 +86,103 @@ Mark = tuple
 
 
 class Acc:
-    """One group's sums: rounds, stakes and results, stakes by kind and their per-round products
-    (``square`` for a kind with itself, ``cross`` for two kinds of one round, in sorted order).
+    """One group's sums: rounds and results, and by bet kind (``kinds``) the sum of its stakes, of each
+    round's stake squared, and the units test's bets and results per unit staked; the per-round
+    products of two kinds of one round (``cross``, the pair in sorted order; None until a round has
+    two kinds).
 
     And where they were, for whoever pulls the footage: the first round's beginning and the last
     round's end (``Mark``), the shoes (numbers at the table) and the dealers on duty (a few fields a
     group, never one a round)."""
 
-    __slots__ = (
-        "cross",
-        "dealers",
-        "first",
-        "last",
-        "result",
-        "rounds",
-        "shoes",
-        "square",
-        "stakes",
-        "units",
-    )
+    __slots__ = ("cross", "dealers", "first", "kinds", "last", "result", "rounds", "shoes")
 
     def __init__(self, first: Mark | None = None) -> None:
         self.rounds = 0
         self.result = ZERO
-        self.stakes: dict[Kind, Decimal] = {}
-        self.square: dict[Kind, Decimal] = {}
-        self.cross: dict[tuple[Kind, Kind], Decimal] = {}
+        #: by kind: [sum of stakes, sum of squares, bets counted, sum of their results per unit]: one
+        #: small list a kind (a player's usual group has one kind), where three dictionaries were
+        self.kinds: dict[Kind, list] = {}
+        self.cross: dict[tuple[Kind, Kind], Decimal] | None = None
         self.first = first
         self.last: Mark | None = None
         self.shoes: set[int] = set()
         self.dealers: set[str] = set()
-        #: one bettor's bets by kind, each round's once: [bets, sum of result / stake] (``add_units``)
-        self.units: dict[Kind, list] = {}
+
+    def __reduce__(self) -> tuple:
+        """Written out (a spill, a worker's tables sent home) as a plain tuple of its fields: a
+        fraction of what pickling the slots one by one costs."""
+        return _acc, (
+            self.rounds,
+            self.result,
+            self.kinds,
+            self.cross,
+            self.first,
+            self.last,
+            self.shoes,
+            self.dealers,
+        )
 
     def add_units(self, stakes: dict, results: dict) -> None:
-        """A round's results per unit staked, by kind: the units test (``audit.statistics.units``)."""
-        units = self.units
+        """A round's results per unit staked, by kind: the units test (``audit.statistics.units``).
+        ``add`` took the round's stakes first. (The plain version of ``add_bets``'s second half.)"""
+        kinds = self.kinds
         for kind, result in results.items():
             stake = stakes.get(kind)
             if stake:
-                mine = units.get(kind)
-                if mine is None:
-                    units[kind] = [1, result / stake]
-                else:
-                    mine[0] += 1
-                    mine[1] += result / stake
+                mine = kinds[kind]
+                mine[2] += 1
+                mine[3] += result / stake
+
+    def add_bets(self, stakes: dict, result: Decimal, results: dict) -> None:
+        """``add(stakes, result)`` then ``add_units(stakes, results)`` in one pass over the stakes (a
+        player's round of two bets or more): each kind counted in the units test is a staked one, so
+        the same sums (a test compares the two)."""
+        self.rounds += 1
+        self.result += result
+        kinds = self.kinds
+        for kind, amount in stakes.items():
+            mine = kinds.get(kind)
+            if mine is None:
+                mine = kinds[kind] = [amount, amount * amount, 0, ZERO]
+            else:
+                mine[0] += amount
+                mine[1] += amount * amount
+            if amount and kind in results:
+                mine[2] += 1
+                mine[3] += results[kind] / amount
+        if len(stakes) > 1:
+            self._cross(stakes)
 
     def add(self, stakes: dict, result: Decimal) -> None:
         self.rounds += 1
         self.result += result
-        mine, square = self.stakes, self.square
+        kinds = self.kinds
         for kind, amount in stakes.items():
-            mine[kind] = mine.get(kind, ZERO) + amount
-            square[kind] = square.get(kind, ZERO) + amount * amount
-        if (
-            len(stakes) == 2
-        ):  # the usual pair (main bet and égalité): no sort of a list, no inner loop
+            mine = kinds.get(kind)
+            if mine is None:
+                kinds[kind] = [amount, amount * amount, 0, ZERO]
+            else:
+                mine[0] += amount
+                mine[1] += amount * amount
+        if len(stakes) > 1:
+            self._cross(stakes)
+
+    def _cross(self, stakes: dict) -> None:
+        """The products of a round's stakes of two kinds, by the pair of kinds in sorted order."""
+        cross = self.cross
+        if cross is None:
+            cross = self.cross = {}
+        if len(stakes) == 2:  # the usual pair (the main bet and a side bet): no sort, no inner loop
             (kind, amount), (other, second) = stakes.items()
             key = (kind, other) if kind < other else (other, kind)
-            self.cross[key] = self.cross.get(key, ZERO) + amount * second
-        elif len(stakes) > 2:
-            items = sorted(stakes.items())
-            cross = self.cross
-            for i, (kind, amount) in enumerate(items):
-                for other, second in items[i + 1 :]:
-                    key = (kind, other)
-                    cross[key] = cross.get(key, ZERO) + amount * second
+            cross[key] = cross.get(key, ZERO) + amount * second
+            return
+        items = sorted(stakes.items())
+        for i, (kind, amount) in enumerate(items):
+            for other, second in items[i + 1 :]:
+                key = (kind, other)
+                cross[key] = cross.get(key, ZERO) + amount * second
 
     def merge(self, other: Acc) -> None:
         self.rounds += other.rounds
@@ -162,21 +193,30 @@ class Acc:
             self.first = other.first
         if other.last is not None and (self.last is None or other.last[0] > self.last[0]):
             self.last = other.last
-        pairs: tuple[tuple[dict, dict], ...] = (
-            (self.stakes, other.stakes),
-            (self.square, other.square),
-            (self.cross, other.cross),
-        )
-        for mine, theirs in pairs:
-            for key, amount in theirs.items():
-                mine[key] = mine.get(key, ZERO) + amount
-        for key, (bets, total) in other.units.items():
-            mine_units = self.units.get(key)
-            if mine_units is None:
-                self.units[key] = [bets, total]
+        kinds = self.kinds
+        for kind, sums in other.kinds.items():
+            mine = kinds.get(kind)
+            if mine is None:
+                kinds[kind] = list(sums)
             else:
-                mine_units[0] += bets
-                mine_units[1] += total
+                mine[0] += sums[0]
+                mine[1] += sums[1]
+                mine[2] += sums[2]
+                mine[3] += sums[3]
+        if other.cross:
+            cross = self.cross
+            if cross is None:
+                cross = self.cross = {}
+            for key, amount in other.cross.items():
+                cross[key] = cross.get(key, ZERO) + amount
+
+
+def _acc(rounds, result, kinds, cross, first, last, shoes, dealers) -> Acc:
+    """An ``Acc`` made again from its fields (``Acc.__reduce__``)."""
+    acc = Acc.__new__(Acc)
+    acc.rounds, acc.result, acc.kinds, acc.cross = rounds, result, kinds, cross
+    acc.first, acc.last, acc.shoes, acc.dealers = first, last, shoes, dealers
+    return acc
 
 
 def add_bet(
@@ -190,7 +230,7 @@ def add_bet(
     """One settled bet of a round into the round's sums by player (``Surveillance.add_round``):
     its stake under its kind (None: a stake with no row of its own, its result only), its result.
     ``counted``: the kind whose result per unit staked this bet's result is part of (a stake with
-    no row of its own, such as the war stake, counts in its hand's main bet); its kind by default.
+    no row of its own, such as a hand's added stake, counts in its main bet); its kind by default.
 
     A player's usual round is one bet, kept as the tuple (kind, stake, result); a second (or a
     bet with no row of its own) makes it [stakes by kind, result, results by kind counted]."""
@@ -268,8 +308,8 @@ class Surveillance:
     def __init__(self, table: str, house_banked: bool) -> None:
         self.table = table
         self.house_banked = house_banked
-        #: by dealer in charge ("" for none), then by player id, or (scope, id) for chemin de fer's
-        #: banker and ponte: a player's group is the sum of his pairs with each dealer
+        #: by dealer in charge ("" for none), then by player id, or (scope, id) for a game's own
+        #: scopes (``Game.scopes``): a player's group is the sum of his pairs with each dealer
         self.players: dict[str, dict] = {}
         #: the rounds of the shoe being dealt, by the dealer in charge ("" for none)
         self.shoe_dealers: dict[str, Acc] = {}
@@ -408,24 +448,26 @@ class Surveillance:
             acc.last = end
             acc.shoes.add(shoe)
             if type(entry) is not tuple:
-                acc.add(entry[0], entry[1])
-                acc.add_units(entry[0], entry[2])
+                acc.add_bets(*entry)
                 continue
             kind, amount, result = (
                 entry  # the usual round, one bet: ``add`` without its call or its dictionary
             )
             acc.rounds += 1
             acc.result += result
-            mine, square = acc.stakes, acc.square
-            mine[kind] = mine.get(kind, ZERO) + amount
-            square[kind] = square.get(kind, ZERO) + amount * amount
-            if amount:
-                units = acc.units.get(kind)
-                if units is None:
-                    acc.units[kind] = [1, result / amount]
-                else:
-                    units[0] += 1
-                    units[1] += result / amount
+            mine = acc.kinds.get(kind)
+            if mine is None:
+                acc.kinds[kind] = (
+                    [amount, amount * amount, 1, result / amount]
+                    if amount
+                    else [amount, amount * amount, 0, ZERO]
+                )
+            else:
+                mine[0] += amount
+                mine[1] += amount * amount
+                if amount:
+                    mine[2] += 1
+                    mine[3] += result / amount
 
     def _partials(self) -> list[Record]:
         """The players' and dealers' sums so far, as records (partial: the group may go on)."""

@@ -2,8 +2,8 @@
 
 Built once the tables of every part are merged, in the report's order (tables sorted), so
 that the figures are the same byte for byte whatever ``--jobs``. Groups: money (the result
-against its exact expectation) per table, dealer, player and shoe (chemin de fer: per player
-as banker and as ponte), and the card tests per shoe and per table. Anomalies: the groups
+against its exact expectation) per table, dealer, player and shoe (and per player in a game's
+own scopes), and the card tests per shoe and per table. Anomalies: the groups
 whose p-value, corrected by Holm's step-down method for the number of groups tested in
 the run, is below alpha.
 """
@@ -14,14 +14,13 @@ import heapq
 import math
 from dataclasses import dataclass, field
 from decimal import Decimal
-from fractions import Fraction
 from itertools import groupby
 from operator import attrgetter, itemgetter
 
 from ..engine import card_tests
 from ..engine.surveillance import SCOPES, Acc, CardSums, record_order
 from ..registry import game_scopes
-from .money import Figures, MoneyGroup, cents, units
+from .money import Figures, MoneyGroup, cents, rounded, units
 from .store import GroupStore
 
 DEFAULT_ALPHA = 0.001
@@ -29,14 +28,15 @@ DEFAULT_ALPHA = 0.001
 CORRECTION = "holm"
 #: fewest rounds for a money group to be tested (the normal approximation needs a sample)
 MIN_ROUNDS = 30
-#: fewest main bets for a units test: its results per unit are skewed (a lost bataille costs two
-#: units), and at 30 bets the normal tail far out, where Holm looks, is too thin
+#: fewest main bets for a units test: its results per unit are skewed (a hand that doubles its
+#: stake loses two units), and at 30 bets the normal tail far out, where Holm looks, is too thin
 MIN_BETS = 100
 #: the units test's figures (results per unit staked) are written to four decimals
-UNIT_PLACES = Decimal("0.0001")
+UNIT_DIGITS = 4
+UNIT_PLACES = Decimal(1).scaleb(-UNIT_DIGITS)
 
 
-@dataclass
+@dataclass(slots=True)
 class Group:
     scope: str
     id: str
@@ -119,6 +119,12 @@ class Statistics:
         default=None, repr=False, compare=False
     )
     _tested: int = field(default=0, repr=False, compare=False)
+    #: what ``add`` counted as the groups were made: [alpha, groups added, groups tested, the
+    #: groups whose p-value is below that alpha]
+    _tally: list = field(default_factory=list, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._tally = [self.alpha, 0, 0, []]
 
     @property
     def tested(self) -> int:
@@ -127,24 +133,40 @@ class Statistics:
         self.anomalies()
         return self._tested
 
+    def add(self, group: Group) -> None:
+        """A group appended as the build makes it, and counted for the correction on the way: the
+        anomalies then need no second pass over the groups (written out, on a long night)."""
+        self.groups.append(group)
+        tally = self._tally
+        tally[1] += 1
+        p = group.p_exact
+        if p is not None:
+            tally[2] += 1
+            if p < tally[0]:
+                tally[3].append(group)
+
     def anomalies(self) -> list[Anomaly]:
         """Holm: the k-th smallest of m p-values times (m - k + 1), never below the one before.
 
-        Read in one pass: only a p-value below alpha can be an anomaly (the product is never
-        below the p-value), so those are all the sort needs, with m."""
+        Only a p-value below alpha can be an anomaly (the product is never below the p-value),
+        so those are all the sort needs, with m: as ``add`` counted them when every group was
+        added that way for this alpha, else read in one pass."""
         seen = (self.alpha, len(self.groups))
         if self._anomalies is not None and self._anomalies[:2] == seen:
             return self._anomalies[2]
-        m, candidates = 0, []
-        for g in self.groups:
-            if g.p_exact is not None:
-                m += 1
-                if g.p_exact < self.alpha:
-                    candidates.append(g)
-        candidates.sort(key=lambda g: g.p_exact)  # type: ignore[arg-type, return-value]
+        alpha, added, m, found = self._tally
+        candidates: list[Group] = found
+        if (alpha, added) != seen:
+            m, candidates = 0, []
+            for g in self.groups:
+                if g.p_exact is not None:
+                    m += 1
+                    if g.p_exact < self.alpha:
+                        candidates.append(g)
+        candidates = sorted(candidates, key=lambda g: g.p_exact)  # type: ignore[arg-type, return-value]
         out, running = [], 0.0
         for k, group in enumerate(candidates):
-            running = max(running, min(1.0, (m - k) * group.p_exact))  # type: ignore[operator]
+            running = max(running, min(1.0, (m - k) * group.p_exact))
             if running >= self.alpha:
                 break
             out.append(Anomaly(group, _round_p(running)))
@@ -199,7 +221,8 @@ def build(report, library, alpha: float = DEFAULT_ALPHA) -> Statistics:
         pending: list[Group] = []
         for (scope, ident, test), records in groupby(merged, key=itemgetter(0, 1, 2)):
             if pending and (pending[0].scope, pending[0].id) != (SCOPES[scope], ident):
-                stats.groups.extend(pending)
+                for card in pending:
+                    stats.add(card)
                 pending = []
             if test == "result":
                 money = MoneyGroup()
@@ -209,15 +232,16 @@ def build(report, library, alpha: float = DEFAULT_ALPHA) -> Statistics:
                 for card in pending:
                     card.handle, card.result = group.handle, group.result
                     card.expected, card.sd = group.expected, group.sd
-                stats.groups.extend(pending)
+                    stats.add(card)
                 pending = []
-                stats.groups.append(group)
+                stats.add(group)
                 if money.bets:
-                    stats.groups.append(_units_group(group, money))
+                    stats.add(_units_group(group, money))
             else:
                 for record in records:  # one: a shoe's test, or a table's shoes summed
                     pending.append(_placed_card_group(path, record, played[record[3]][1]))
-        stats.groups.extend(pending)
+        for card in pending:
+            stats.add(card)
         for t in watched:
             t.surveillance.release()
             t.surveillance = None
@@ -311,27 +335,25 @@ def _units_group(money: Group, m: MoneyGroup) -> Group:
     )
     g.bets = m.bets
     g.units = m.units.quantize(UNIT_PLACES)
-    mean = m.units_mean
-    g.units_expected = _decimal(mean)
+    numerator, denominator = m.units_ratio()  # the exact mean per unit
+    g.units_expected = rounded(numerator, denominator, UNIT_DIGITS)
     g.units_sd = Decimal(math.sqrt(m.units_variance)).quantize(UNIT_PLACES)
     if m.bets >= MIN_BETS and m.units_variance > 0:
         if not g.dealers and not g.shoes and g.first_line is None:
             _place(g, m.shoes, m)
-        gap = Fraction(m.units) - mean
-        z = float(gap) / math.sqrt(m.units_variance)
+        units, scale = m.units.as_integer_ratio()
+        gap = (units * denominator - numerator * scale) / (
+            scale * denominator
+        )  # int / int: exact rounding
+        z = gap / math.sqrt(m.units_variance)
         _set_z(g, z, math.erfc(abs(z) / math.sqrt(2)))
         g.message = _units_message(g, gap)
     return g
 
 
-def _decimal(value: Fraction) -> Decimal:
-    """A fraction to ``UNIT_PLACES``, half to even."""
-    return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(UNIT_PLACES)
-
-
-def _units_message(g: Group, gap: Fraction) -> str:
+def _units_message(g: Group, gap: float) -> str:
     """``gap``: the results per unit less their expectation, from the side of the group's result."""
-    amount = f"{abs(float(gap)):,.2f}"
+    amount = f"{abs(gap):,.2f}"
     over = f"over {g.bets} main bets, per unit staked (z = {g.z:.2f})"
     if g.scope in game_scopes():  # a bettor who may hold the bank
         did = "won" if gap > 0 else "lost"

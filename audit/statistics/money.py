@@ -47,7 +47,7 @@ class Figures:
         self.denominator = (
             math.lcm(*(edge.denominator for edge, _ in units.values())) if units else 1
         )
-        self.cache: dict[str, tuple[int, float, float]] = {}
+        self.cache: dict[str, tuple[int, float, float, bool]] = {}
         #: the main bet (the odds' first row's): the units test counts its kinds, not the side bets
         self.main = next(iter(units)).split(" ", 1)[0] if units else None
 
@@ -55,8 +55,9 @@ class Figures:
         """Whether the kind is one of the main bet's (the units test counts it)."""
         return kind.split(" ", 1)[0] == self.main
 
-    def of(self, kind: str) -> tuple[int, float, float]:
-        """The kind's edge numerator (over ``denominator``), variance and sd per unit."""
+    def of(self, kind: str) -> tuple[int, float, float, bool]:
+        """The kind's edge numerator (over ``denominator``), variance and sd per unit, and whether
+        the units test counts it (``is_main``)."""
         known = self.cache.get(kind)
         if known is None:
             edge, variance = _unit(self.units, kind)
@@ -64,6 +65,7 @@ class Figures:
                 edge.numerator * (self.denominator // edge.denominator),
                 float(variance),
                 math.sqrt(variance),
+                self.is_main(kind),
             )
         return known
 
@@ -108,23 +110,23 @@ class MoneyGroup:
         if acc.last is not None and (self.last is None or acc.last[0] > self.last[0]):
             self.last = acc.last
         parts, scale, of = self.parts, figures.denominator, figures.of
-        for kind, stake in sorted(acc.stakes.items()):
+        units = self.units_parts
+        kinds = acc.kinds.items()
+        for kind, (stake, square, bets, total) in sorted(kinds) if len(kinds) > 1 else kinds:
             self.handle += stake
             numerator, denominator = stake.as_integer_ratio()
+            edge, variance, _, main = of(kind)
             denominator *= scale
-            parts[denominator] = parts.get(denominator, 0) + numerator * of(kind)[0]
-        for kind, product in sorted(acc.square.items()):
-            self.variance += float(product) * of(kind)[1]
-        for (one, two), product in sorted(acc.cross.items()):
-            self.variance += 2 * float(product) * of(one)[2] * of(two)[2]
-        units = self.units_parts
-        for kind, (bets, total) in sorted(acc.units.items()):
-            if figures.is_main(kind):
+            parts[denominator] = parts.get(denominator, 0) + numerator * edge
+            self.variance += float(square) * variance
+            if bets and main:
                 self.bets += bets
                 self.units += total
-                numerator, variance, _ = of(kind)
-                units[scale] = units.get(scale, 0) + bets * numerator
+                units[scale] = units.get(scale, 0) + bets * edge
                 self.units_variance += bets * variance
+        if acc.cross:  # floats summed in one order, whatever the dictionaries'
+            for (one, two), product in sorted(acc.cross.items()):
+                self.variance += 2 * float(product) * of(one)[2] * of(two)[2]
 
     @property
     def expected(self) -> Fraction:
@@ -137,20 +139,20 @@ class MoneyGroup:
     def ratio(self) -> tuple[int, int]:
         """The expectation as (numerator, denominator), over the parts' common denominator, not reduced:
         what the report needs of it (its cents, the gap to the result) without a fraction's gcd each time."""
-        if not self.parts:
-            return 0, 1
-        common = math.lcm(*self.parts)
-        return sum(
-            numerator * (common // denominator) for denominator, numerator in self.parts.items()
-        ), common
+        return _common(self.parts)
 
     @property
     def units_mean(self) -> Fraction:
-        """The units test's exact expectation: the main bets' edges per unit, summed."""
+        """The units test's exact expectation: the main bets' edges per unit, summed (the plain
+        figure; ``units_ratio`` is the same, in integers)."""
         return sum(
             (Fraction(numerator, scale) for scale, numerator in self.units_parts.items()),
             Fraction(0),
         )
+
+    def units_ratio(self) -> tuple[int, int]:
+        """``units_mean`` as (numerator, denominator), not reduced, as ``ratio`` is."""
+        return _common(self.units_parts)
 
     @property
     def sd(self) -> float:
@@ -160,10 +162,30 @@ class MoneyGroup:
 def cents(numerator: int, denominator: int) -> Decimal:
     """numerator / denominator (denominator > 0) to the cent, half to even: ``round(Fraction(n, d) * 100)``
     in integers."""
-    whole, rest = divmod(numerator * 100, denominator)
+    return rounded(numerator, denominator, 2)
+
+
+def rounded(numerator: int, denominator: int, places: int) -> Decimal:
+    """numerator / denominator (denominator > 0) to ``places`` decimals, half to even, in integers:
+    ``round(Fraction(n, d) * 10**places)`` scaled back, rounded once (never a division's 28 digits
+    rounded again)."""
+    whole, rest = divmod(numerator * 10**places, denominator)
     if 2 * rest > denominator or (2 * rest == denominator and whole % 2):
         whole += 1
-    return Decimal(whole).scaleb(-2)
+    return Decimal(whole).scaleb(-places)
+
+
+def _common(parts: dict[int, int]) -> tuple[int, int]:
+    """A sum of ``{denominator: numerator}`` as (numerator, denominator) over their common denominator."""
+    if not parts:
+        return 0, 1
+    if len(parts) == 1:
+        ((denominator, numerator),) = parts.items()
+        return numerator, denominator
+    common = math.lcm(*parts)
+    return sum(
+        numerator * (common // denominator) for denominator, numerator in parts.items()
+    ), common
 
 
 def _unit(figures: dict[str, Unit], kind: str) -> Unit:

@@ -3,8 +3,6 @@ the bytes hashed as stored (the evidence), read in chunks and handed to the repl
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import gzip
 import hashlib
 import io
@@ -12,10 +10,11 @@ import os
 import stat
 import sys
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
+from .. import collector
 from ..engine.format_checks import SYNTAX
 from ..history.gaming_day import HEAD_LINES, DayCount, event_stamp
 from ..report import InputSummary
@@ -309,30 +308,6 @@ def _counting(read: Callable[[int], bytes], tick: Callable[[int], None]) -> Call
     return counted
 
 
-#: the cyclic collector's thresholds while a log streams (Python's defaults: 700, 10, 10)
-STREAMING_GC_THRESHOLDS = (20_000, 10, 10)
-
-
-@contextlib.contextmanager
-def _collector_for_streaming() -> Iterator[None]:
-    """A replay frees almost everything by reference counting: an event lives for one line and
-    a round's objects for one round. The cyclic collector, left at its defaults, still ran
-    every 700 surviving containers and scanned the whole heap (grammar, rulesets, models)
-    at each full pass: about 3% of a night's audit. While a log streams, what is loaded
-    beforehand is frozen out of its scans and it runs less often; it still runs, so the
-    cycles a closed table leaves are freed and memory stays flat."""
-    before, frozen = gc.get_threshold(), gc.get_freeze_count() > 0
-    if not frozen:  # a caller that froze objects itself keeps them frozen, and its own choice
-        gc.freeze()
-    gc.set_threshold(*STREAMING_GC_THRESHOLDS)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
-        if not frozen:
-            gc.unfreeze()
-
-
 class _Hashing(io.RawIOBase):
     """A raw stream that hashes and counts the bytes read through it (the evidence as stored)."""
 
@@ -453,7 +428,7 @@ def audit_input(
         if compressed:
             stream = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]
         try:
-            with _collector_for_streaming():
+            with collector.seldom():
                 feed_lines(stream, replay, tick, first)
         except (EOFError, gzip.BadGzipFile, zlib.error) as err:
             _damaged(replay, err)

@@ -368,28 +368,36 @@ class Settlement:
         for seat, name, result in self.settlements:
             hand = hands[seat]
             kind: str | None
+            # the war stake has no row: its result is the main bet's, per unit of the initial stake
             if name == "main":
-                kind = MAIN_SURRENDER if hand.choice == "surrender" else MAIN_BATAILLE
+                kind = counted = MAIN_SURRENDER if hand.choice == "surrender" else MAIN_BATAILLE
+            elif name == "egalite":
+                kind = counted = EGALITE
+            elif name == "war":
+                kind, counted = (
+                    None,
+                    MAIN_SURRENDER if hand.choice == "surrender" else MAIN_BATAILLE,
+                )
             elif name == "egalite-war":
-                kind = EGALITE_WAR_ALONE if len(self.warring()) == 1 else EGALITE_WAR_OTHERS
+                kind = counted = (
+                    EGALITE_WAR_ALONE if len(self.warring()) == 1 else EGALITE_WAR_OTHERS
+                )
             else:
-                kind = EGALITE if name == "egalite" else None
-            # the war stake's result is the main bet's, per unit of the initial stake
-            counted = (
-                (MAIN_SURRENDER if hand.choice == "surrender" else MAIN_BATAILLE)
-                if name == "war"
-                else kind
-            )
+                kind = counted = None
             spot = hand.spots[name]
             stakes = spot.stakes
             if len(stakes) == 1:
                 total += result
-                for owner, (amount, _) in stakes.items():
-                    if kind is not None:
-                        whole[kind] = whole[kind] + amount if kind in whole else amount
-                    who = owner.id if owner.kind == "standing" else seated.get(int(owner.id))
-                    if who is not None:
-                        add_bet(players, who, kind, amount, result, counted)
+                ((owner, (amount, _)),) = stakes.items()
+                if kind is not None:
+                    whole[kind] = whole[kind] + amount if kind in whole else amount
+                who = owner.id if owner.kind == "standing" else seated.get(int(owner.id))
+                if who is None:
+                    continue
+                if kind is not None and kind is counted and who not in players:
+                    players[who] = (kind, amount, result)  # ``add_bet``'s usual first bet, inline
+                else:
+                    add_bet(players, who, kind, amount, result, counted)
                 continue
             spot_total = spot.total
             for owner, (amount, _) in stakes.items():
