@@ -1,13 +1,13 @@
 """No module outside ``audit/games/`` names a game: the rest of the auditor asks the registry.
 
-Every ``.py`` under ``audit/`` but ``audit/games/`` is read as tokens: its code (names) and its
-string literals, not its comments nor its docstrings. None may spell a registered game's name,
-title or words (``Game.vocabulary``) in any of the usual spellings.
+Every ``.py`` under ``audit/`` but ``audit/games/`` is read as tokens: its code (names), its
+string literals and docstrings, and its comments. None may spell a registered game's name, title
+or words (``Game.vocabulary``) in any of the usual spellings: a newcomer reading the engine meets
+no game in it, in code or in prose.
 """
 
 from __future__ import annotations
 
-import ast
 import io
 import re
 import tokenize
@@ -34,22 +34,6 @@ def vocabulary(games: list[Game]) -> set[str]:
     }
 
 
-def _docstrings(tree: ast.AST) -> set[tuple[int, int]]:
-    """Where each docstring begins (line, column)."""
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            body = node.body
-            if (
-                body
-                and isinstance(body[0], ast.Expr)
-                and isinstance(body[0].value, ast.Constant)
-                and isinstance(body[0].value.value, str)
-            ):
-                found.add((body[0].lineno, body[0].col_offset))
-    return found
-
-
 def words_of(text: str) -> str:
     """A token as words: camel case and ``_``/``-`` split, lower case (``CdfRound`` -> ``cdf round``)."""
     text = re.sub(r"(?<=[^\W_])(?=[A-Z][a-z])|(?<=[a-z0-9])(?=[A-Z])", " ", text)
@@ -65,15 +49,12 @@ def matcher(words: set[str]) -> re.Pattern[str]:
 
 
 def mentions(source: str, words: set[str]) -> list[tuple[int, str]]:
-    """(line, token) of each name or string literal of ``source`` that holds one of ``words``;
-    comments and docstrings are not read."""
-    docs = _docstrings(ast.parse(source))
+    """(line, token) of each name, string literal (docstrings included) or comment of ``source``
+    that holds one of ``words``."""
     found = matcher(words).search
     out = []
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        if token.type not in (tokenize.NAME, tokenize.STRING):
-            continue
-        if token.type == tokenize.STRING and token.start in docs:
+        if token.type not in (tokenize.NAME, tokenize.STRING, tokenize.COMMENT):
             continue
         if found(words_of(token.string)):
             out.append((token.start[0], token.string))
@@ -84,9 +65,10 @@ def outside_games() -> list[Path]:
     return sorted(p for p in AUDIT.rglob("*.py") if "games" not in p.relative_to(AUDIT).parts[:1])
 
 
-def test_the_scan_sees_code_and_strings_but_not_comments_or_docstrings():
+def test_the_scan_sees_code_strings_docstrings_and_comments():
     source = '"""A bataille docstring."""\nx = 1  # bataille\ndef f():\n    """bataille"""\n'
-    assert mentions(source, {"bataille"}) == []
+    assert [line for line, _ in mentions(source, {"bataille"})] == [1, 2, 4]
+    assert mentions("x = 1  # the table's dealer\n", {"bataille"}) == []
     assert [t for _, t in mentions('X_BATAILLE = "a"\n', {"bataille"})] == ["X_BATAILLE"]
     assert [t for _, t in mentions('y = f"at {t} chemin de fer"\n', {"chemin de fer"})] == [
         'f"at {t} chemin de fer"'
