@@ -23,6 +23,7 @@ from .stats import TableStats
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game, Round, TableExtension
+    from .surveillance import Surveillance
 
 
 class SeatLimit(Params):
@@ -52,11 +53,22 @@ BURN_UNEXPECTED = declare("burn-unexpected", NoParams, EVERY_GAME)
 
 
 class Table:
-    def __init__(self, event: ev.Open, flagger: Flagger, stats: TableStats, game: Game):
+    def __init__(
+        self,
+        event: ev.Open,
+        flagger: Flagger,
+        stats: TableStats,
+        game: Game,
+        survey: Callable[[str, bool], Surveillance] | None = None,
+    ):
         self.flagger = flagger
         self.stats = stats
         stats.house_banked = game.house_banked
-        self.surveillance = stats.surveillance  # None: no statistics asked for (set by the replay)
+        #: what makes the table's statistics' sums (None: no statistics asked for)
+        self.survey = survey
+        #: the sums, made at the table's first shoe or round (``_surveyed``); a table opened again
+        #: goes on with its own
+        self.surveillance = stats.surveillance
         self.game = game
         self.opened_line = event.line
         self.id = event.table
@@ -225,10 +237,20 @@ class Table:
             self._flag(OUT_OF_CONTEXT, "a new shoe during a round", round=self.round.n)
         if self.announced == "last-shoe" and self.shoe is not None:
             self._flag(END_ANNOUNCED, "a new shoe after the last shoe was announced")
-        if self.surveillance is not None:
-            self.surveillance.new_shoe(self.shoe)
+        surveillance = self._surveyed()
+        if surveillance is not None:
+            surveillance.new_shoe(self.shoe)
         self.shoe = ShoeState(e, self.flagger)
         self.ext.new_shoe(self.shoe)
+
+    def _surveyed(self) -> Surveillance | None:
+        """The table's statistics' sums, made when it first has something to sum (a shoe or a
+        round): a table that deals nothing, as thousands left open may, holds none."""
+        if self.surveillance is None and self.survey is not None:
+            self.surveillance = self.stats.surveillance = self.survey(
+                self.id, self.game.house_banked
+            )
+        return self.surveillance
 
     def _need_shoe(self, what: str) -> ShoeState | None:
         if self.shoe is None:
@@ -431,8 +453,9 @@ class Table:
         dealer = self.flagger.dealer
         stats.dealer_rounds[dealer] = stats.dealer_rounds.get(dealer, 0) + 1
         self.round = self.game.round(e.n, e.line, self)
-        if self.surveillance is not None:  # where the round began, for the statistics' anomalies
-            self.surveillance.begin = (e.line, self.flagger.sink.stamp)
+        surveillance = self._surveyed()
+        if surveillance is not None:  # where the round began, for the statistics' anomalies
+            surveillance.begin = (e.line, self.flagger.sink.stamp)
 
     # -- dispatch ---------------------------------------------------------------------------------
 

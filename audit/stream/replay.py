@@ -407,10 +407,12 @@ class FileReplay:
             e.table, TableStats(self.sink.path, e.table, ruleset.id, e.game, overlay)
         )
         format_rules = self.library.for_table("del-v1", e.table) or self.library.format_rules
-        if self.library.statistics and stats.surveillance is None:  # a table opened again goes on
-            stats.surveillance = self.surveillance(e.table, GAMES[e.game].house_banked)
         self.tables[e.table] = Table(
-            e, self._flagger(e.table, format_rules, ruleset), stats, GAMES[e.game]
+            e,
+            self._flagger(e.table, format_rules, ruleset),
+            stats,
+            GAMES[e.game],
+            self.surveillance if self.library.statistics else None,
         )
 
     def _unknown_ruleset(self, name: str, game: str) -> str:

@@ -11,7 +11,9 @@ place, its war stake included, carries ``by=seat:M approved``; égalité bets
 are the seated player's own; only shoes whose cut a player may decline ever
 see a ``CUT refused``; only shuffling-dealing machines of rulesets with a
 restart burn PAUSE; a night shorter than its announced last rounds announces
-``last-shoe`` instead.
+``last-shoe`` instead, and as it ends before that shoe's stop card, its players
+leave before the table closes (the rules owe the players still seated the
+whole shoe announced).
 """
 
 from __future__ import annotations
@@ -107,6 +109,8 @@ class BatailleNight(TableNight):
         self.plan = self._make_plan()
         self.plan_extra_limits()
         self.shoes = 0
+        #: the end of play announced (``ANNOUNCE``'s word), None before it
+        self.announced: str | None = None
         #: the stakes players put down: round sums, or the heavy-tailed law of a realistic style
         self.pick = heavy if spec.style.heavy_stakes else pick
 
@@ -176,10 +180,20 @@ class BatailleNight(TableNight):
         """The last rounds; a night shorter than them is its last shoe."""
         last = self.p.last_rounds
         assert last is not None  # planned only when the rules announce last rounds
-        if self.spec.rounds >= last:
+        self.announced = "last-rounds" if self.spec.rounds >= last else "last-shoe"
+        if self.announced == "last-rounds":
             self.emit(f"ANNOUNCE last-rounds n={last}")
         else:
             self.emit("ANNOUNCE last-shoe")  # the shoe just prepared outlasts the night
+
+    def close(self) -> None:
+        """A last shoe announced and not played to its stop card is owed to the players seated:
+        the night ends when they have left."""
+        shoe = self.shoe
+        if self.announced == "last-shoe" and shoe is not None and not shoe.spent():
+            for seat in sorted(self.players):
+                self.leave(seat)
+        super().close()
 
     def _seat_changes(self) -> None:
         churn = self.spec.style.churn
