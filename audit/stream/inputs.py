@@ -314,7 +314,7 @@ STREAMING_GC_THRESHOLDS = (20_000, 10, 10)
 
 
 @contextlib.contextmanager
-def _collector_for_streaming() -> Iterator[None]:
+def collector_for_streaming() -> Iterator[None]:
     """A replay frees almost everything by reference counting: an event lives for one line and
     a round's objects for one round. The cyclic collector, left at its defaults, still ran
     every 700 surviving containers and scanned the whole heap (grammar, rulesets, models)
@@ -453,7 +453,7 @@ def audit_input(
         if compressed:
             stream = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]
         try:
-            with _collector_for_streaming():
+            with collector_for_streaming():
                 feed_lines(stream, replay, tick, first)
         except (EOFError, gzip.BadGzipFile, zlib.error) as err:
             _damaged(replay, err)
