@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from . import findings_store
+from .engine import surveillance
 from .engine.stats import TableStats
 from .findings import Finding
 from .fingerprint import fingerprints
@@ -112,7 +113,24 @@ def _worker(_ticket: int) -> tuple[int, PartResult] | None:
     if index is None:
         return None
     task = _WORKER_TASKS[index]
-    return index, _audit_part(_WORKER_LIBRARY, *task, _worker_tick(task))
+    return index, _written_out(_audit_part(_WORKER_LIBRARY, *task, _worker_tick(task)))
+
+
+def _written_out(result: PartResult) -> PartResult:
+    """A worker's result as it is sent: each table's statistics sums written to the spill folder
+    first (when one is open), here, in parallel, if they fill a run's chunk at least.
+
+    Sent as they are, they counted in the main process's statistics threshold on arrival, where
+    the parts' sums together passed it: the main process then wrote out every table it held, its
+    own half-replayed ones too, alone, while the workers waited (measured: 1.7 s of CPU for the
+    old night's 12 tables, more than a worker's whole transport). The report does not depend on
+    what was written out, nor when."""
+    if findings_store.folder() is not None:
+        for stats in result.tables.values():
+            sums = stats.surveillance
+            if sums is not None and sums.held[0] >= surveillance.CHUNK:
+                sums.spill()
+    return result
 
 
 def _worker_tick(task: Task) -> Callable[[int], None] | None:
