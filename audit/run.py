@@ -249,11 +249,11 @@ def _shared(
     workers: each process takes the next task no other has taken whenever it is free.
 
     This process replays tasks too, rather than wait: its results need no transport, while a
-    worker's are pickled and read back here (about a tenth of a second a million lines, which
-    the main process paid serially for every part when it only waited). While results are read
-    back, the cyclic collector is kept out of the way (``collector_for_streaming``): the many
-    small objects of a table's statistics made it scan the heap again and again, and reading a
-    result took four times as long."""
+    worker's are pickled and read back here, after the parts, when this process only waited
+    (the statistics' sums of half the old night's tables: 0.2 to 0.4 s of CPU to pickle). While
+    results are read back, the cyclic collector is kept out of the way
+    (``collector_for_streaming``): the many small objects of a table's statistics made it scan
+    the heap again and again, and reading a result took four times as long."""
     global _WORKER_LIBRARY
     forking = "fork" in multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if forking else "spawn")
