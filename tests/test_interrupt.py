@@ -87,16 +87,17 @@ def test_an_interrupted_audit_says_so_and_replaces_no_report(tmp_path, signum):
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs /proc to see the workers")
 @pytest.mark.parametrize("how", ["SIGTERM to the audit", "Ctrl-C to its process group"])
 def test_an_interrupted_audit_stops_its_workers(tmp_path, how):
-    """With --jobs 2, each worker audits one of two logs. SIGTERM reaches the main process only,
-    Ctrl-C every process of the group: either way the workers end, quietly, with the run."""
+    """With --jobs 2, the main process audits one of two logs and its worker the other. SIGTERM
+    reaches the main process only, Ctrl-C every process of the group: either way the worker ends,
+    quietly, with the run."""
     (tmp_path / "report.json").write_text(OLD_REPORT, encoding="utf-8")
     logs = fifos(tmp_path, "a.del", "b.del")
     audit = start(
         tmp_path, "check", "--jobs", "2", "-f", "json", "-o", "report.json", "a.del", "b.del"
     )
-    writers = [os.open(log, os.O_WRONLY) for log in logs]  # both workers are reading
+    writers = [os.open(log, os.O_WRONLY) for log in logs]  # both processes are reading
     workers = _children(audit.pid)
-    assert len(workers) >= 2
+    assert len(workers) >= 1
     if how.startswith("SIGTERM"):
         out, err = interrupt(audit, writers, lambda: audit.send_signal(signal.SIGTERM))
     else:
@@ -124,8 +125,9 @@ def _alive(pid: int) -> bool:
 
 @TWO_CORES
 def test_sigterm_while_workers_compute(tmp_path):
-    """A real night split between two busy workers, stopped once both are seen. Should the audit
-    finish first (a fast machine), the report must then be whole; either way no worker is left."""
+    """A real night split between the main process and its busy worker, stopped once the worker
+    is seen. Should the audit finish first (a fast machine), the report must then be whole;
+    either way no worker is left."""
     night = tmp_path / "night.del"
     subprocess.run(
         [
@@ -147,7 +149,7 @@ def test_sigterm_while_workers_compute(tmp_path):
     (tmp_path / "report.json").write_text(OLD_REPORT, encoding="utf-8")
     audit = start(tmp_path, "check", "--jobs", "2", "-f", "json", "-o", "report.json", "night.del")
     seen: set[int] = set()
-    while len(seen) < 2 and audit.poll() is None:
+    while not seen and audit.poll() is None:
         seen |= _children(audit.pid)
         time.sleep(0.01)  # a poll, not a wait for a fixed time
     audit.send_signal(signal.SIGTERM)
