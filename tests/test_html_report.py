@@ -179,6 +179,7 @@ def hostile_report():
             (g for g in report.statistics.groups if g.p_exact is not None), key=lambda g: g.p_exact
         )
         low.p_exact = low.p = 1e-12  # an anomaly, to show its message
+        report.statistics.changed()
     first = report.findings[0]
     report.suppressed = [Suppressed(first, "f" * 64, h("baseline.justification"))]
     report.baseline = h("baseline.path")
@@ -774,7 +775,7 @@ def anomalous_report():
     report = night_report()
     dealer = next(g for g in report.statistics.groups if g.scope == "dealer" and g.id == "D0685")
     dealer.p_exact = dealer.p = 1e-12
-    report.statistics._anomalies = None
+    report.statistics.changed()
     return report
 
 

@@ -145,6 +145,12 @@ class Statistics:
             if p < tally[0]:
                 tally[3].append(group)
 
+    def changed(self) -> None:
+        """The groups were edited after the build (a test making an anomaly, say): the anomalies are
+        read again from the groups, not from what ``add`` counted."""
+        self._anomalies = None
+        self._tally[1] = -1
+
     def anomalies(self) -> list[Anomaly]:
         """Holm: the k-th smallest of m p-values times (m - k + 1), never below the one before.
 

@@ -106,13 +106,15 @@ def _main(
     cards, each deal of the first two weighing as many deals of the next two as the rest of the
     shoe allows (all the same: the shoe less two cards), so every probability has one denominator."""
     first, second = _deals(counts), _deals(counts) - 4 * sum(counts.values()) + 6  # (n-2)(n-3)
-    ways: dict[Fraction, int] = defaultdict(int)
+    # the ways are counted by result as (numerator, denominator): a tuple hashes in C, a Fraction
+    # in Python, thousands of times a strategy
+    ways: dict[tuple[int, int], int] = defaultdict(int)
     assert rules.main_odds is not None  # ``figures`` asks only for a main bet the rules pay
-    win, loss = -rules.main_odds, Fraction(1)
+    win, loss = _key(-rules.main_odds), _key(Fraction(1))
     if strategy != "surrender" and rules.war_outcomes is not None:
         assert rules.war_odds is not None  # set with the outcomes (``rules_of``)
         war = {
-            side: _spot(main, rules.war_odds) + _spot(bet, rules.war_odds)
+            side: _key(_spot(main, rules.war_odds) + _spot(bet, rules.war_odds))
             for side, (main, bet) in rules.war_outcomes.items()
         }
     for i, j, w in _pairs(counts):
@@ -122,11 +124,15 @@ def _main(
             ways[loss] += w * second
         elif strategy == "surrender":
             assert rules.surrender is not None  # ``figures`` asks for it only when offered
-            ways[rules.surrender] += w * second
+            ways[_key(rules.surrender)] += w * second
         else:
             for k, m, v in _pairs(_less(counts, i)):
                 ways[war[_side(rules, k, m, alone)]] += w * v
-    return _distribution(ways, first * second)
+    return _distribution({Fraction(*key): count for key, count in ways.items()}, first * second)
+
+
+def _key(value: Fraction) -> tuple[int, int]:
+    return value.numerator, value.denominator
 
 
 def _egalite(odds: Fraction, counts: dict[int, int]) -> dict[Fraction, Fraction]:
