@@ -16,10 +16,8 @@ from operator import attrgetter
 
 from .. import findings_store
 
-#: groups held in memory before they go to files: about 700 bytes each (their figures are shared
-#: with their units test), 28 MB at most. Writing a group out and reading it back costs about as
-#: much CPU as making it: a night of a few thousand players keeps them all
-THRESHOLD = 40_000
+#: groups held in memory before they go to files (about 1 KB each)
+THRESHOLD = 10_000
 #: groups written together to one file: what a reader holds
 CHUNK = 500
 
