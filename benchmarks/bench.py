@@ -189,7 +189,9 @@ def measure(
             "naive_over_audit": round(naive_s / s_best.run.seconds, 3),
         }
 
-    f["memory"] = memory_check(log, tmp, name, args, one_core, problems, audit_rss, longer)
+    f["memory"] = memory_check(
+        log, tmp, name, args, one_core, problems, audit_rss, longer, tuple(plain)
+    )
     f["jobs"] = jobs_check(log, tmp, name, args, jobs, problems, judged=longer is not None)
     return f
 
@@ -203,8 +205,10 @@ def memory_check(
     problems: list[str],
     audit_rss: int,
     longer: Callable[[Path, int], Log] | None,
+    options: tuple[str, ...] = (),
 ) -> dict:
-    """Peak memory of an audit of ten times the rounds against the night's (with --quick, of a tenth against it)."""
+    """Peak memory of an audit of ten times the rounds against the night's (with --quick, of a tenth
+    against it), both with (b)'s ``options``: the same audit, one log longer."""
     if longer is None:
         return {"skipped": True, "reason": "a night of many small files"}
     if args.skip_memory:
@@ -215,7 +219,7 @@ def memory_check(
     ):  # no large file: the short log has a tenth of the rounds, the long one is the log above
         short = longer(tmp / f"{name}-short.del", max(1, log.rounds // 10))
         say(f"{name}: memory: auditing a {short.event_lines:,}-line log, a tenth of the rounds")
-        short_run = audit(short.path, tmp / f"{name}-short.json", tmp, one_core)
+        short_run = audit(short.path, tmp / f"{name}-short.json", tmp, one_core, *options)
         check_clean(short_run, short, problems)
         short_rss_bytes, long, long_rss_bytes = short_run.run.peak_rss_bytes, log, audit_rss
     else:
@@ -224,7 +228,7 @@ def memory_check(
         )
         long = longer(tmp / f"{name}-long.del", log.rounds * 10)
         say(f"{name}: memory: auditing {long.event_lines:,} event lines")
-        long_run = audit(long.path, tmp / f"{name}-long.json", tmp, one_core)
+        long_run = audit(long.path, tmp / f"{name}-long.json", tmp, one_core, *options)
         check_clean(long_run, long, problems)
         short, short_rss_bytes, long_rss_bytes = log, audit_rss, long_run.run.peak_rss_bytes
         memory["long_seconds"] = round(long_run.run.seconds, 3)
