@@ -445,3 +445,33 @@ def test_a_look_is_kept_once_all_its_anomalies_are_written(tmp_path):
     again = LiveStatistics(None, written, kept=kept, run=live.store.run)  # type: ignore[arg-type]
     assert again.store.resumed and len(again.looks) == 2
     assert again.looks[("night.del", "shoe", "T1#2", "order")] == (1, 60)
+
+
+def test_a_look_tests_each_group_once(stacked, monkeypatch):
+    """A look makes its groups as the report's build does (``statistics.made_groups``): each group
+    it moved is observed and tested once, a shoe's card tests too (they once were tested again with
+    the next group of another scope)."""
+    from audit.follow.tail import Follower
+    from audit.rulesets import Library
+
+    night, _ = stacked
+    library = Library.load()
+    library.statistics = True
+    live = LiveStatistics(library, lambda a: None)
+    looks: list[list] = []
+    real_look = LiveStatistics._look
+
+    def look(self, *args):
+        looks.append([])
+        return real_look(self, *args)
+
+    monkeypatch.setattr(LiveStatistics, "_look", look)
+    live.observe = lambda g: looks[-1].append(g.key)
+    follower = Follower(library, [str(night)], lambda p, f: None, {}, None, live)
+    follower.poll()
+    follower.finish()
+    follower.close()
+    seen = [key for keys in looks for key in keys]
+    assert any(key[1] == "shoe" and key[3] in ("ranks", "order") for key in seen)
+    for keys in looks:
+        assert len(keys) == len(set(keys)), Counter(keys).most_common(3)

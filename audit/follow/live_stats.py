@@ -21,8 +21,6 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import groupby
-from operator import itemgetter
 from typing import Any
 
 from ..engine.surveillance import SCOPES, Surveillance, _count, record_order
@@ -34,13 +32,10 @@ from ..statistics import (
     Anomaly,
     Group,
     _link,
-    _money_group,
-    _placed_card_group,
     _round_p,
-    _summed,
-    _units_group,
+    made_groups,
 )
-from ..statistics.money import Figures, MoneyGroup, units
+from ..statistics.money import Figures, units
 from .live_store import LiveStore
 
 #: (path, scope, id, test): a group as the run names it, and as the state keeps an anomaly
@@ -177,30 +172,9 @@ class LiveStatistics:
         )
         streams.append(sorted(let_go, key=record_order))
         path = replay.sink.path
-        #: the card groups of the (scope, id) being read: its money group, next, lends them its
-        #: figures, as in the report (``statistics.build``)
-        pending: list[Group] = []
-        for (scope, ident, test), records in groupby(
-            heapq.merge(*streams, key=record_order), key=itemgetter(0, 1, 2)
-        ):
-            if pending and (pending[0].scope, pending[0].id) != (SCOPES[scope], ident):
-                self._tested(pending, replay.sink.line)
-            if test == "result":
-                money = MoneyGroup()
-                for table, parts in groupby(records, key=itemgetter(3)):
-                    money.add(_summed(parts), played[table][0], table, played[table][1])
-                group = _money_group(path, SCOPES[scope], ident, money)
-                for card in pending:
-                    card.handle, card.result = group.handle, group.result
-                    card.expected, card.sd = group.expected, group.sd
-                tested = [*pending, group]
-                if money.bets:  # a bettor's group: its units test too, as in the report
-                    tested.append(_units_group(group, money))
-                self._tested(tested, replay.sink.line)
-            else:
-                record = next(records)
-                pending.append(_placed_card_group(path, record, played[record[3]][1]))
-        self._tested(pending, replay.sink.line)
+        merged = heapq.merge(*streams, key=record_order)
+        for groups in made_groups(path, merged, played):  # as in the report
+            self._tested(groups, replay.sink.line)
 
     def _tested(self, groups: list[Group], line: int) -> None:
         """``groups`` observed and tested, in report order; the list emptied."""

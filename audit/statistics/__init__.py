@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import groupby
 from operator import attrgetter, itemgetter
 
 from ..engine import card_tests
-from ..engine.surveillance import SCOPES, Acc, CardSums, record_order
+from ..engine.surveillance import SCOPES, Acc, CardSums, Record, record_order
 from ..registry import game_scopes
 from .money import Figures, MoneyGroup, cents, rounded, units
 from .store import GroupStore
@@ -223,35 +224,46 @@ def build(report, library, alpha: float = DEFAULT_ALPHA) -> Statistics:
         merged = heapq.merge(
             *(t.surveillance.records_in_order() for t in watched), key=record_order
         )
-        #: the card groups of the (scope, id) being read: its money group, next, lends them its figures
-        pending: list[Group] = []
-        for (scope, ident, test), records in groupby(merged, key=itemgetter(0, 1, 2)):
-            if pending and (pending[0].scope, pending[0].id) != (SCOPES[scope], ident):
-                for card in pending:
-                    stats.add(card)
-                pending = []
-            if test == "result":
-                money = MoneyGroup()
-                for table, parts in groupby(records, key=itemgetter(3)):
-                    money.add(_summed(parts), played[table][0], table, played[table][1])
-                group = _money_group(path, SCOPES[scope], ident, money)
-                for card in pending:
-                    card.handle, card.result = group.handle, group.result
-                    card.expected, card.sd = group.expected, group.sd
-                    stats.add(card)
-                pending = []
-                stats.add(group)
-                if money.bets:
-                    stats.add(_units_group(group, money))
-            else:
-                for record in records:  # one: a shoe's test, or a table's shoes summed
-                    pending.append(_placed_card_group(path, record, played[record[3]][1]))
-        for card in pending:
-            stats.add(card)
+        for groups in made_groups(path, merged, played):
+            for g in groups:
+                stats.add(g)
         for t in watched:
             t.surveillance.release()
             t.surveillance = None
     return stats
+
+
+def made_groups(
+    path: str, merged: Iterable[Record], played: dict[str, tuple[Figures, str]]
+) -> Iterator[list[Group]]:
+    """The groups of one input's records merged in report order, one (scope, id) at a time: its
+    card tests (lent its money group's figures), its money group, and a bettor's units test, in
+    report order. ``played``: each table's figures and ruleset. The report's build and the live
+    looks make their groups here, the same way."""
+    #: the card groups of the (scope, id) being read: its money group, next, lends them its figures
+    pending: list[Group] = []
+    for (scope, ident, test), records in groupby(merged, key=itemgetter(0, 1, 2)):
+        if pending and (pending[0].scope, pending[0].id) != (SCOPES[scope], ident):
+            yield pending
+            pending = []
+        if test == "result":
+            money = MoneyGroup()
+            for table, parts in groupby(records, key=itemgetter(3)):
+                money.add(_summed(parts), played[table][0], table, played[table][1])
+            group = _money_group(path, SCOPES[scope], ident, money)
+            for card in pending:
+                card.handle, card.result = group.handle, group.result
+                card.expected, card.sd = group.expected, group.sd
+            pending.append(group)
+            if money.bets:  # a bettor's group: its units test too
+                pending.append(_units_group(group, money))
+            yield pending
+            pending = []
+        else:
+            for record in records:  # one: a shoe's test, or a table's shoes summed
+                pending.append(_placed_card_group(path, record, played[record[3]][1]))
+    if pending:
+        yield pending
 
 
 def _summed(parts) -> Acc:
