@@ -174,19 +174,31 @@ def measure(
 
     if statistics:  # the other way from (b): on if (b)'s report has none, off if it has them
         switch = ["--no-statistics"] if "statistics" in best.report else ["--statistics"]
-        say(f"{name}: (b) again, audit check {' '.join(switch)}")
-        s_runs = [
-            audit(log.path, tmp / f"{name}-stats.json", tmp, one_core, *switch)
-            for _ in range(args.repeat)
-        ]
-        for s in s_runs:
+        pairs = max(args.cost_pairs, args.repeat)
+        say(
+            f"{name}: (b) again, audit check {' '.join(switch)}, alternately with (b): "
+            f"{pairs} pair(s)"
+        )
+        # paired runs, alternated: a busy moment of this shared machine hits both runs of a pair alike,
+        # and the median of the pairs' ratios is what one run's 15 to 20 % spread cannot move
+        s_runs, cpu_pairs = [], []
+        for i in range(pairs):
+            plain_run = b_runs[i] if i < len(b_runs) else None
+            if plain_run is None:
+                plain_run = audit(log.path, tmp / f"{name}-report.json", tmp, one_core, *plain)
+                check_clean(plain_run, log, problems)
+            s = audit(log.path, tmp / f"{name}-stats.json", tmp, one_core, *switch)
             check_clean(s, log, problems)
+            s_runs.append(s)
+            cpu_pairs.append([round(plain_run.run.cpu_seconds, 3), round(s.run.cpu_seconds, 3)])
         s_best = min(s_runs, key=lambda s: s.run.seconds)
         f["statistics"] = {
             "options": switch,
             "seconds": round(s_best.run.seconds, 3),
             "cpu_seconds": round(min(s.run.cpu_seconds for s in s_runs), 3),
             "naive_over_audit": round(naive_s / s_best.run.seconds, 3),
+            # CPU seconds of each pair: [(b) as it ran, (b) switched]
+            "cpu_pairs": cpu_pairs,
         }
 
     f["memory"] = memory_check(
@@ -394,6 +406,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="time (a), (b) and the --jobs runs this many times and keep the best (default 1)",
     )
     ap.add_argument(
+        "--cost-pairs",
+        type=int,
+        default=None,
+        help="pairs of runs, with and without the statistics alternately, their cost is the median "
+        "of the pairs' CPU ratios (default 3; 1 with --quick)",
+    )
+    ap.add_argument(
         "--skip-memory", action="store_true", help="skip the audits of the 10x longer logs"
     )
     ap.add_argument(
@@ -411,17 +430,20 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args.small_files = (
         args.small_files if args.small_files is not None else (12 if args.quick else 120)
     )
+    args.cost_pairs = args.cost_pairs if args.cost_pairs is not None else (1 if args.quick else 3)
     args.nights = [n.strip() for n in args.nights.split(",") if n.strip()]
     if (
         args.lines < 1
         or args.tables < 1
         or args.repeat < 1
+        or args.cost_pairs < 1
         or args.real_tables < 1
         or args.small_files < 1
         or args.small_rounds < 1
     ):
         ap.error(
-            "--lines, --tables, --real-tables, --small-files, --small-rounds and --repeat must be positive"
+            "--lines, --tables, --real-tables, --small-files, --small-rounds, --repeat and "
+            "--cost-pairs must be positive"
         )
     unknown = [n for n in args.nights if n not in NIGHTS]
     if unknown or not args.nights:

@@ -42,11 +42,31 @@ def texts_line(texts: dict) -> str:
 
 def statistics_cost(night: dict) -> float:
     """The CPU time of the audit with the statistics over the CPU time without them, whichever way
-    (b) ran and the switched run went."""
+    (b) ran and the switched run went: the median of the paired runs' ratios where there are pairs."""
     s = night["statistics"]
     switched_on = "--statistics" in s["options"]
+    pairs = s.get("cpu_pairs")
+    if pairs:
+        ratios = sorted(
+            (switched / plain) if switched_on else (plain / switched) for plain, switched in pairs
+        )
+        middle = len(ratios) // 2
+        return ratios[middle] if len(ratios) % 2 else (ratios[middle - 1] + ratios[middle]) / 2
     with_them, without = (s, night["audit"]) if switched_on else (night["audit"], s)
     return with_them["cpu_seconds"] / without["cpu_seconds"]
+
+
+def _pairs_said(s: dict) -> str:
+    """The paired runs the cost is the median of, with and without, in CPU seconds."""
+    pairs = s.get("cpu_pairs") or []
+    if len(pairs) < 2:
+        return ""
+    on = "--statistics" in s["options"]
+    said = ", ".join(
+        f"{switched:.2f}/{plain:.2f}" if on else f"{plain:.2f}/{switched:.2f}"
+        for plain, switched in pairs
+    )
+    return f" (median of {len(pairs)} pairs, with/without: {said})"
 
 
 def statistics_line(night: dict, judged: bool = False) -> list[str]:
@@ -59,7 +79,7 @@ def statistics_line(night: dict, judged: bool = False) -> list[str]:
     return [
         f"statistics switched ({' '.join(s['options'])}): {s['seconds']:.2f} s "
         f"({s['cpu_seconds']:.2f} s CPU), {cost:+.0%} against (b); b/a {s['naive_over_audit']:.2f}x",
-        f"    their cost: {ratio:.2f}x the CPU time without them   "
+        f"    their cost: {ratio:.2f}x the CPU time without them{_pairs_said(s)}   "
         f"[target < {TARGET_STATISTICS_COST:g}x: {verdict(ratio < TARGET_STATISTICS_COST, judged)}]",
     ]
 

@@ -254,3 +254,27 @@ def test_the_statistics_cost_is_judged_whichever_way_they_were_switched():
     assert statistics_cost(on_then_off) == 1.4
     assert "target met" in statistics_line(off_then_on, judged=True)[1]
     assert "TARGET NOT MET" in statistics_line(on_then_off, judged=True)[1]
+
+
+def test_the_statistics_cost_is_the_median_of_paired_runs():
+    """With pairs, one busy run moves nothing: the cost is the median of the pairs' ratios."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from printout import statistics_cost, statistics_line
+
+    night = {
+        "audit": {"seconds": 10.0, "cpu_seconds": 10.0},
+        "statistics": {
+            "options": ["--statistics"],
+            "seconds": 11.0,
+            "cpu_seconds": 11.0,
+            "naive_over_audit": 5.0,
+            # [without, with]: the second pair's run with them met a busy moment
+            "cpu_pairs": [[10.0, 11.0], [10.0, 16.0], [8.0, 9.6]],
+        },
+    }
+    assert statistics_cost(night) == 1.2
+    line = statistics_line(night, judged=True)[1]
+    assert "median of 3 pairs" in line and "16.00/10.00" in line and "target met" in line
+    night["statistics"]["options"] = ["--no-statistics"]  # (b) ran with them: [with, without]
+    night["statistics"]["cpu_pairs"] = [[14.0, 10.0], [13.0, 10.0]]
+    assert statistics_cost(night) == 1.35

@@ -7,7 +7,7 @@ import pickle
 import random
 from decimal import Decimal
 
-from audit.engine.surveillance import Acc, add_bet
+from audit.engine.surveillance import Acc, add_bet, plain_record_order, record_order
 
 KINDS = ["main bataille", "main surrender", "egalite", "egalite-war alone"]
 
@@ -65,3 +65,21 @@ def test_sums_written_out_and_read_back_are_the_same():
     merged = Acc()
     merged.merge(back)
     assert _state(merged)[:4] == _state(acc)[:4]
+
+
+def test_record_order_is_the_plain_one():
+    """The records' key, an ``itemgetter``, orders them as the plain slice does (a test sorts both)."""
+    rng = random.Random(13)
+    records = [
+        (
+            rng.randrange(5),
+            rng.choice(["P1", "P2", "D1+P1", "T#3"]),
+            rng.choice(["result", "order", "ranks"]),
+            rng.choice(["T1", "T2"]),
+            rng.randrange(-1, 50),
+            Acc(),  # the payload: never compared
+        )
+        for _ in range(3000)
+    ]
+    assert [record_order(r) for r in records] == [plain_record_order(r) for r in records]
+    assert sorted(records, key=record_order) == sorted(records, key=plain_record_order)

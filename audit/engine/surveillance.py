@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import operator
 import os
 import weakref
 from collections.abc import Iterator
@@ -43,8 +44,9 @@ def add_scopes(scopes: tuple[str, ...]) -> None:
     _SCOPE.update({scope: i for i, scope in enumerate(SCOPES)})
 
 
-#: records and live sums a process holds (each about 1 to 2 KB) before its tables write theirs out
-THRESHOLD = 10_000
+#: records and live sums a process holds (each about 1 to 2 KB) before its tables write theirs out:
+#: a night of a million lines (some 20,000) never writes; what it costs is in docs/statistics.md
+THRESHOLD = 25_000
 
 #: a table's runs merged into one when they reach this many, and the records pickled together in a
 #: run: a merge of every table's runs holds at most MAX_RUNS * CHUNK records of each table
@@ -526,8 +528,13 @@ class Surveillance:
         if self.cards.df:
             held.append((_SCOPE["table"], self.table, "ranks", self.table, -1, self.cards))
         held.sort(key=record_order)
+        # the records are the reader's now, each let go once read: the groups the build makes take
+        # the place of the sums they come from, not their place and as much again
+        self.records, self.players, self.dealers = [], {}, {}
+        held.reverse()
         streams = [findings_store.read_rows(name) for name in self.runs]
-        return heapq.merge(*streams, held, key=record_order) if streams else iter(held)
+        mine = _drained(held)
+        return heapq.merge(*streams, mine, key=record_order) if streams else mine
 
     def release(self) -> None:
         """The records were read: this table no longer counts in what the process holds."""
@@ -536,6 +543,16 @@ class Surveillance:
         _live.discard(self)
 
 
-def record_order(record: Record) -> tuple:
+def _drained(reversed_records: list[Record]) -> Iterator[Record]:
+    """The records from last to first, each let go as it is read (``iter`` would keep them all)."""
+    while reversed_records:
+        yield reversed_records.pop()
+
+
+def plain_record_order(record: Record) -> tuple:
     """A record's place in report order: scope, id, test, table, then as made (never the payload)."""
     return record[:5]
+
+
+#: ``plain_record_order`` without a Python call a record: every merge and sort of the records keys on it
+record_order = operator.itemgetter(0, 1, 2, 3, 4)

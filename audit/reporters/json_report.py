@@ -237,28 +237,35 @@ def _groups_pieces(groups: Iterable) -> Iterator[str]:
 def _group_text(g) -> str:
     """``_group(g)`` as ``json.dumps(indent=2)`` writes it at its depth in the report, each member's
     value encoded as the C encoder does (``_value``), without the dictionary or the encoder's set-up:
-    the same text (a test compares the two)."""
-    members = [
-        '"scope": ' + _value(g.scope),
-        '"id": ' + _value(g.id),
-    ]
-    if g.scope == "pair":
-        members += ['"dealer": ' + _value(g.dealer), '"player": ' + _value(g.player)]
-    members += [
-        '"path": ' + _value(g.path),
-        '"table": ' + _value(g.table),
-        '"ruleset": ' + _value(g.ruleset),
-        '"test": ' + _value(g.test),
-        '"rounds": ' + _value(g.rounds),
-    ]
-    if g.test == "result":
+    the same text (a test compares the two). The members a night's groups share, their path, table,
+    ruleset and test, are encoded once (``_placed``); a string member is encoded by the C encoder's
+    function, a count by ``int``'s."""
+    scope, test = g.scope, g.test
+    placed = _PLACED.get((g.path, g.table, g.ruleset, test)) or _placed(g)
+    if scope == "pair":
+        members = [
+            '"scope": "pair"',
+            '"id": ' + _string(g.id),
+            '"dealer": ' + _string(g.dealer),
+            '"player": ' + _string(g.player),
+            placed,
+            '"rounds": ' + int.__repr__(g.rounds),
+        ]
+    else:
+        members = [
+            '"scope": ' + _string(scope),
+            '"id": ' + _string(g.id),
+            placed,
+            '"rounds": ' + int.__repr__(g.rounds),
+        ]
+    if test == "result":
         members += [
             '"handle": "' + money(g.handle) + '"',
             '"result": "' + money(g.result) + '"',
             '"expected": "' + money(g.expected) + '"',
             '"sd": "' + money(g.sd) + '"',
         ]
-    elif g.test == "units":
+    elif test == "units":
         members += [
             '"bets": ' + _value(g.bets),
             '"units": "' + str(g.units) + '"',
@@ -269,6 +276,25 @@ def _group_text(g) -> str:
         members += ['"cards": ' + _value(g.cards), '"statistic": ' + _value(g.statistic)]
     members += ['"z": ' + _value(g.z), '"p": ' + _value(g.p)]
     return "{\n        " + _MEMBERS.join(members) + "\n      }"
+
+
+#: by (path, table, ruleset, test): those members as ``_placed`` wrote them (a few a night; bounded)
+_PLACED: dict[tuple, str] = {}
+
+
+def _placed(g) -> str:
+    """The path, table, ruleset and test members of a group, encoded and kept for the next groups."""
+    if len(_PLACED) >= 1024:
+        _PLACED.clear()
+    text = _PLACED[(g.path, g.table, g.ruleset, g.test)] = _MEMBERS.join(
+        (
+            '"path": ' + _value(g.path),
+            '"table": ' + _value(g.table),
+            '"ruleset": ' + _value(g.ruleset),
+            '"test": ' + _value(g.test),
+        )
+    )
+    return text
 
 
 #: a string as ``json.dumps(..., ensure_ascii=False)`` writes it (the C encoder's function)

@@ -292,6 +292,8 @@ def _money_group(path: str, scope: str, ident: str, m: MoneyGroup) -> Group:
     table = next(iter(m.tables)) if len(m.tables) == 1 else None
     ruleset = next(iter(m.rulesets)) if len(m.rulesets) == 1 else None
     numerator, denominator = m.ratio()
+    # positional, in the fields' order (scope to sd): tens of thousands of groups a long night, and a
+    # call by keywords costs twice as much
     g = Group(
         scope,
         ident,
@@ -300,10 +302,10 @@ def _money_group(path: str, scope: str, ident: str, m: MoneyGroup) -> Group:
         table,
         ruleset,
         m.rounds,
-        handle=m.handle,
-        result=m.result,
-        expected=cents(numerator, denominator),
-        sd=cents(*m.sd.as_integer_ratio()),
+        m.handle,
+        m.result,
+        cents(numerator, denominator),
+        cents(*m.sd.as_integer_ratio()),
     )
     if scope == "pair":
         g.dealer, g.player = ident.split("+", 1)
@@ -330,7 +332,7 @@ def _placed_card_group(path: str, record: tuple, ruleset: str) -> Group:
 def _units_group(money: Group, m: MoneyGroup) -> Group:
     """The units test of a bettor's group: its main bets' results per unit staked, summed, against
     their exact mean and variance per unit. It lends the money group's figures and places."""
-    g = Group(
+    g = Group(  # positional, in the fields' order (scope to last_time), as ``_money_group``'s
         money.scope,
         money.id,
         money.path,
@@ -338,18 +340,24 @@ def _units_group(money: Group, m: MoneyGroup) -> Group:
         money.table,
         money.ruleset,
         money.rounds,
-        handle=money.handle,
-        result=money.result,
-        expected=money.expected,
-        sd=money.sd,
-        dealer=money.dealer,
-        player=money.player,
-        dealers=money.dealers,
-        shoes=money.shoes,
-        first_line=money.first_line,
-        last_line=money.last_line,
-        first_time=money.first_time,
-        last_time=money.last_time,
+        money.handle,
+        money.result,
+        money.expected,
+        money.sd,
+        None,  # cards
+        None,  # statistic
+        None,  # z
+        None,  # p
+        None,  # p_exact
+        "",  # message
+        money.dealer,
+        money.player,
+        money.dealers,
+        money.shoes,
+        money.first_line,
+        money.last_line,
+        money.first_time,
+        money.last_time,
     )
     g.bets = m.bets
     g.units = m.units.quantize(UNIT_PLACES)

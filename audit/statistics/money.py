@@ -109,13 +109,13 @@ class MoneyGroup:
             self.first = acc.first
         if acc.last is not None and (self.last is None or acc.last[0] > self.last[0]):
             self.last = acc.last
-        parts, scale, of = self.parts, figures.denominator, figures.of
+        parts, scale, of, known = self.parts, figures.denominator, figures.of, figures.cache
         units = self.units_parts
         kinds = acc.kinds.items()
         for kind, (stake, square, bets, total) in sorted(kinds) if len(kinds) > 1 else kinds:
             self.handle += stake
             numerator, denominator = stake.as_integer_ratio()
-            edge, variance, _, main = of(kind)
+            edge, variance, _, main = known.get(kind) or of(kind)
             denominator *= scale
             parts[denominator] = parts.get(denominator, 0) + numerator * edge
             self.variance += float(square) * variance
@@ -126,7 +126,12 @@ class MoneyGroup:
                 self.units_variance += bets * variance
         if acc.cross:  # floats summed in one order, whatever the dictionaries'
             for (one, two), product in sorted(acc.cross.items()):
-                self.variance += 2 * float(product) * of(one)[2] * of(two)[2]
+                self.variance += (
+                    2
+                    * float(product)
+                    * (known.get(one) or of(one))[2]
+                    * (known.get(two) or of(two))[2]
+                )
 
     @property
     def expected(self) -> Fraction:
