@@ -23,8 +23,9 @@ from contextlib import contextmanager
 from types import ModuleType
 
 from . import __version__
+from .engine import surveillance
 from .rulesets import Library
-from .run import PartResult, Task, _audit_part
+from .run import PartResult, Task, _audit_part, _sums
 from .stream.inputs import InputError, reads_once, size_of
 from .stream.urls import is_url
 
@@ -120,7 +121,10 @@ def _rulesets_on_worker(library: Library, version: str) -> Library:
 def _audit_task(task: tuple[str, str, tuple[int, int] | None], rulesets: Library) -> PartResult:
     """One task on a worker: ``(path as reported, where to read it, part)``."""
     display, source, part = task
-    return _audit_part(rulesets, display, part, source=source)
+    result = _audit_part(rulesets, display, part, source=source)
+    for sums in _sums(result):  # let go here, in the task's thread, before the result is sent
+        sums.leave()
+    return result
 
 
 def _describe(client) -> str:
@@ -240,7 +244,8 @@ def _run_tasks(
         i = index[future.key]
         pending.pop(future.key, None)
         if future.status == "finished":
-            results[i] = future.result()
+            results[i] = result = future.result()
+            surveillance.arrived(_sums(result))
             if progress:
                 progress(sizes[i])
         elif future.status == "error":

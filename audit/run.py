@@ -132,6 +132,11 @@ def _written_out(result: PartResult) -> PartResult:
     return result
 
 
+def _sums(result: PartResult) -> list[surveillance.Surveillance]:
+    """The statistics' sums of a result's tables."""
+    return [t.surveillance for t in result.tables.values() if t.surveillance is not None]
+
+
 def _worker_tick(task: Task) -> Callable[[int], None] | None:
     """What a worker tells of the bytes it reads (``_share_tick``)."""
     return _share_tick(_WORKER_READ, task)
@@ -275,6 +280,7 @@ def _shared(
 
     def received(out: list) -> None:
         if (item := out[-1]) is not None:
+            surveillance.arrived(_sums(item[1]))  # here, in this thread: never the pool's own
             done(*item)
 
     with (

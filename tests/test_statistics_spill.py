@@ -12,6 +12,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -204,12 +205,39 @@ def test_a_table_sent_away_is_never_written_out_again(monkeypatch, tmp_path):
     before = surveillance._held
     arrived = pickle.loads(pickle.dumps(sent))
     assert sent not in surveillance._live and sent.held[0] == 0
-    assert arrived in surveillance._live and arrived.held[0] == 1 and surveillance._held == before
+    # read back (in a thread of the pool's, say): nothing of this process is touched yet
+    assert arrived not in surveillance._live and surveillance._held == before - 1
+    surveillance.arrived([arrived])  # taken by the main thread: it counts where it arrives
+    assert arrived in surveillance._live and surveillance._held == before
     monkeypatch.setattr(surveillance, "THRESHOLD", 0)
     surveillance._crowded()
     assert arrived.runs and not sent.runs  # only the copy that arrived was written out
     assert [r[1] for r in arrived.records_in_order()] == ["T1#1"]
     arrived.release()
+
+
+def test_a_table_read_back_in_another_thread_touches_nothing_until_taken(monkeypatch, tmp_path):
+    """The pool reads a worker's result in a thread of its own while the main thread replays its
+    own part: the tables that arrive must not count, nor make the main thread's tables write out,
+    from that thread (their rounds summed meanwhile were lost), only once the main thread takes
+    them (``surveillance.arrived``)."""
+    monkeypatch.setattr(findings_store, "_folder", str(tmp_path))
+    monkeypatch.setattr(surveillance, "THRESHOLD", 0)
+    mine = surveillance.Surveillance("T1", True)
+    mine._record("shoe", "T1#1", "result", surveillance.Acc())
+    sent = surveillance.Surveillance("T2", True)
+    sent._record("shoe", "T2#1", "result", surveillance.Acc())
+    data = pickle.dumps(sent)
+    before = surveillance._held
+    read: list = []
+    reader = threading.Thread(target=lambda: read.append(pickle.loads(data)))
+    reader.start()
+    reader.join()
+    assert not mine.runs and mine.records and surveillance._held == before
+    surveillance.arrived(read)
+    assert mine.runs and read[0].runs and surveillance._held == 0
+    for table in (mine, read[0]):
+        table.release()
 
 
 def test_the_same_reports_on_a_cluster_when_the_statistics_spill(tmp_path, night, monkeypatch):

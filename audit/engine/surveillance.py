@@ -24,7 +24,7 @@ import itertools
 import operator
 import os
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from decimal import Decimal
 
 from .. import findings_store
@@ -49,9 +49,11 @@ def add_scopes(scopes: tuple[str, ...]) -> None:
 THRESHOLD = 25_000
 
 #: a table's runs merged into one when they reach this many, and the records pickled together in a
-#: run: a merge of every table's runs holds at most MAX_RUNS * CHUNK records of each table
+#: run: a merge of every table's runs holds at most MAX_RUNS * CHUNK records of each table (a long
+#: log's build has every run of every table open at once: 25 records of about 1.3 KB a run, where a
+#: hundred held 8 MB more on a log of ten million lines, for no time saved)
 MAX_RUNS = 4
-CHUNK = 100
+CHUNK = 25
 
 #: a bet kind: "bet" or "bet strategy", as ``audit odds`` names its rows (a string: its hash is cached)
 Kind = str
@@ -74,6 +76,17 @@ def _count(cell: list[int], n: int) -> None:
 def _forget(cell: list[int]) -> None:
     """A table let go (read, sent to the main process, or dropped): what it held no longer counts."""
     _count(cell, -cell[0])
+
+
+def arrived(tables: Iterable[Surveillance]) -> None:
+    """Worker tables taken by the main thread: they count in what this process holds from now on,
+    and may make every table write out."""
+    for sums in tables:
+        held = sums.__dict__.pop("_arriving", None)
+        if held is not None:
+            sums._register(sums.held)
+            _count(sums.held, held)
+    _crowded()
 
 
 def _crowded() -> None:
@@ -338,25 +351,34 @@ class Surveillance:
         _live.add(self)
         weakref.finalize(self, _forget, held)
 
+    def leave(self) -> None:
+        """The table is about to travel to the main process, which owns it from then on: here it no
+        longer counts, and is never written out again (a Dask worker keeps a task's result after
+        sending it; writing it out would merge its runs and remove the files the main process reads).
+        A task calls it in its own thread: a Dask worker pickles a result in another thread, while its
+        next task may be writing every table of the process out."""
+        if "_leaving" not in self.__dict__:
+            self._leaving = self.held[0]
+            _live.discard(self)
+            _forget(self.held)
+
     def __getstate__(self) -> dict:
-        """A worker's table travels to the main process, which owns it from then on: here it no longer
-        counts, and is never written out again (a Dask worker keeps a task's result after sending it;
-        writing it out would merge its runs and remove the files the main process reads)."""
+        self.leave()
         state = dict(self.__dict__)
         state["_seq"] = next(self._seq)
-        state["held"] = self.held[0]
-        _live.discard(self)
-        _forget(self.held)
+        state["held"] = state.pop("_leaving")
         return state
 
     def __setstate__(self, state: dict) -> None:
-        """A worker's table arrived: it counts in what this process holds, and may make it write out."""
+        """A worker's table arrived, perhaps in a thread of the pool's that reads results while the
+        main thread replays: nothing of this process is touched until the main thread takes it
+        (``arrived``). Written out from that thread, the main thread's own tables lost the rounds
+        they summed meanwhile."""
         held = state.pop("held")
         state["_seq"] = itertools.count(state["_seq"])
         self.__dict__.update(state)
-        self._register([0])
-        _count(self.held, held)
-        _crowded()
+        self.held = [0]
+        self._arriving = held
 
     def new_shoe(self, previous) -> None:
         """At ``SHOE new``: the last shoe's figures are final, the next shoe is numbered."""
