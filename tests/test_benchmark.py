@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "benchmarks" / "bench.py"
 
@@ -278,3 +280,22 @@ def test_the_statistics_cost_is_the_median_of_paired_runs():
     night["statistics"]["options"] = ["--no-statistics"]  # (b) ran with them: [with, without]
     night["statistics"]["cpu_pairs"] = [[14.0, 10.0], [13.0, 10.0]]
     assert statistics_cost(night) == 1.35
+
+
+def test_an_audit_s_peak_memory_is_its_own_after_the_benchmark_held_more():
+    """On Linux a child's ``ru_maxrss`` starts at its parent's high-water mark: once the benchmark
+    had held 250 MB (a naive parse runs in it), every audit it measured afterwards "peaked" at 250 MB
+    at least. ``peak.py`` reports the audit's own."""
+    if not Path("/proc/self/status").exists():
+        pytest.skip("no /proc: wait4's figure is the only one")
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from measures import audit_cmd, run_measured
+
+    before = run_measured(audit_cmd("check", "--help"), ROOT)
+    held = bytearray(250 * 1024 * 1024)
+    for i in range(0, len(held), 4096):  # touched: resident
+        held[i] = 1
+    after = run_measured(audit_cmd("check", "--help"), ROOT)
+    del held
+    assert before.status == after.status == 0
+    assert after.peak_rss_bytes < 150e6 and abs(after.peak_rss_bytes - before.peak_rss_bytes) < 20e6
