@@ -144,12 +144,9 @@ def _config(path: Path | None) -> config_file.Config:
 
 
 def _library(cfg: config_file.Config, house: list[Path] | None, rulesets: Path | None) -> Library:
-    """Command-line options win: --house replaces the configuration's overlays."""
-    directory = rulesets or cfg.resolve(cfg.settings.rulesets)
+    """The configuration's rulesets (``Config.library``), a broken one stopping with exit 2."""
     with _exit_2_on(RulesetError):
-        if house:
-            return Library.load(directory, overlays=house)
-        return Library.load(directory, table_overlays=cfg.table_overlays())
+        return cfg.library(house, rulesets)
 
 
 def _expand(paths: list[str]) -> list[str]:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from . import bounded, nesting
 from .findings import Severity
 from .reporters import names as report_formats
+from .rulesets import Library
 
 #: the registered report formats (audit/reporters), as a type the settings are validated against
 if TYPE_CHECKING:  # the registry's names are known at run time only: to a type checker, a text
@@ -78,6 +79,15 @@ class Config:
             return None
         p = Path(value)
         return p if p.is_absolute() or self.path is None else self.path.parent / p
+
+    def library(self, house: list[Path] | None = None, rulesets: Path | None = None) -> Library:
+        """The rulesets this configuration audits with, as every command loads them: ``rulesets``
+        (the command line's) replaces its folder, ``house`` its overlays. A ``RulesetError`` says
+        what is wrong and where."""
+        directory = rulesets or self.resolve(self.settings.rulesets)
+        if house:
+            return Library.load(directory, overlays=house)
+        return Library.load(directory, table_overlays=self.table_overlays())
 
     def table_overlays(self) -> list[tuple[str, Path]]:
         """(table id or pattern, house overlay file) as the configuration pairs them."""

@@ -16,7 +16,7 @@ from .. import config as config_file
 from ..cli_options import ConfigOpt, HouseOpt, IgnoreOpt, RulesetsOpt, alpha_option, select_option
 from ..escape import for_terminal
 from ..findings import DEFAULT_FAIL_ON, SEVERITIES, SEVERITY_RANK
-from ..rulesets import Library, RulesetError
+from ..rulesets import RulesetError
 from ..selection import SelectionError, choose
 from ..statistics import DEFAULT_ALPHA
 from .emit import FORMATS, Alert, EmitError, Emitter, Output
@@ -39,10 +39,7 @@ def _library(config: Path | None, house: list[Path] | None, rulesets: Path | Non
     """The rulesets and configuration as ``audit check`` reads them (command-line options win)."""
     try:
         cfg = config_file.load(config) if config else config_file.discover()
-        directory = rulesets or cfg.resolve(cfg.settings.rulesets)
-        if house:
-            return Library.load(directory, overlays=house), cfg
-        return Library.load(directory, table_overlays=cfg.table_overlays()), cfg
+        return cfg.library(house, rulesets), cfg
     except (config_file.ConfigError, RulesetError) as err:
         _die(str(err))
 
