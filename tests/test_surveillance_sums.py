@@ -7,7 +7,7 @@ import pickle
 import random
 from decimal import Decimal
 
-from audit.engine.surveillance import Acc, add_bet, plain_record_order, record_order
+from audit.engine.surveillance import NO_DEALERS, Acc, add_bet, plain_record_order, record_order
 
 KINDS = ["main bataille", "main surrender", "egalite", "egalite-war alone"]
 
@@ -83,3 +83,20 @@ def test_record_order_is_the_plain_one():
     ]
     assert [record_order(r) for r in records] == [plain_record_order(r) for r in records]
     assert sorted(records, key=record_order) == sorted(records, key=plain_record_order)
+
+
+def test_a_group_learns_its_dealers_without_touching_another_s():
+    """Sums start with the one shared empty set of dealers: adding a dealer or merging makes the
+    group its own set, and the shared one stays empty."""
+    one, two, whole = Acc(), Acc(), Acc()
+    assert one.dealers is two.dealers is NO_DEALERS
+    one.with_dealer("D1")
+    one.with_dealer("D1")
+    two.with_dealer("D2")
+    whole.merge(one)
+    whole.merge(two)
+    assert one.dealers == {"D1"} and two.dealers == {"D2"} and whole.dealers == {"D1", "D2"}
+    assert not NO_DEALERS and not Acc().dealers
+    back = pickle.loads(pickle.dumps(one, pickle.HIGHEST_PROTOCOL))
+    back.with_dealer("D3")
+    assert back.dealers == {"D1", "D3"} and one.dealers == {"D1"}

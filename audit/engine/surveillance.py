@@ -31,6 +31,8 @@ from .. import findings_store
 from . import card_tests
 
 ZERO = Decimal(0)
+#: the dealers of a group that has none yet (``Acc.with_dealer``)
+NO_DEALERS: frozenset[str] = frozenset()
 #: the scopes of the statistics' groups, in report order
 SCOPES = ["table", "dealer", "player", "pair", "shoe"]
 _SCOPE = {scope: i for i, scope in enumerate(SCOPES)}
@@ -44,9 +46,10 @@ def add_scopes(scopes: tuple[str, ...]) -> None:
     _SCOPE.update({scope: i for i, scope in enumerate(SCOPES)})
 
 
-#: records and live sums a process holds (about 2.5 KB each, measured) before its tables write theirs out:
-#: a night of a million lines (some 20,000) never writes; what it costs is in docs/statistics.md
-THRESHOLD = 25_000
+#: records and live sums a process holds before its tables write theirs out (a player's sums: some 1.6 KB
+#: of objects, 2 to 2.5 KB of the process's memory): a night of a million lines never writes, the
+#: benchmark's realistic one (about 28,000) included; what it costs is in docs/statistics.md
+THRESHOLD = 40_000
 
 #: a table's runs merged into one when they reach this many, and the records pickled together in a
 #: run: a merge of every table's runs holds at most MAX_RUNS * CHUNK records of each table (a long
@@ -122,7 +125,9 @@ class Acc:
         self.first = first
         self.last: Mark | None = None
         self.shoes: set[int] = set()
-        self.dealers: set[str] = set()
+        #: a player's sums learn their dealer when they are written (``with_dealer``): until then, the
+        #: one empty set every group shares (a set each was an eighth of the memory a player's sums hold)
+        self.dealers: set[str] | frozenset[str] = NO_DEALERS
 
     def __reduce__(self) -> tuple:
         """Written out (a spill, a worker's tables sent home) as a plain tuple of its fields: a
@@ -198,6 +203,11 @@ class Acc:
             for other, second in items[i + 1 :]:
                 key = (kind, other)
                 cross[key] = cross.get(key, ZERO) + amount * second
+
+    def with_dealer(self, dealer: str) -> None:
+        """The dealer on duty counted among the group's (its set made or copied, never the shared one changed)."""
+        if dealer not in self.dealers:
+            self.dealers = self.dealers | {dealer}
 
     def merge(self, other: Acc) -> None:
         self.rounds += other.rounds
@@ -415,7 +425,7 @@ class Surveillance:
                 if self.shoe_n:
                     acc.shoes.add(self.shoe_n)
                 if dealer:
-                    acc.dealers.add(dealer)
+                    acc.with_dealer(dealer)
                 shoe_acc.merge(acc)
                 self.whole.merge(acc)
                 if dealer:
@@ -500,7 +510,7 @@ class Surveillance:
         for dealer, groups in self.players.items():
             for key, acc in groups.items():
                 if dealer:
-                    acc.dealers.add(dealer)
+                    acc.with_dealer(dealer)
                 if isinstance(key, str):
                     out.append((_SCOPE["player"], key, "result", table, next(seq), acc))
                     if dealer:

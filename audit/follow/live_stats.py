@@ -196,7 +196,7 @@ class LiveStatistics:
             for who in idle:
                 acc = groups.pop(who)
                 if dealer:
-                    acc.dealers.add(dealer)
+                    acc.with_dealer(dealer)
                 if isinstance(who, str):
                     rows.append((_PLAYER, who, surv.table, acc))
                     if dealer:
@@ -307,7 +307,7 @@ def _records_of(surv: Surveillance, moved: set) -> list:
                 acc = groups.get(ident if name == "player" else (name, ident))
             if acc is not None:
                 if dealer:
-                    acc.dealers.add(dealer)
+                    acc.with_dealer(dealer)
                 out.append((*key, surv.table, n, acc))
     if whole:
         out += [r for r in _records_now(surv) if r[:3] in whole]
