@@ -239,43 +239,37 @@ def _group_text(g) -> str:
     value encoded as the C encoder does (``_value``), without the dictionary or the encoder's set-up:
     the same text (a test compares the two). The members a night's groups share, their path, table,
     ruleset and test, are encoded once (``_placed``); a string member is encoded by the C encoder's
-    function, a count by ``int``'s."""
+    function, a count by ``int``'s; each test's members are one f-string (one string built, where
+    pieces were joined)."""
     scope, test = g.scope, g.test
     placed = _PLACED.get((g.path, g.table, g.ruleset, test)) or _placed(g)
     if scope == "pair":
-        members = [
-            '"scope": "pair"',
-            '"id": ' + _string(g.id),
-            '"dealer": ' + _string(g.dealer),
-            '"player": ' + _string(g.player),
-            placed,
-            '"rounds": ' + int.__repr__(g.rounds),
-        ]
+        head = (
+            f'{{\n        "scope": "pair",\n        "id": {_string(g.id)},\n        "dealer": '
+            f'{_string(g.dealer)},\n        "player": {_string(g.player)},\n        {placed},\n'
+            f'        "rounds": {int.__repr__(g.rounds)},\n        '
+        )
     else:
-        members = [
-            '"scope": ' + _string(scope),
-            '"id": ' + _string(g.id),
-            placed,
-            '"rounds": ' + int.__repr__(g.rounds),
-        ]
+        head = (
+            f'{{\n        "scope": {_string(scope)},\n        "id": {_string(g.id)},\n        '
+            f'{placed},\n        "rounds": {int.__repr__(g.rounds)},\n        '
+        )
     if test == "result":
-        members += [
-            '"handle": "' + money(g.handle) + '"',
-            '"result": "' + money(g.result) + '"',
-            '"expected": "' + money(g.expected) + '"',
-            '"sd": "' + money(g.sd) + '"',
-        ]
-    elif test == "units":
-        members += [
-            '"bets": ' + _value(g.bets),
-            '"units": "' + str(g.units) + '"',
-            '"units_expected": "' + str(g.units_expected) + '"',
-            '"units_sd": "' + str(g.units_sd) + '"',
-        ]
-    else:
-        members += ['"cards": ' + _value(g.cards), '"statistic": ' + _value(g.statistic)]
-    members += ['"z": ' + _value(g.z), '"p": ' + _value(g.p)]
-    return "{\n        " + _MEMBERS.join(members) + "\n      }"
+        return (
+            f'{head}"handle": "{money(g.handle)}",\n        "result": "{money(g.result)}",\n'
+            f'        "expected": "{money(g.expected)}",\n        "sd": "{money(g.sd)}",\n'
+            f'        "z": {_value(g.z)},\n        "p": {_value(g.p)}\n      }}'
+        )
+    if test == "units":
+        return (
+            f'{head}"bets": {_value(g.bets)},\n        "units": "{g.units!s}",\n'
+            f'        "units_expected": "{g.units_expected!s}",\n        "units_sd": "{g.units_sd!s}",\n'
+            f'        "z": {_value(g.z)},\n        "p": {_value(g.p)}\n      }}'
+        )
+    return (
+        f'{head}"cards": {_value(g.cards)},\n        "statistic": {_value(g.statistic)},\n'
+        f'        "z": {_value(g.z)},\n        "p": {_value(g.p)}\n      }}'
+    )
 
 
 #: by (path, table, ruleset, test): those members as ``_placed`` wrote them (a few a night; bounded)

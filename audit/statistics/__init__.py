@@ -248,8 +248,9 @@ def made_groups(
             pending = []
         if test == "result":
             money = MoneyGroup()
-            for table, parts in groupby(records, key=itemgetter(3)):
-                money.add(_summed(parts), played[table][0], table, played[table][1])
+            for table, parts in groupby(records, key=_TABLE):
+                figures, ruleset = played[table]
+                money.add(_summed(parts), figures, table, ruleset)
             group = _money_group(path, SCOPES[scope], ident, money)
             for card in pending:
                 card.handle, card.result = group.handle, group.result
@@ -266,15 +267,21 @@ def made_groups(
         yield pending
 
 
-def _summed(parts) -> Acc:
-    """One group's sums at one table, from its records (usually one)."""
+#: a record's table: the key its group's records are summed by, table by table
+_TABLE = itemgetter(3)
+
+
+def _summed(parts: Iterator[Record]) -> Acc:
+    """One group's sums at one table, from its records (usually one: then it, not a copy)."""
     first = next(parts)[5]
-    rest = [record[5] for record in parts]
-    if not rest:
+    second = next(parts, None)
+    if second is None:
         return first
     total = Acc()
-    for acc in (first, *rest):
-        total.merge(acc)
+    total.merge(first)
+    total.merge(second[5])
+    for record in parts:
+        total.merge(record[5])
     return total
 
 

@@ -14,13 +14,15 @@ unit. Stakes that vary tenfold and the side bets' wide swings weigh nothing in i
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
-from itertools import repeat
 
 from ..odds import OddsError, compute, game_odds
 from ..odds.params import per_bet
 from ..rulesets import LoadedRuleset
+
+ZERO = Decimal(0)
 
 #: a kind's exact edge per unit staked (for the side the group's result is counted from) and variance
 Unit = tuple[Fraction, Fraction]
@@ -76,62 +78,89 @@ class MoneyGroup:
     The expectation is summed in integers, by denominator (a stake's, times its ruleset's), and
     made a fraction once: the same exact figure as a sum of fractions, without their cost."""
 
+    __slots__ = (
+        "bets",
+        "dealers",
+        "first",
+        "handle",
+        "last",
+        "parts",
+        "placed",
+        "result",
+        "rounds",
+        "rulesets",
+        "tables",
+        "units",
+        "units_parts",
+        "units_variance",
+        "variance",
+    )
+
     def __init__(self) -> None:
         self.rounds = 0
-        self.handle = Decimal(0)
-        self.result = Decimal(0)
+        self.handle = ZERO
+        self.result = ZERO
         self.parts: dict[int, int] = {}
         self.variance = 0.0
         self.tables: set[str] = set()
         self.rulesets: set[str] = set()
-        #: where the group's rounds were: (table, shoe number), dealers, first and last (line, time)
-        self.shoes: set[tuple[str, int]] = set()
+        #: where the group's rounds were: each table's shoe numbers (``shoes``), dealers, first and
+        #: last (line, time)
+        self.placed: list[tuple[str, Iterable[int]]] = []
         self.dealers: set[str] = set()
         self.first: tuple | None = None
         self.last: tuple | None = None
         #: the units test (main bet): bets, their results per unit staked, its exact mean (integer
         #: numerators by denominator, as ``parts``) and its variance
         self.bets = 0
-        self.units = Decimal(0)
+        self.units = ZERO
         self.units_parts: dict[int, int] = {}
         self.units_variance = 0.0
+
+    @property
+    def shoes(self) -> set[tuple[str, int]]:
+        """(table, shoe number) of the group's rounds: made only for a group that says where it was
+        (a tested one), shoe 0 (rounds before any) left out later."""
+        return {(table, n) for table, numbers in self.placed for n in numbers}
 
     def add(self, acc, figures: Figures, table: str, ruleset: str) -> None:
         self.rounds += acc.rounds
         self.result += acc.result
         self.tables.add(table)
         self.rulesets.add(ruleset)
-        self.shoes.update(
-            zip(repeat(table), acc.shoes)
-        )  # shoe 0 (rounds before any) left out later
+        self.placed.append((table, acc.shoes))
         self.dealers |= acc.dealers
         if acc.first is not None and (self.first is None or acc.first[0] < self.first[0]):
             self.first = acc.first
         if acc.last is not None and (self.last is None or acc.last[0] > self.last[0]):
             self.last = acc.last
         parts, scale, of, known = self.parts, figures.denominator, figures.of, figures.cache
-        units = self.units_parts
+        # the sums in locals, stored once (a house group has four or five kinds and their products);
+        # the floats added in the same order as one by one
+        handle, spread = self.handle, self.variance
         kinds = acc.kinds.items()
         for kind, (stake, square, bets, total) in sorted(kinds) if len(kinds) > 1 else kinds:
-            self.handle += stake
+            handle += stake
             numerator, denominator = stake.as_integer_ratio()
             edge, variance, _, main = known.get(kind) or of(kind)
             denominator *= scale
             parts[denominator] = parts.get(denominator, 0) + numerator * edge
-            self.variance += float(square) * variance
+            spread += float(square) * variance
             if bets and main:
                 self.bets += bets
                 self.units += total
+                units = self.units_parts
                 units[scale] = units.get(scale, 0) + bets * edge
                 self.units_variance += bets * variance
         if acc.cross:  # floats summed in one order, whatever the dictionaries'
             for (one, two), product in sorted(acc.cross.items()):
-                self.variance += (
+                spread += (
                     2
                     * float(product)
                     * (known.get(one) or of(one))[2]
                     * (known.get(two) or of(two))[2]
                 )
+        self.handle, self.variance = handle, spread
 
     @property
     def expected(self) -> Fraction:
