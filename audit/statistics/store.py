@@ -19,7 +19,7 @@ from .. import findings_store
 #: groups held in memory before they go to files (some 750 bytes of objects each): a night of a million
 #: lines writes none (the benchmark's realistic one makes 51,000); they take the place of the sums the
 #: build lets go as it reads them
-THRESHOLD = 80_000
+THRESHOLD = 64_000
 #: groups written together to one file: what a reader holds
 CHUNK = 500
 
