@@ -354,3 +354,28 @@ def test_a_drawing_table_that_leaves_a_point_out_is_refused(tmp_path):
     )
     with pytest.raises(OddsError, match="missing 4"):
         compute(Library.load(folder).get("be-ostende-cdf"))
+
+
+def test_the_banker_s_draws_by_running_sums_are_the_card_by_card_count():
+    """``_banker_draws`` (every ponte point at once) against ``_banker_third`` (card by card), for the
+    shoe as it is and with one card fewer (the ponte's third), as ``outcome_weights`` uses them."""
+    import random
+
+    from audit.games.chemin_de_fer.odds import _banker_draws, _banker_third
+
+    rng = random.Random(21)
+    for _ in range(300):
+        left = [rng.choice([0, 0, 1, 2, 5, 24, 31]) for _ in range(10)]
+        for banker in range(10):
+            above, below = _banker_draws(left, banker)
+            for ponte in range(10):
+                assert (above[ponte], below[ponte]) == _banker_third(left, ponte, banker)
+            for card in range(10):
+                if not left[card]:
+                    continue
+                fewer = list(left)
+                fewer[card] -= 1
+                given = (banker + card) % 10
+                for ponte in range(10):
+                    derived = (above[ponte] - (given > ponte), below[ponte] - (given < ponte))
+                    assert derived == _banker_third(fewer, ponte, banker)

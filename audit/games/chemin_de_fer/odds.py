@@ -71,18 +71,19 @@ def outcome_weights(counts: tuple[int, ...]) -> dict[tuple, tuple[int, int]]:
                 continue
             after5 = total - 5
             add((p, b, False, NON, False), *_split(p, b, deal * perm(total - 4, 2)))
-            wins, losses = _banker_third(left, p, b)
-            add((p, b, False, NON, True), wins * deal * after5, losses * deal * after5)
+            above, below = _banker_draws(left, b)
+            add((p, b, False, NON, True), above[p] * deal * after5, below[p] * deal * after5)
             for c in range(10):
                 if not left[c]:
                     continue
                 third = deal * left[c]
                 pc = (p + c) % 10
                 add((p, b, True, c, False), *_split(pc, b, third * after5))
-                left[c] -= 1
-                wins, losses = _banker_third(left, pc, b)
+                # the ponte's third card c is not in the shoe for the banker's: one card fewer that
+                # gives him the point (b + c) % 10
+                given = (b + c) % 10
+                wins, losses = above[pc] - (given > pc), below[pc] - (given < pc)
                 add((p, b, True, c, True), wins * third, losses * third)
-                left[c] += 1
     return {k: (v[0], v[1]) for k, v in out.items()}
 
 
@@ -91,9 +92,26 @@ def _split(ponte: int, banker: int, weight: int) -> tuple[int, int]:
     return (weight, 0) if banker > ponte else (0, weight) if ponte > banker else (0, 0)
 
 
+def _banker_draws(left: list[int], banker: int) -> tuple[list[int], list[int]]:
+    """The banker draws a third card from ``left``: for each final point of the ponte, the cards that
+    make him win (``above``) and lose (``below``). ``_banker_third`` for the ten points at once, by
+    running sums over the points a card gives him (a test compares the two)."""
+    by_point = [left[(point - banker) % 10] for point in range(10)]
+    above, below = [0] * 10, [0] * 10
+    running = 0
+    for point in range(9, -1, -1):
+        above[point] = running
+        running += by_point[point]
+    running = 0
+    for point in range(10):
+        below[point] = running
+        running += by_point[point]
+    return above, below
+
+
 def _banker_third(left: list[int], ponte: int, banker: int) -> tuple[int, int]:
     """The banker draws a third card from ``left``: (cards that make him win, cards that make him lose)
-    against the ponte's final point."""
+    against the ponte's final point (the plain version of ``_banker_draws``)."""
     wins = losses = 0
     for card, n in enumerate(left):
         if n:
