@@ -7,7 +7,15 @@ import pickle
 import random
 from decimal import Decimal
 
-from audit.engine.surveillance import NO_DEALERS, Acc, add_bet, plain_record_order, record_order
+from audit.engine.surveillance import (
+    NO_DEALERS,
+    Acc,
+    Surveillance,
+    add_bet,
+    as_listed,
+    plain_record_order,
+    record_order,
+)
 
 KINDS = ["main bataille", "main surrender", "egalite", "egalite-war alone"]
 
@@ -34,11 +42,7 @@ def _round(rng: random.Random) -> list:
         amount = Decimal(rng.choice([0, 5, 10, 25, 50, 125])) / rng.choice([1, 2, 4])
         result = amount * rng.choice([-2, -1, Decimal("-0.5"), 0, 1, 10])
         add_bet(players, "P1", kind, amount, result, counted)
-    entry = players["P1"]
-    if type(entry) is tuple:  # one bet after all: as add_round would pass it on
-        kind, amount, result = entry
-        return [{kind: amount}, result, {kind: result}]
-    return entry
+    return as_listed(players["P1"])  # tuples after all: as add_bets would take them
 
 
 def test_add_bets_is_add_then_add_units():
@@ -100,3 +104,45 @@ def test_a_group_learns_its_dealers_without_touching_another_s():
     back = pickle.loads(pickle.dumps(one, pickle.HIGHEST_PROTOCOL))
     back.with_dealer("D3")
     assert back.dealers == {"D1", "D3"} and one.dealers == {"D1"}
+
+
+def _plain_round(bets: list[tuple]) -> list:
+    """A player's bets of one round as the plain form: [stakes by kind, result, results by kind counted]."""
+    stakes: dict = {}
+    results: dict = {}
+    total = Decimal(0)
+    for kind, amount, result, counted in bets:
+        total += result
+        if kind is not None:
+            stakes[kind] = stakes.get(kind, Decimal(0)) + amount
+        if counted is not None:
+            results[counted] = results.get(counted, Decimal(0)) + result
+    return [stakes, total, results]
+
+
+def test_a_round_in_tuple_form_sums_as_its_plain_form():
+    """``add_bet`` keeps a round of one kind, or of two, in tuples (another bet of the same kind and
+    the war's stake added in): ``add_round`` on them gives the sums of ``add_bets`` on the plain form,
+    whatever the bets' number and order."""
+    rng = random.Random(14)
+    table = Surveillance("T1", house_banked=True)
+    plain = Acc()
+    forms = set()
+    for _ in range(6000):
+        bets = []
+        for _ in range(rng.choice([1, 1, 2, 2, 2, 3, 4])):
+            kind = rng.choice(KINDS[:3] + [None])
+            counted = rng.choice(KINDS[:2] + [None]) if kind is None else kind
+            amount = Decimal(rng.choice([0, 5, 10, 25, 125])) / rng.choice([1, 2])
+            result = amount * rng.choice([-2, -1, Decimal("-0.5"), 0, 1, 10])
+            bets.append((kind, amount, result, counted))
+        players: dict = {}
+        for kind, amount, result, counted in bets:
+            add_bet(players, "P1", kind, amount, result, counted)
+        entry = players["P1"]
+        forms.add(len(entry) if type(entry) is tuple else "list")
+        assert as_listed(entry) == _plain_round(bets)
+        table.add_round("D1", players, None)
+        plain.add_bets(*_plain_round(bets))
+        assert _state(table.players["D1"]["P1"])[:4] == _state(plain)[:4]
+    assert forms == {3, 6, "list"}  # every form was exercised

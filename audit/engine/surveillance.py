@@ -188,6 +188,34 @@ class Acc:
         if len(stakes) > 1:
             self._cross(stakes)
 
+    def add_two(self, entry: tuple) -> None:
+        """A round of two kinds in ``add_bet``'s tuple form (kind, stake, result, kind, stake, result):
+        ``add_bets`` on the round as listed (``as_listed``), without its dictionaries (a test
+        compares the two)."""
+        kind, amount, result, other, second, more = entry
+        self.rounds += 1
+        self.result += result + more
+        kinds = self.kinds
+        for kind_, amount_, result_ in ((kind, amount, result), (other, second, more)):
+            mine = kinds.get(kind_)
+            if mine is None:
+                kinds[kind_] = (
+                    [amount_, amount_ * amount_, 1, result_ / amount_]
+                    if amount_
+                    else [amount_, amount_ * amount_, 0, ZERO]
+                )
+            else:
+                mine[0] += amount_
+                mine[1] += amount_ * amount_
+                if amount_:
+                    mine[2] += 1
+                    mine[3] += result_ / amount_
+        cross = self.cross
+        if cross is None:
+            cross = self.cross = {}
+        key = (kind, other) if kind < other else (other, kind)
+        cross[key] = cross.get(key, ZERO) + amount * second
+
     def _cross(self, stakes: dict) -> None:
         """The products of a round's stakes of two kinds, by the pair of kinds in sorted order."""
         cross = self.cross
@@ -257,8 +285,11 @@ def add_bet(
     ``counted``: the kind whose result per unit staked this bet's result is part of (a stake with
     no row of its own, such as a hand's added stake, counts in its main bet); its kind by default.
 
-    A player's usual round is one bet, kept as the tuple (kind, stake, result); a second (or a
-    bet with no row of its own) makes it [stakes by kind, result, results by kind counted]."""
+    A player's usual round is one kind of bet, kept as the tuple (kind, stake, result): another bet
+    of that kind, or one counted in it with no row of its own (the war's stake), is added into it.
+    A bet of a second kind makes it (kind, stake, result, kind, stake, result) (the main bet and a
+    side bet); anything else [stakes by kind, result, results by kind counted], the plain form the
+    tuples stand for (``as_listed``)."""
     entry = players.get(who)
     if counted is None:
         counted = kind
@@ -268,8 +299,11 @@ def add_bet(
             return
         entry = players[who] = [{}, ZERO, {}]
     elif type(entry) is tuple:
-        first, stake, before = entry
-        entry = players[who] = [{first: stake}, before, {first: before}]
+        folded = _folded(entry, kind, amount, result, counted)
+        if folded is not None:
+            players[who] = folded
+            return
+        entry = players[who] = as_listed(entry)
     entry[1] += result
     if kind is not None:
         mine = entry[0]
@@ -277,6 +311,34 @@ def add_bet(
     if counted is not None:
         results = entry[2]
         results[counted] = results[counted] + result if counted in results else result
+
+
+def _folded(
+    entry: tuple, kind: Kind | None, amount: Decimal, result: Decimal, counted: Kind | None
+) -> tuple | None:
+    """A player's round in tuple form with one bet more, or None when the tuples cannot hold it."""
+    if counted is None or (kind is not None and kind != counted):
+        return None
+    if counted == entry[0]:
+        first, stake, before = entry[:3]
+        return (first, stake if kind is None else stake + amount, before + result) + entry[3:]
+    if len(entry) == 6 and counted == entry[3]:
+        other, stake, before = entry[3:]
+        return (*entry[:3], other, stake if kind is None else stake + amount, before + result)
+    if len(entry) == 3 and kind is not None:
+        return (*entry, kind, amount, result)
+    return None
+
+
+def as_listed(entry: tuple | list) -> list:
+    """A player's round as [stakes by kind, result, results by kind counted], whatever its form."""
+    if type(entry) is not tuple:
+        return entry  # type: ignore[return-value]
+    if len(entry) == 3:
+        kind, stake, result = entry
+        return [{kind: stake}, result, {kind: result}]
+    kind, stake, result, other, second, more = entry
+    return [{kind: stake, other: second}, result + more, {kind: result, other: more}]
 
 
 class ShoeCards:
@@ -483,6 +545,9 @@ class Surveillance:
             acc.shoes.add(shoe)
             if type(entry) is not tuple:
                 acc.add_bets(*entry)
+                continue
+            if len(entry) != 3:
+                acc.add_two(entry)
                 continue
             kind, amount, result = (
                 entry  # the usual round, one bet: ``add`` without its call or its dictionary
