@@ -262,6 +262,26 @@ def test_cents_and_the_expectation_in_integers_equal_the_fractions():
     )
 
 
+def test_an_sd_written_from_its_float_is_its_exact_value_rounded():
+    """``float_places`` (the float's text) against ``rounded`` on the float's exact ratio, and the
+    sd's text as the report had it (``Decimal(float).quantize``), halves included."""
+    import math
+    from decimal import Decimal
+
+    from audit.statistics.money import float_places, rounded
+
+    rng = random.Random(9)
+    halves = [0.125, 2.5e-05, 0.375, 1.005, 2.675, 1e-9, 0.0]
+    floats = halves + [rng.random() * 10 ** rng.randrange(-6, 12) for _ in range(20000)]
+    floats += [math.sqrt(rng.randrange(1, 10**10)) for _ in range(5000)]
+    for x in floats:
+        for places in (2, 4):
+            assert float_places(x, places) == rounded(*x.as_integer_ratio(), places)
+            assert str(float_places(x, places)) == str(
+                Decimal(x).quantize(Decimal(1).scaleb(-places))
+            )
+
+
 def test_the_units_test_weighs_every_main_bet_alike_whatever_its_stake():
     """A bettor's main bets, of stakes 5 and 50, some with a war stake (its result counted in the
     main bet's) and some with an égalité won 10 to 1 (a side bet, left out): the units test is the

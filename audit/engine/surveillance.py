@@ -286,7 +286,7 @@ def add_bet(
     no row of its own, such as a hand's added stake, counts in its main bet); its kind by default.
 
     A player's usual round is one kind of bet, kept as the tuple (kind, stake, result): another bet
-    of that kind, or one counted in it with no row of its own (the war's stake), is added into it.
+    of that kind, or one counted in it with no row of its own (a hand's added stake), is added into it.
     A bet of a second kind makes it (kind, stake, result, kind, stake, result) (the main bet and a
     side bet); anything else [stakes by kind, result, results by kind counted], the plain form the
     tuples stand for (``as_listed``)."""

@@ -21,7 +21,7 @@ from operator import attrgetter, itemgetter
 from ..engine import card_tests
 from ..engine.surveillance import SCOPES, Acc, CardSums, Record, record_order
 from ..registry import game_scopes
-from .money import Figures, MoneyGroup, cents, rounded, units
+from .money import Figures, MoneyGroup, cents, float_places, rounded, units
 from .store import GroupStore
 
 DEFAULT_ALPHA = 0.001
@@ -312,7 +312,7 @@ def _money_group(path: str, scope: str, ident: str, m: MoneyGroup) -> Group:
         m.handle,
         m.result,
         cents(numerator, denominator),
-        cents(*m.sd.as_integer_ratio()),
+        float_places(m.sd, 2),
     )
     if scope == "pair":
         g.dealer, g.player = ident.split("+", 1)
@@ -370,7 +370,7 @@ def _units_group(money: Group, m: MoneyGroup) -> Group:
     g.units = m.units.quantize(UNIT_PLACES)
     numerator, denominator = m.units_ratio()  # the exact mean per unit
     g.units_expected = rounded(numerator, denominator, UNIT_DIGITS)
-    g.units_sd = Decimal(math.sqrt(m.units_variance)).quantize(UNIT_PLACES)
+    g.units_sd = float_places(math.sqrt(m.units_variance), UNIT_DIGITS)
     if m.bets >= MIN_BETS and m.units_variance > 0:
         if not g.dealers and not g.shoes and g.first_line is None:
             _place(g, m.shoes, m)

@@ -199,6 +199,13 @@ def cents(numerator: int, denominator: int) -> Decimal:
     return rounded(numerator, denominator, 2)
 
 
+def float_places(value: float, places: int) -> Decimal:
+    """A finite float not below zero (an sd) to ``places`` decimals, half to even on its exact binary
+    value: the text ``format`` writes, read exactly; ``rounded(*value.as_integer_ratio(), places)``
+    at half its cost (a test compares the two)."""
+    return Decimal(f"{value:.{places}f}")
+
+
 def rounded(numerator: int, denominator: int, places: int) -> Decimal:
     """numerator / denominator (denominator > 0) to ``places`` decimals, half to even, in integers:
     ``round(Fraction(n, d) * 10**places)`` scaled back, rounded once (never a division's 28 digits

@@ -20,7 +20,7 @@ from ...engine.checks import Check, NoParams, Params, declare
 from ...engine.format_checks import OUT_OF_CONTEXT
 from ...engine.game import Events
 from ...engine.surveillance import add_bet
-from ...values import fmt_amount
+from ...values import SEATED, fmt_amount
 from .hands import ZERO, HandState, compare
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -391,7 +391,14 @@ class Settlement:
                 ((owner, (amount, _)),) = stakes.items()
                 if kind is not None:
                     whole[kind] = whole[kind] + amount if kind in whole else amount
-                who = owner.id if owner.kind == "standing" else seated.get(int(owner.id))
+                # the seat's own stake (its owner the seat's one ``Owner``): the seat's player, no id read
+                who = (
+                    seated.get(seat)
+                    if owner is SEATED.get(seat)
+                    else owner.id
+                    if owner.kind == "standing"
+                    else seated.get(int(owner.id))
+                )
                 if who is None:
                     continue
                 if kind is not None and kind is counted and who not in players:
