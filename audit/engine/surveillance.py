@@ -196,20 +196,8 @@ class Acc:
         self.rounds += 1
         self.result += result + more
         kinds = self.kinds
-        for kind_, amount_, result_ in ((kind, amount, result), (other, second, more)):
-            mine = kinds.get(kind_)
-            if mine is None:
-                kinds[kind_] = (
-                    [amount_, amount_ * amount_, 1, result_ / amount_]
-                    if amount_
-                    else [amount_, amount_ * amount_, 0, ZERO]
-                )
-            else:
-                mine[0] += amount_
-                mine[1] += amount_ * amount_
-                if amount_:
-                    mine[2] += 1
-                    mine[3] += result_ / amount_
+        _add_bet_sums(kinds, kind, amount, result)
+        _add_bet_sums(kinds, other, second, more)
         cross = self.cross
         if cross is None:
             cross = self.cross = {}
@@ -241,7 +229,12 @@ class Acc:
         self.rounds += other.rounds
         self.result += other.result
         self.shoes |= other.shoes
-        self.dealers |= other.dealers
+        if other.dealers:
+            if (
+                type(self.dealers) is frozenset
+            ):  # the shared empty set, or one learnt: its own set now
+                self.dealers = set(self.dealers)
+            self.dealers |= other.dealers
         if other.first is not None and (self.first is None or other.first[0] < self.first[0]):
             self.first = other.first
         if other.last is not None and (self.last is None or other.last[0] > self.last[0]):
@@ -262,6 +255,24 @@ class Acc:
                 cross = self.cross = {}
             for key, amount in other.cross.items():
                 cross[key] = cross.get(key, ZERO) + amount
+
+
+def _add_bet_sums(kinds: dict, kind: Kind, amount: Decimal, result: Decimal) -> None:
+    """A round's bet of one kind into a group's sums by kind (``Acc.add_two``): its stake, its
+    square, and its result per unit staked when it has a stake."""
+    mine = kinds.get(kind)
+    if mine is None:
+        kinds[kind] = (
+            [amount, amount * amount, 1, result / amount]
+            if amount
+            else [amount, amount * amount, 0, ZERO]
+        )
+    else:
+        mine[0] += amount
+        mine[1] += amount * amount
+        if amount:
+            mine[2] += 1
+            mine[3] += result / amount
 
 
 def _acc(rounds, result, kinds, cross, first, last, shoes, dealers) -> Acc:
