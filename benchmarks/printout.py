@@ -128,8 +128,10 @@ def night_lines(f: dict, target: float | None, judged: bool) -> list[str]:
         out.append("--jobs: skipped: `audit check --help` lists no --jobs option yet")
     else:
         out += [
-            f"--jobs 2 vs --jobs 1: {j['jobs2_seconds']:.2f} s vs {j['jobs1_seconds']:.2f} s: "
-            f"{j['speedup']:.2f}x faster; JSON reports {'byte-identical' if j['reports_identical'] else 'DIFFERENT'}",
+            f"--jobs 2 vs --jobs 1: {j['jobs2_seconds']:.2f} s vs {j['jobs1_seconds']:.2f} s (best of "
+            f"{len(j['pairs'])}): {j['speedup']:.2f}x faster (median of the pairs: "
+            + ", ".join(f"{a:.2f}/{b:.2f}" for a, b in j["pairs"])
+            + f"); JSON reports {'byte-identical' if j['reports_identical'] else 'DIFFERENT'}",
             f"    (CPU time of all processes: {j['jobs2_cpu_seconds']:.2f} s vs {j['jobs1_cpu_seconds']:.2f} s)",
             f"    [target >= {TARGET_JOBS_SPEEDUP:g}x and identical: {verdict(bool(j['met']), judged)}]"
             if j["target_speedup"] is not None

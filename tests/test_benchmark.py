@@ -50,7 +50,11 @@ def test_quick_benchmark_prints_every_figure_and_ratio(tmp_path):
     assert re.search(rf"peak memory of \(b\): {NUMBER} MB", out), out
     assert re.search(rf"memory check: 10x longer log {NUMBER} MB .* ratio {NUMBER}", out), out
     assert (
-        re.search(rf"--jobs 2 vs --jobs 1: .*{NUMBER}x faster; JSON reports byte-identical", out)
+        re.search(
+            rf"--jobs 2 vs --jobs 1: .*{NUMBER}x faster \(median of the pairs: [^)]*\); "
+            r"JSON reports byte-identical",
+            out,
+        )
         or "--jobs: skipped" in out
     ), out
     assert "not judged: --quick" in out  # tiny sizes: the targets are shown, never judged
@@ -67,7 +71,9 @@ def test_quick_benchmark_prints_every_figure_and_ratio(tmp_path):
         assert re.search(rf"b/c: audit takes {NUMBER}x the floor's time", part), part
         assert (
             re.search(
-                rf"--jobs 2 vs --jobs 1: .*{NUMBER}x faster; JSON reports byte-identical", part
+                rf"--jobs 2 vs --jobs 1: .*{NUMBER}x faster \(median of the pairs: [^)]*\); "
+                r"JSON reports byte-identical",
+                part,
             )
             or "--jobs: skipped" in part
         ), part
@@ -104,6 +110,9 @@ def test_quick_benchmark_prints_every_figure_and_ratio(tmp_path):
     if figures["jobs"]["available"]:
         assert figures["jobs"]["reports_identical"] is True
         assert figures["jobs"]["speedup"] > 0
+        assert len(figures["jobs"]["pairs"]) == 1  # --quick: one pair, alternated
+        ((one, two),) = figures["jobs"]["pairs"]
+        assert abs(figures["jobs"]["speedup"] - one / two) < 0.01  # the pair's ratio (rounded)
     for night, tables in (("realistic", 24), ("small_files", 12)):
         f = figures[night]
         assert f["log"]["style"] == "realistic" and f["log"]["tables"] == tables
