@@ -560,9 +560,9 @@ class Surveillance:
             if len(entry) != 3:
                 acc.add_two(entry)
                 continue
-            kind, amount, result = (
-                entry  # the usual round, one bet: ``add`` without its call or its dictionary
-            )
+            # the usual round, one kind: ``_add_bet_sums`` inline, without its call (a row a player
+            # and a round; a test compares the sums with ``add_bets``'s)
+            kind, amount, result = entry
             acc.rounds += 1
             acc.result += result
             mine = acc.kinds.get(kind)
