@@ -308,3 +308,83 @@ def test_an_audit_s_peak_memory_is_its_own_after_the_benchmark_held_more():
     del held
     assert before.status == after.status == 0
     assert after.peak_rss_bytes < 150e6 and abs(after.peak_rss_bytes - before.peak_rss_bytes) < 20e6
+
+
+#: in a child: the parts a way of ``benchmarks/statistics_parts.py`` leaves out, left out, and what a
+#: replay of the log then keeps: the players' sums, the house's rounds, the bataille gathering
+_WAY_CHILD = """
+import json, sys
+sys.path.insert(0, "benchmarks")
+import statistics_parts
+statistics_parts.leave_out(sys.argv[1])
+from audit.games.bataille.settle import Settlement
+from audit.resources import rulesets_dir
+from audit.rulesets import Library
+from audit.run import run_audit
+library = Library.load(rulesets_dir())
+library.statistics = True
+report = run_audit(library, [sys.argv[2]])
+sums = [t.surveillance for t in report.table_stats]
+print(json.dumps({
+    "statistics": report.statistics is not None,
+    "players": sum(len(groups) for s in sums for groups in s.players.values()),
+    "house": sum(s.whole.rounds + sum(a.rounds for a in s.shoe_dealers.values()) for s in sums),
+    "gathered": Settlement.surveyed_round.__qualname__ == "Settlement.surveyed_round",
+}))
+"""
+
+
+def test_the_statistics_parts_leave_out_what_they_say(tmp_path):
+    """``benchmarks/statistics_parts.py``: each way leaves out one part more than the one before,
+    and the script's figures add up to the statistics' whole cost."""
+    log = tmp_path / "night.del"
+    done = subprocess.run(
+        [sys.executable, "-m", "audit.simulate", "--tables", "2", "--rounds", "40", "-o", str(log)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    kept = {}
+    for way in ("build", "players", "rounds", "gather"):
+        done = subprocess.run(
+            [sys.executable, "-c", _WAY_CHILD, way, str(log)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+        kept[way] = json.loads(done.stdout)
+    assert not any(k["statistics"] for k in kept.values())  # no way builds the groups
+    assert kept["build"]["players"] > 0 and kept["build"]["house"] > 0
+    assert kept["players"]["players"] == 0 and kept["players"]["house"] > 0
+    assert kept["rounds"]["players"] == 0 and kept["rounds"]["house"] == 0
+    assert kept["rounds"]["gathered"] and not kept["gather"]["gathered"]
+
+    figures_path = tmp_path / "parts.json"
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "statistics_parts.py"),
+            str(log),
+            "--pairs",
+            "1",
+            "--json",
+            str(figures_path),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(figures_path.read_text())
+    cpu = figures["cpu_seconds"]
+    assert set(cpu) == {"whole", "build", "players", "rounds", "gather", "off"}
+    assert all(s > 0 for s in cpu.values())
+    parts = sum(figures["parts_seconds"].values())
+    assert abs(parts - (cpu["whole"] - cpu["off"])) < 0.01  # the parts add up to the whole cost
+    for label in ("the groups' build", "the players' sums", "gathering", "the rest"):
+        assert label in done.stdout
