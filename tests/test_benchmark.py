@@ -163,50 +163,45 @@ def test_the_small_files_baseline_is_recorded():
     assert base["ratios"]["naive_over_audit"] > 0 and base["machine"]["cpu"]
 
 
+def _ran(*args: str, cwd: Path = ROOT, timeout: int = 300) -> subprocess.CompletedProcess:
+    """``python3 ARGS``, which must succeed: what it printed."""
+    done = subprocess.run(
+        [sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done
+
+
 def test_the_profile_by_stage_runs_and_adds_up(tmp_path):
     """``benchmarks/profile_stages.py`` (issue 21's profile): every stage, the caches and the profile's stages."""
     log = tmp_path / "night.del"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "audit.simulate",
-            "--style",
-            "realistic",
-            "--tables",
-            "3",
-            "--rounds",
-            "20",
-            "--seed",
-            "2",
-            "-o",
-            str(log),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
+    _ran(
+        "-m",
+        "audit.simulate",
+        "--style",
+        "realistic",
+        "--tables",
+        "3",
+        "--rounds",
+        "20",
+        "--seed",
+        "2",
+        "-o",
+        str(log),
     )
-    assert done.returncode == 0, done.stderr
     figures_path = tmp_path / "stages.json"
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "benchmarks" / "profile_stages.py"),
-            str(log),
-            "--repeat",
-            "1",
-            "--top",
-            "5",
-            "--json",
-            str(figures_path),
-        ],
+    done = _ran(
+        str(ROOT / "benchmarks" / "profile_stages.py"),
+        str(log),
+        "--repeat",
+        "1",
+        "--top",
+        "5",
+        "--json",
+        str(figures_path),
         cwd=tmp_path,
-        capture_output=True,
-        text=True,
         timeout=600,
     )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     for label in (
         "reading",
         "decoding",
@@ -338,25 +333,10 @@ def test_the_statistics_parts_leave_out_what_they_say(tmp_path):
     """``benchmarks/statistics_parts.py``: each way leaves out one part more than the one before,
     and the script's figures add up to the statistics' whole cost."""
     log = tmp_path / "night.del"
-    done = subprocess.run(
-        [sys.executable, "-m", "audit.simulate", "--tables", "2", "--rounds", "40", "-o", str(log)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
+    _ran("-m", "audit.simulate", "--tables", "2", "--rounds", "40", "-o", str(log))
     kept = {}
     for way in ("build", "players", "rounds", "gather"):
-        done = subprocess.run(
-            [sys.executable, "-c", _WAY_CHILD, way, str(log)],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert done.returncode == 0, done.stderr
-        kept[way] = json.loads(done.stdout)
+        kept[way] = json.loads(_ran("-c", _WAY_CHILD, way, str(log)).stdout)
     assert not any(k["statistics"] for k in kept.values())  # no way builds the groups
     assert kept["build"]["players"] > 0 and kept["build"]["house"] > 0
     assert kept["players"]["players"] == 0 and kept["players"]["house"] > 0
@@ -364,22 +344,15 @@ def test_the_statistics_parts_leave_out_what_they_say(tmp_path):
     assert kept["rounds"]["gathered"] and not kept["gather"]["gathered"]
 
     figures_path = tmp_path / "parts.json"
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "benchmarks" / "statistics_parts.py"),
-            str(log),
-            "--pairs",
-            "1",
-            "--json",
-            str(figures_path),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
+    done = _ran(
+        str(ROOT / "benchmarks" / "statistics_parts.py"),
+        str(log),
+        "--pairs",
+        "1",
+        "--json",
+        str(figures_path),
         timeout=600,
     )
-    assert done.returncode == 0, done.stderr
     figures = json.loads(figures_path.read_text())
     cpu = figures["cpu_seconds"]
     assert set(cpu) == {"whole", "build", "players", "rounds", "gather", "off"}
