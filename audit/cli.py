@@ -245,6 +245,7 @@ def _configuration(
                 tightened=sorted(set(o.changes.tightened)),
                 added=sorted(set(o.changes.added)),
                 parameters=sorted(set(o.changes.parameters)),
+                readings=sorted(set(o.changes.readings)),
             )
             for tables, o in library.overlays()
         ],

@@ -44,7 +44,8 @@ class RulesetUsed(_Fact):
 
 class OverlayUsed(_Fact):
     """A house overlay and what it changes (rule ids): regulation rules it makes stricter, house
-    rules it turns on, and rules whose house parameters it sets."""
+    rules it turns on, rules whose house parameters it sets, and rules it gives its own reading of
+    (shown beside the ruleset's, never in its place)."""
 
     path: str
     sha256: str
@@ -55,6 +56,7 @@ class OverlayUsed(_Fact):
     tightened: list[str] = Field(default_factory=list)
     added: list[str] = Field(default_factory=list)
     parameters: list[str] = Field(default_factory=list)
+    readings: list[str] = Field(default_factory=list)
 
 
 class SelectionUsed(_Fact):
@@ -166,13 +168,15 @@ class Configuration(_Fact):
 
 
 def overlay_changes(o: OverlayUsed) -> str:
-    """``: tightens A; adds B; sets parameters of C`` (empty when it changes nothing)."""
+    """``: tightens A; adds B; sets parameters of C; gives its own reading of D`` (empty when it
+    changes nothing)."""
     parts = [
         f"{verb} {', '.join(ids)}"
         for verb, ids in (
             ("tightens", o.tightened),
             ("adds", o.added),
             ("sets parameters of", o.parameters),
+            ("gives its own reading of", o.readings),
         )
         if ids
     ]

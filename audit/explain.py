@@ -28,7 +28,7 @@ from .resources import data_dir
 from .rule_fixtures import EXPECT as _EXPECT
 from .rule_fixtures import OK as _OK
 from .rule_fixtures import FixtureError, fixture_lines
-from .rulesets import Library, LoadedRuleset, Rule, overlay_change
+from .rulesets import Library, LoadedRuleset, Rule, house_reading
 
 #: how many lines of a table an excerpt shows before the line it is about
 CONTEXT_LINES = 8
@@ -466,16 +466,17 @@ def explain_text(library: Library, rule_id: str, fixtures_dir: Path | None = Non
     out.append(f"  {rule.citation.text}")
     out.append(f"  from: {m.regulation.name}")
     if rule.reading:
-        override = overlay_change(loaded, rule)
         out.append("")
-        if override is not None and override.reading is not None:
-            out.append(
-                f"Reading of the house overlay {loaded.overlay.model.overlay} "  # type: ignore[union-attr]
-                "(in place of the ruleset's; it changes nothing the audit checks)"
-            )
-        else:
-            out.append("Reading (where the text is silent or ambiguous)")
+        out.append("Reading (where the text is silent or ambiguous)")
         out.append(f"  {rule.reading}")
+    house = house_reading(loaded, rule)
+    if house is not None:
+        out.append("")
+        out.append(
+            f"Reading of the house overlay {house[0]} (the house's words, beside the ruleset's; "
+            "they change nothing the audit checks)"
+        )
+        out.append(f"  {house[1]}")
     out.append("")
     out.extend(_examples_text(loaded, rule, fixtures_dir))
     return "\n".join(out) + "\n"

@@ -329,11 +329,15 @@ class LoadedRuleset:
 @dataclass
 class OverlayChanges:
     """What an overlay changes, by rule id: regulation rules made stricter, house rules turned on,
-    rules whose house parameters it sets (the report's ``configuration.overlays``)."""
+    rules whose house parameters it sets, and rules it gives a reading of its own (the report's
+    ``configuration.overlays``)."""
 
     tightened: list[str] = dc_field(default_factory=list)
     added: list[str] = dc_field(default_factory=list)
     parameters: list[str] = dc_field(default_factory=list)
+    #: the house's words beside the ruleset's reading: they change nothing the audit checks, but the
+    #: audited party wrote them, so the report says where they are and whose they are
+    readings: list[str] = dc_field(default_factory=list)
 
 
 class LoadedOverlay:
@@ -574,11 +578,14 @@ def apply_overlay(base: LoadedRuleset, overlay: LoadedOverlay) -> LoadedRuleset:
     tightened: list[str] = []
     added: list[str] = []
     parameters: list[str] = []
+    readings: list[str] = []
     for rule in base.model.rules:
         change = changes.get(rule.id)
         if change is None:
             rules.append(rule)
             continue
+        if change.reading is not None:
+            readings.append(rule.id)
         new = _overridden(rule, change, overlay)
         stricter, turned_on, house_params = _judge(rule, new, overlay)
         if new.enabled:
@@ -589,21 +596,22 @@ def apply_overlay(base: LoadedRuleset, overlay: LoadedOverlay) -> LoadedRuleset:
             if house_params:
                 parameters.append(rule.id)
         rules.append(new)
-    overlay.changes = OverlayChanges(sorted(tightened), sorted(added), sorted(parameters))
+    overlay.changes = OverlayChanges(
+        sorted(tightened), sorted(added), sorted(parameters), sorted(readings)
+    )
     merged = base.model.model_copy(update={"rules": rules})
     return LoadedRuleset(merged, base.path, base.sha256, overlay)
 
 
 def _overridden(rule: Rule, change: RuleOverride, overlay: LoadedOverlay) -> Rule:
     """The rule with the overlay's changes merged in (``params`` key by key), validated again;
-    whether the change is allowed is ``_judge``'s to say."""
+    whether the change is allowed is ``_judge``'s to say. The rule keeps the ruleset's reading: the
+    overlay's own is shown beside it, as the house's (``house_reading``), never in its place."""
     data = rule.model_dump()
     if change.enabled is not None:
         data["enabled"] = change.enabled
     if change.severity is not None:
         data["severity"] = change.severity
-    if change.reading is not None:
-        data["reading"] = change.reading
     if change.params is not None:
         unknown = {k for k in change.params if not DECLARED[rule.check].params.accepts(k)}
         if unknown:
@@ -653,11 +661,20 @@ def overlay_change(loaded: LoadedRuleset, rule: Rule) -> RuleOverride | None:
     return None
 
 
+def house_reading(loaded: LoadedRuleset, rule: Rule) -> tuple[str, str] | None:
+    """The reading the ruleset's overlay gives of the rule, as (overlay id, its words), or None."""
+    change = overlay_change(loaded, rule)
+    if change is None or change.reading is None:
+        return None
+    assert loaded.overlay is not None  # a change comes from it
+    return loaded.overlay.model.overlay, change.reading
+
+
 def _judge(old: Rule, new: Rule, overlay: LoadedOverlay) -> tuple[bool, bool, bool]:
     """What an override does to a rule: (made a regulation rule stricter, turned a house rule on,
     set a parameter that is the house's). Refuses, naming the overlay's line and key, whatever
     would disable, downgrade or loosen a rule of the regulation, or change what it fixes.
-    A ``reading`` is words, not a setting: any rule may take the house's."""
+    A ``reading`` is words, not a setting: any rule may have the house's beside its own."""
     params = sorted(
         {
             *DECLARED[old.check].params.model_fields,

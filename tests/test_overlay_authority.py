@@ -19,7 +19,14 @@ import pytest
 from in_process import audit as audit_here
 
 from audit.engine.checks import DECLARED
-from audit.rulesets import DIRECTIONS, Library, OverlayChanges, RulesetError, load_ruleset
+from audit.rulesets import (
+    DIRECTIONS,
+    Library,
+    OverlayChanges,
+    RulesetError,
+    house_reading,
+    load_ruleset,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 UNDERPAID = ROOT / "fixtures" / "rules" / "fr-bataille-2007" / "FR-PAY-MAIN.del"
@@ -278,7 +285,9 @@ def test_house_rules_and_house_parameters_are_accepted_and_recorded(tmp_path):
     assert changes(off) == OverlayChanges()
 
 
-def test_restating_the_ruleset_or_changing_a_reading_changes_nothing(tmp_path):
+def test_restating_the_ruleset_changes_nothing_and_a_reading_is_the_houses_beside_ours(tmp_path):
+    """A reading changes nothing the audit checks, but the audited party wrote it: the report lists
+    the rules it reads, and the rule keeps the ruleset's reading (the house's is shown beside it)."""
     path = house(
         tmp_path,
         """\
@@ -287,11 +296,48 @@ def test_restating_the_ruleset_or_changing_a_reading_changes_nothing(tmp_path):
   FR-HOUSE-LIMITS: {enabled: false}
 """,
     )
-    assert changes(path) == OverlayChanges()
-    rule = next(
-        r for r in Library.load(overlays=[path]).get(FR).model.rules if r.id == "FR-PAY-MAIN"
+    assert changes(path) == OverlayChanges(readings=["FR-PAY-MAIN"])
+    plain = next(r for r in Library.load().get(FR).model.rules if r.id == "FR-PAY-MAIN")
+    loaded = Library.load(overlays=[path]).get(FR)
+    rule = next(r for r in loaded.model.rules if r.id == "FR-PAY-MAIN")
+    assert rule.reading == plain.reading and rule.enabled
+    assert house_reading(loaded, rule) == ("test-house", "The house pays even money.")
+    restated = house(tmp_path, "  FR-PAY-MAIN: {enabled: true, severity: error}\n", name="r.yaml")
+    assert changes(restated) == OverlayChanges()
+
+
+def test_a_houses_reading_shows_in_every_format_beside_the_rulesets(tmp_path):
+    path = house(tmp_path, "  FR-STOPCARD-TALON: {reading: The croupier leaves what he likes.}\n")
+    plain = next(r for r in Library.load().get(FR).model.rules if r.id == "FR-STOPCARD-TALON")
+    assert plain.reading
+    shown = {}
+    for fmt in ("json", "sarif", "text", "junit", "html"):
+        done = audit("check", "--format", fmt, "--house", str(path), str(UNDERPAID))
+        assert done.returncode == 1, done.stderr
+        shown[fmt] = done.stdout
+    (overlay,) = json.loads(shown["json"])["configuration"]["overlays"]
+    assert overlay["readings"] == ["FR-STOPCARD-TALON"]
+    assert "gives its own reading of FR-STOPCARD-TALON" in shown["text"]
+    assert 'configuration.overlays.1.readings" value="FR-STOPCARD-TALON"' in shown["junit"]
+    assert "its own reading of" in shown["html"]
+    sarif = json.loads(shown["sarif"])
+    (descriptor,) = [
+        r
+        for run in sarif["runs"]
+        for r in run["tool"]["driver"]["rules"]
+        if r["id"] == "FR-STOPCARD-TALON"
+    ]
+    assert descriptor["properties"]["reading"] == plain.reading
+    assert descriptor["properties"]["house_reading"] == {
+        "overlay": "test-house",
+        "text": "The croupier leaves what he likes.",
+    }
+    full = descriptor["fullDescription"]["text"]
+    ours = full.index(f"Reading: {plain.reading}")
+    theirs = full.index(
+        "Reading of the house overlay test-house (changes nothing checked): The croupier"
     )
-    assert rule.reading == "The house pays even money." and rule.enabled
+    assert ours < theirs
 
 
 def test_the_record_is_the_same_however_often_the_overlay_is_applied(tmp_path):
@@ -501,7 +547,10 @@ def test_explain_says_what_an_overlay_may_do_and_whose_reading_it_shows(tmp_path
     assert "Reading (where the text is silent or ambiguous)" in shown["FR-STOPCARD-TALON"]
     path = ROOT / "rulesets" / "house" / "casino-exemple-fr.yaml"
     text = audit("explain", "FR-STOPCARD-TALON", "--house", str(path)).stdout
-    assert "Reading of the house overlay casino-exemple-fr (in place of the ruleset's" in text
+    ours = text.index("Reading (where the text is silent or ambiguous)")
+    theirs = text.index("Reading of the house overlay casino-exemple-fr (the house's words, beside")
+    assert ours < theirs
+    assert "a talon under 52 cards is an error here" in text[theirs:]
     assert "min_talon: 52" in text
     # a rule the overlay gives no reading keeps the ruleset's, under its own heading
     text = audit("explain", "FR-SHOE-PROCEDURE", "--house", str(path)).stdout

@@ -238,6 +238,7 @@ def configuration_properties(report: Report) -> list[tuple[str, str]]:
                 ("tightened", ",".join(o.tightened)),
                 ("added", ",".join(o.added)),
                 ("parameters", ",".join(o.parameters)),
+                ("readings", ",".join(o.readings)),
             )
         ]
     sel = conf.selection

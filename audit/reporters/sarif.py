@@ -23,7 +23,7 @@ from .. import __version__
 from ..escape import undecodable_escaped
 from ..findings import Finding
 from ..report import Report
-from ..rulesets import LoadedRuleset, Rule
+from ..rulesets import LoadedRuleset, Rule, house_reading
 from . import json_pieces
 from .json_report import table_summary
 
@@ -53,11 +53,12 @@ def _pascal(check: str) -> str:
     )
 
 
-def _citation_block(rule: Rule) -> str:
-    text = rule.citation_text
-    if rule.reading:
-        text += f"\n\nReading: {rule.reading}"
-    return text
+def _readings(rule: Rule, house: tuple[str, str] | None) -> list[tuple[str, str]]:
+    """(heading, words): the ruleset's reading, then the house overlay's own beside it, as the house's."""
+    out = [("Reading", rule.reading)] if rule.reading else []
+    if house is not None:
+        out.append((f"Reading of the house overlay {house[0]} (changes nothing checked)", house[1]))
+    return out
 
 
 def _rule_descriptor(rs: LoadedRuleset, rule: Rule) -> dict[str, Any]:
@@ -65,14 +66,17 @@ def _rule_descriptor(rs: LoadedRuleset, rule: Rule) -> dict[str, Any]:
     help_text = f"{rule.message}\n\n{rule.citation.article} ({regulation}): {rule.citation.text}"
     quoted = "\n".join(f"> {line}" if line else ">" for line in rule.citation.text.splitlines())
     help_md = f"{rule.message}\n\n**{rule.citation.article}** ({regulation}):\n\n{quoted}"
-    if rule.reading:
-        help_text += f"\n\nReading: {rule.reading}"
-        help_md += f"\n\n*Reading:* {rule.reading}"
+    full = rule.citation_text
+    house = house_reading(rs, rule)
+    for heading, words in _readings(rule, house):
+        full += f"\n\n{heading}: {words}"
+        help_text += f"\n\n{heading}: {words}"
+        help_md += f"\n\n*{heading}:* {words}"
     return {
         "id": rule.id,
         "name": _pascal(rule.check),
         "shortDescription": {"text": rule.message},
-        "fullDescription": {"text": _citation_block(rule)},
+        "fullDescription": {"text": full},
         "help": {"text": help_text, "markdown": help_md},
         "defaultConfiguration": {"enabled": True, "level": LEVELS[rule.severity]},
         "properties": {
@@ -82,6 +86,7 @@ def _rule_descriptor(rs: LoadedRuleset, rule: Rule) -> dict[str, Any]:
             "check": rule.check,
             "citation": {"article": rule.citation.article, "text": rule.citation.text},
             "reading": rule.reading,
+            **({} if house is None else {"house_reading": {"overlay": house[0], "text": house[1]}}),
             "tags": sorted({rule.category, rs.id}),
         },
     }

@@ -306,6 +306,7 @@ def _configuration(c: Configuration | None) -> Html:
                     ("tightened", o.tightened),
                     ("added", o.added),
                     ("parameters", o.parameters),
+                    ("its own reading of", o.readings),
                 )
                 if rules
             ]
