@@ -10,14 +10,14 @@ import sys
 import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, TypeAlias
 
 import typer
 
-from . import __version__, findings_store, interrupt, terminal
+from . import __version__, findings_store, interrupt, registry, terminal
 from . import baseline as baseline_file
 from . import config as config_file
 from . import history_cli as history
@@ -29,6 +29,7 @@ from .configuration import (
     Configuration,
     FileRead,
     OverlayUsed,
+    PluginUsed,
     SelectionUsed,
     ruleset_used,
     shown_path,
@@ -249,6 +250,7 @@ def _configuration(
             )
             for tables, o in library.overlays()
         ],
+        plugins=[PluginUsed(**asdict(p)) for p in registry.PLUGINS],
         selection=SelectionUsed(
             select=list(selection.select),
             ignore=list(selection.ignore),

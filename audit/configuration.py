@@ -59,6 +59,27 @@ class OverlayUsed(_Fact):
     readings: list[str] = Field(default_factory=list)
 
 
+class PluginUsed(_Fact):
+    """A game registered from code that is not the auditor's own (a game plugin): it ran inside
+    the audit, whether or not a table of the night played its game."""
+
+    game: str
+    #: what published it: ``module:attribute``
+    entry_point: str
+    #: the installed distribution that holds it, and its version (None: not found in metadata)
+    distribution: str | None = None
+    version: str | None = None
+
+    def said(self) -> str:
+        """``game plugin roulette (roulette_game:GAME, from roulette-game 1.2.0)``."""
+        origin = (
+            f", from {self.distribution} {self.version or '(no version)'}"
+            if self.distribution
+            else ""
+        )
+        return f"game plugin {self.game} ({self.entry_point}{origin})"
+
+
 class SelectionUsed(_Fact):
     select: list[str] = Field(default_factory=list)
     ignore: list[str] = Field(default_factory=list)
@@ -79,6 +100,8 @@ class Configuration(_Fact):
     files: list[FileRead] = Field(default_factory=list)
     rulesets: list[RulesetUsed] = Field(default_factory=list)
     overlays: list[OverlayUsed] = Field(default_factory=list)
+    #: the games registered from code that is not this version's own
+    plugins: list[PluginUsed] = Field(default_factory=list)
     selection: SelectionUsed = Field(default_factory=SelectionUsed)
     baseline: BaselineUsed | None = None
     #: the lowest severity that fails the run (exit status 1)
@@ -96,6 +119,7 @@ class Configuration(_Fact):
             or self.selection.hidden
             or (self.baseline is not None and self.baseline.suppressed)
             or any(not r.shipped for r in self.rulesets)
+            or bool(self.plugins)  # code of its own ran in the audit: it could have hidden one
         )
 
     def shaped(self) -> bool:
@@ -120,6 +144,7 @@ class Configuration(_Fact):
             for r in self.rulesets
             if not r.shipped
         ]
+        said += [f"{p.said()} is not the auditor's own code" for p in self.plugins]
         return said
 
     def selection_said(self) -> str:
@@ -160,6 +185,7 @@ class Configuration(_Fact):
             + ("" if r.shipped else f", NOT the shipped one: {r.path}")
             for r in self.rulesets
         ]
+        lines += [f"{p.said()}: not the auditor's own code" for p in self.plugins]
         lines.append(
             f"fail on {self.fail_on}{' or an anomaly' if self.fail_on_anomaly else ''}; "
             f"statistics {'on' if self.statistics else 'off'}"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from importlib import import_module
 from importlib.metadata import Distribution, EntryPoint, PathDistribution
 from pathlib import Path
@@ -68,6 +68,22 @@ def entry_points(group: str) -> list[EntryPoint]:
     return [p for dist in _publishers() for p in dist.entry_points if p.group == group]
 
 
+@dataclass(frozen=True)
+class Plugin:
+    """A game whose code is not the auditor's own: the entry point that published it, and the
+    distribution (and its version) that holds that code. The report names it (third-party code
+    ran inside the audit: ``configuration.plugins``)."""
+
+    game: str
+    entry_point: str
+    distribution: str | None
+    version: str | None
+
+
+#: by reference (``module:attribute``): the distribution that published it, as (name, version)
+_PUBLISHED_BY: dict[str, tuple[str | None, str | None]] = {}
+
+
 def published() -> list[tuple[str, object]]:
     """(reference, object) of every game published under ``GROUP``, by reference."""
     found = []
@@ -76,6 +92,11 @@ def published() -> list[tuple[str, object]]:
             found.append((point.value, point.load()))
         except Exception as error:  # a broken plugin is named, never a traceback
             raise RegistryError(f"game plugin {point.value!r} cannot be loaded: {error}") from None
+        dist = getattr(point, "dist", None)
+        _PUBLISHED_BY.setdefault(
+            point.value,
+            (dist.name, dist.version) if dist is not None else (None, None),
+        )
     return found
 
 
@@ -87,10 +108,12 @@ def builtin() -> list[tuple[str, object]]:
 
 def discover() -> list[Game]:
     """Every game: those published under ``GROUP`` and the built-in ones not published (no
-    metadata), each once, in name order."""
+    metadata), each once, in name order. Fills ``PLUGINS``: the games that are not built in."""
     games: dict[str, tuple[str, Game]] = {}
     seen: set[int] = set()
-    for reference, game in published() + builtin():
+    built_in = builtin()
+    own = {id(game) for _, game in built_in}
+    for reference, game in published() + built_in:
         if id(game) in seen:
             continue
         seen.add(id(game))
@@ -101,7 +124,16 @@ def discover() -> list[Game]:
                 f"two games are named {game.name!r}: {games[game.name][0]} and {reference}"
             )
         games[game.name] = (reference, game)
+    PLUGINS[:] = [
+        Plugin(name, reference, *_PUBLISHED_BY.get(reference, (None, None)))
+        for name, (reference, game) in sorted(games.items())
+        if id(game) not in own
+    ]
     return [games[name][1] for name in sorted(games)]
+
+
+#: the games registered from code that is not the auditor's own, in name order (``discover``)
+PLUGINS: list[Plugin] = []
 
 
 def registry(games: list[Game]) -> dict[str, Game]:

@@ -21,6 +21,7 @@ from audit.configuration import (
     Configuration,
     FileRead,
     OverlayUsed,
+    PluginUsed,
     RulesetUsed,
     SelectionUsed,
 )
@@ -732,8 +733,12 @@ def test_the_configuration_says_what_shaped_the_report():
                 tightened=["FR-BET-LIMIT"],
                 added=["HOUSE-EGALITE"],
                 parameters=["FR-BET-LIMIT", "HOUSE-EGALITE"],
+                readings=["FR-BET-LIMIT"],
             ),
             OverlayUsed(path="house/be.yaml", sha256="e" * 64, tables="CDF-01"),
+        ],
+        plugins=[
+            PluginUsed(game="roulette", entry_point="roulette_game:GAME", distribution="rg"),
         ],
         selection=SelectionUsed(ignore=["DEL-"], source="audit.toml", hidden=12),
         baseline=BaselineUsed(path="baseline.json", sha256="c" * 64, suppressed=3),
@@ -753,20 +758,25 @@ def test_the_configuration_says_what_shaped_the_report():
         "statistics": "not computed",
         "rulesets": f"fr-bataille-2007 {'b' * 64}",
         "house overlays": f"house/fr.yaml {'d' * 64} at every table of its ruleset: tightened FR-BET-LIMIT; added "
-        f"HOUSE-EGALITE; parameters FR-BET-LIMIT, HOUSE-EGALITE"
+        f"HOUSE-EGALITE; parameters FR-BET-LIMIT, HOUSE-EGALITE; its own reading of FR-BET-LIMIT"
         f"house/be.yaml {'e' * 64} at CDF-01: changes no rule",
+        "game plugins": "roulette roulette_game:GAME from rg",
         "selection": "ignore DEL- (audit.toml): 12 findings hidden",
         "baseline": f"baseline.json {'c' * 64}: 3 findings suppressed",
         "configuration files": f"audit.toml {'a' * 64}",
     }
     assert page.index('id="configuration"') < page.index("<nav")
+    # third-party code ran in the audit: the page's warning says so, with what hid findings
+    assert "game plugin roulette is not the auditor's own code (roulette_game:GAME, from rg)" in (
+        Page(page).text
+    )
     report.configuration = Configuration()
     facts = Page(
         re.search(r'<dl class="facts">.*?</dl>', REPORTERS["html"].render(report)).group()
     ).text
     assert facts == (
         "fails onerror: a finding there makes the exit status 1statisticsnot computedrulesetsnonehouse overlaysnone"
-        "selectionevery rulebaselinenoneconfiguration filesnone read"
+        "game pluginsnone (the built-in games only)selectionevery rulebaselinenoneconfiguration filesnone read"
     )
 
 

@@ -100,6 +100,39 @@ def test_audit_check_passes_its_clean_fixture(venv):
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_every_report_names_the_plugin_that_ran_inside_the_audit(venv, tmp_path):
+    """Third-party code ran in the process (its game, its rules): the report says which, from
+    which distribution, even on a night none of whose tables plays its game."""
+    night = ROOT / "fixtures" / "nights" / "example-night.del"  # bataille only
+    for log in (FIXTURES / "clean.del", night):
+        done = audit(venv, "check", "--format", "json", str(log))
+        assert done.returncode == 0, done.stderr
+        configuration = json.loads(done.stdout)["configuration"]
+        assert configuration["plugins"] == [
+            {
+                "game": "pair-impair",
+                "entry_point": "pair_impair:GAME",
+                "distribution": "pair-impair",
+                "version": "0.1.0",
+            }
+        ]
+    said = "game plugin pair-impair (pair_impair:GAME, from pair-impair 0.1.0)"
+    text = audit(venv, "check", str(night)).stdout
+    assert text.splitlines()[0].startswith("audit: ") and said in text.splitlines()[0]
+    assert f"{said}: not the auditor's own code" in text
+    quiet = audit(venv, "check", "--quiet", str(night)).stdout
+    assert said in quiet
+    page = tmp_path / "night.html"
+    assert (
+        audit(venv, "check", "--format", "html", "--output", str(page), str(night)).returncode == 0
+    )
+    assert "is not the auditor&#x27;s own code" in page.read_text(encoding="utf-8") or (
+        "is not the auditor's own code" in page.read_text(encoding="utf-8")
+    )
+    junit = audit(venv, "check", "--format", "junit", str(night)).stdout
+    assert 'name="configuration.plugins.1.distribution" value="pair-impair"' in junit
+
+
 def test_a_misspelt_wager_is_a_syntax_finding_in_the_plugins_words(venv, tmp_path):
     log = tmp_path / "bad.del"
     text = (FIXTURES / "clean.del").read_text(encoding="utf-8")

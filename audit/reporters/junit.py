@@ -241,6 +241,16 @@ def configuration_properties(report: Report) -> list[tuple[str, str]]:
                 ("readings", ",".join(o.readings)),
             )
         ]
+    for n, p in enumerate(conf.plugins, 1):
+        props += [
+            (f"configuration.plugins.{n}.{key}", value)
+            for key, value in (
+                ("game", p.game),
+                ("entry_point", p.entry_point),
+                ("distribution", p.distribution or ""),
+                ("version", p.version or ""),
+            )
+        ]
     sel = conf.selection
     props += [
         ("configuration.selection.select", ",".join(sel.select)),

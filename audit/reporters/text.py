@@ -175,7 +175,8 @@ def stale_entry(entry: dict) -> str:
 
 def summary_line(report: Report) -> str:
     """The report in one line (``--quiet``): findings by severity and the statistics' anomalies, what
-    was audited, what the selection hid, what the baseline did, the house overlays."""
+    was audited, what the selection hid, what the baseline did, the house overlays, the rulesets and
+    game plugins that are not the auditor's own."""
     counts = report.counts()
     found = (
         f"{sum(counts.values())} finding(s) ({', '.join(f'{n} {s}' for s, n in counts.items())})"
@@ -205,4 +206,6 @@ def summary_line(report: Report) -> str:
     foreign = [r for r in conf.rulesets if not r.shipped] if conf is not None else []
     if foreign:
         line += "; ruleset(s) not shipped: " + ", ".join(f"{r.id} ({r.path})" for r in foreign)
+    if conf is not None and conf.plugins:
+        line += "; " + ", ".join(p.said() for p in conf.plugins) + ", not the auditor's own code"
     return for_terminal(line) + "\n"

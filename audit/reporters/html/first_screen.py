@@ -105,6 +105,21 @@ def hidden_phrases(configuration: Configuration | None) -> list[Html]:
         for r in configuration.rulesets
         if not r.shipped
     ]
+    out += [
+        join(
+            [
+                "game plugin ",
+                el("code", p.game, class_="id"),
+                " is not the auditor's own code (",
+                el("code", p.entry_point),
+                join([", from ", el("code", f"{p.distribution} {p.version or ''}".strip())])
+                if p.distribution
+                else "",
+                "): it ran inside the audit",
+            ]
+        )
+        for p in configuration.plugins
+    ]
     return out
 
 
@@ -326,6 +341,26 @@ def _configuration(c: Configuration | None) -> Html:
         facts.append(("house overlays", join(overlays)))
     else:
         facts.append(("house overlays", "none"))
+    facts.append(
+        (
+            "game plugins",
+            join(
+                el(
+                    "span",
+                    el("code", p.game, class_="id"),
+                    " ",
+                    el("code", p.entry_point),
+                    join([" from ", el("code", f"{p.distribution} {p.version or ''}".strip())])
+                    if p.distribution
+                    else "",
+                    class_="item",
+                )
+                for p in c.plugins
+            )
+            if c.plugins
+            else "none (the built-in games only)",
+        )
+    )
     chosen = c.selection
     if chosen.select or chosen.ignore:
         parts = (
