@@ -31,6 +31,7 @@ from .configuration import (
     OverlayUsed,
     PluginUsed,
     SelectionUsed,
+    StoreUsed,
     ruleset_used,
     shown_path,
 )
@@ -560,6 +561,11 @@ def _conclude_check(
         floor,
         stats.fail_on_anomaly,
     )
+    if checking.recorder is not None:
+        sealed, head = checking.recorder.before
+        report.configuration.store = StoreUsed(
+            store=checking.recorder.store.shown, sealed=sealed, head=head
+        )
     _write_reports(checking.outputs, report, reports.quiet, checking.narrator)
     if checking.recorder is not None:
         history.record(checking.recorder, report, reports.quiet)

@@ -80,6 +80,16 @@ class PluginUsed(_Fact):
         return f"game plugin {self.game} ({self.entry_point}{origin})"
 
 
+class StoreUsed(_Fact):
+    """The history store the run records into, as it was before the run: how many inputs it had
+    sealed and its head (the last seal). Kept outside the store, in every night's report, the
+    head is what ``audit history verify --head`` checks the store against later."""
+
+    store: str
+    sealed: int = 0
+    head: str | None = None
+
+
 class SelectionUsed(_Fact):
     select: list[str] = Field(default_factory=list)
     ignore: list[str] = Field(default_factory=list)
@@ -110,6 +120,8 @@ class Configuration(_Fact):
     statistics: bool = False
     #: whether a statistics anomaly fails the run too (``--fail-on-anomaly``)
     fail_on_anomaly: bool = False
+    #: the history store the run records into (``--store``), None without one
+    store: StoreUsed | None = None
 
     def hides_anything(self) -> bool:
         """Whether a finding could be missing from this report because of what shaped it."""
@@ -190,6 +202,11 @@ class Configuration(_Fact):
             f"fail on {self.fail_on}{' or an anomaly' if self.fail_on_anomaly else ''}; "
             f"statistics {'on' if self.statistics else 'off'}"
         )
+        if self.store is not None:
+            lines.append(
+                f"recorded in store {self.store.store}, which had sealed {self.store.sealed} "
+                f"input(s) before, head {self.store.head or 'none'}"
+            )
         return lines
 
 

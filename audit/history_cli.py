@@ -4,6 +4,7 @@ of the command line starts as fast as before."""
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 from datetime import date
@@ -86,6 +87,15 @@ def record(recorder, report, quiet: bool) -> None:
 
 def _show(store: str | None, config: Path | None, fmt: HistoryFormat, view: Callable) -> None:
     """Open the store named, make its schema current (or refuse it), print ``view(conn)``."""
+    from .history.formats import render
+
+    write = _read(store, config, lambda conn, shown: render(view(conn), fmt.value))
+    write()
+
+
+def _read(store: str | None, config: Path | None, read: Callable) -> Callable[[], None]:
+    """Open the store named, make its schema current (or refuse it); ``read(conn, shown)`` gives
+    the text, written by the function returned."""
     try:
         cfg = config_file.load(config) if config else config_file.discover()
     except config_file.ConfigError as err:
@@ -95,7 +105,6 @@ def _show(store: str | None, config: Path | None, fmt: HistoryFormat, view: Call
         _die("no store: give --store, or set store in the configuration")
     from sqlalchemy.exc import SQLAlchemyError
 
-    from .history.formats import render
     from .history.migrate import prepare
 
     try:
@@ -108,19 +117,21 @@ def _show(store: str | None, config: Path | None, fmt: HistoryFormat, view: Call
             ):  # the schema checked (or migrated) under the writers' lock
                 prepare(where, conn, create=False)
             with where.engine.connect().execution_options(**{READING: True}) as conn, conn.begin():
-                content = render(
-                    view(conn), fmt.value
-                )  # a reader: a job recording meanwhile is not held up
+                content = read(conn, where.shown)  # a reader: a job recording meanwhile waits not
         except SQLAlchemyError as err:
             raise where.error("cannot read", err) from None
         finally:
             where.dispose()
     except StoreError as err:
         _die(str(err))
-    try:
-        write_standard_output(content)
-    except OutputError as err:
-        _die(str(err))
+
+    def write() -> None:
+        try:
+            write_standard_output(content)
+        except OutputError as err:
+            _die(str(err))
+
+    return write
 
 
 def _days(since: str | None, until: str | None) -> tuple[date | None, date | None]:
@@ -235,3 +246,44 @@ def anomalies(
 
     first, last = _days(since, until)
     _show(store, config, format, lambda conn: view(conn, period.value, first, last, alpha))
+
+
+VerifyFormat = Enum("VerifyFormat", [(f, f) for f in ("text", "json")], type=str)  # type: ignore[misc]
+
+
+@history_app.command()
+def verify(
+    store: StoreOpt = None,
+    config: ConfigOpt = None,
+    format: Annotated[
+        VerifyFormat, typer.Option("--format", "-f", help="text or json (an object).")
+    ] = VerifyFormat("text"),
+    head: Annotated[
+        str | None,
+        typer.Option(
+            "--head",
+            help="A head written down earlier (an audit check report's configuration.store.head): "
+            "whether it is still a seal of this store.",
+        ),
+    ] = None,
+) -> None:
+    """Whether every recorded input is as it was recorded: the seal chained through the store; exit 1 if not."""
+    import json
+
+    from .history import seal
+
+    if head is not None and not re.fullmatch(r"[0-9a-f]{64}", head):
+        _die(f"--head {head!r}: a seal is 64 lowercase hexadecimal digits")
+    verdict: list[seal.Verdict] = []
+
+    def read(conn, shown: str) -> str:
+        v = seal.verify(conn, head)
+        verdict.append(v)
+        if format.value == "json":
+            return json.dumps(seal.as_json(shown, v), indent=1, ensure_ascii=False) + "\n"
+        return seal.as_text(shown, v)
+
+    write = _read(store, config, read)
+    write()
+    if not verdict[0].holds:
+        raise typer.Exit(1)

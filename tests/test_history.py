@@ -476,6 +476,10 @@ def test_two_jobs_recording_at_once_both_land(server, tmp_path):
     for store in stores:
         shown = cli("history", "nights", "--inputs", "--store", store, "--format", "json")
         assert shown.returncode == 0, shown.stderr
+        # one after the other, each sealed to the one before: never two to the same
+        verdict = cli("history", "verify", "--store", store, "--format", "json")
+        assert verdict.returncode == 0, verdict.stdout + verdict.stderr
+        assert json.loads(verdict.stdout)["sealed"] == 2
         assert sorted(Path(n["path"]).name for n in json.loads(shown.stdout)) == [
             "one.del",
             "two.del",
@@ -569,7 +573,10 @@ def test_a_night_in_one_file_a_table_is_one_night_and_a_quiet_run_says_what_it_r
     store = tmp_path / "h.sqlite"
     done = audit("check", "-q", "--store", str(store), str(folder))
     assert done.returncode == 0, done.stderr
-    assert done.stderr == f"audit: recorded 1 night (gaming day 2026-11-20, 3 inputs) in {store}\n"
+    said, head = done.stderr.rstrip("\n").rsplit("; head ", 1)
+    assert said == f"audit: recorded 1 night (gaming day 2026-11-20, 3 inputs) in {store}"
+    verified = json.loads(cli("history", "verify", "--store", str(store), "-f", "json").stdout)
+    assert verified["head"] == head and verified["sealed"] == 3
     (night,) = json.loads(cli("history", "nights", "--store", str(store), "-f", "json").stdout)
     assert (night["gaming_day"], night["inputs"], night["tables"]) == ("2026-11-20", 3, 3)
     assert (
@@ -585,21 +592,34 @@ def test_a_night_in_one_file_a_table_is_one_night_and_a_quiet_run_says_what_it_r
         assert rows and {r["nights"] for r in rows} == {1}, view
 
 
-def test_check_records_without_changing_its_report(tmp_path):
+def test_check_records_and_its_report_names_the_store_and_its_head_before(tmp_path):
+    """Recording changes nothing else in the report: it adds where the night was recorded and the
+    store's head before (the anchor ``history verify --head`` checks later)."""
     night = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
     plain = cli("check", "-f", "json", str(night))
     stored = cli("check", "-f", "json", "--store", str(tmp_path / "h.sqlite"), str(night))
     assert stored.returncode == plain.returncode == 1
-    assert stored.stdout == plain.stdout
-    assert (
-        stored.stderr
-        == f"audit: recorded 1 night (gaming day 2026-11-20, 1 input) in {tmp_path / 'h.sqlite'}\n"
-    )
+    report, expected = json.loads(stored.stdout), json.loads(plain.stdout)
+    assert expected["configuration"]["store"] is None
+    expected["configuration"]["store"] = {
+        "store": str(tmp_path / "h.sqlite"),
+        "sealed": 0,
+        "head": None,
+    }
+    assert report == expected
+    said = f"audit: recorded 1 night (gaming day 2026-11-20, 1 input) in {tmp_path / 'h.sqlite'}"
+    assert stored.stderr.startswith(said + "; head ")
+    head = stored.stderr.rstrip("\n").rsplit(" ", 1)[1]
     again = cli("check", "-f", "json", "--store", str(tmp_path / "h.sqlite"), str(night))
     assert (
         again.stderr
         == f"audit: recorded nothing new in {tmp_path / 'h.sqlite'}; 1 input already there\n"
     )
+    assert json.loads(again.stdout)["configuration"]["store"] == {
+        "store": str(tmp_path / "h.sqlite"),
+        "sealed": 1,
+        "head": head,
+    }
     shown = cli(
         "history", "nights", "--inputs", "--store", str(tmp_path / "h.sqlite"), "-f", "json"
     )
@@ -812,3 +832,107 @@ def test_the_morning_page_shows_the_month_to_date(tmp_path, patient_nights):
     alone = tmp_path / "alone.html"
     done = cli("check", "-q", "-f", "html", "-o", str(alone), tonight)
     assert done.returncode == 0 and 'id="month"' not in alone.read_text(encoding="utf-8")
+
+
+# --- the seal -------------------------------------------------------------------------------------
+
+
+def _verify(store_url: str, *args: str) -> tuple[int, dict]:
+    done = cli("history", "verify", "--store", store_url, "--format", "json", *args)
+    assert done.returncode in (0, 1), done.stderr
+    return done.returncode, json.loads(done.stdout)
+
+
+def test_the_seal_shows_a_row_changed_an_input_removed_or_a_seal_cleared(store_url, base_reports):
+    recorder = Recorder.open(store_url, None, [], "06:00")
+    seals = []
+    for k, name in enumerate(("a.del", "b.del", "c.del")):
+        stamp = {name: f"2026-11-2{k}T21:00:00.000+01:00"}
+        seals.append(recorder.record(night_as(base_reports[k], name), stamp).head)
+    recorder.store.dispose()
+    status, v = _verify(store_url)
+    assert status == 0 and v["holds"] and v["sealed"] == 3 and v["head"] == seals[-1]
+    assert len(set(seals)) == 3
+    text = cli("history", "verify", "--store", store_url)
+    assert text.returncode == 0 and f"the seal holds: 3 input(s) sealed, head {seals[-1]}" in (
+        text.stdout
+    )
+    store = parse(store_url)
+    groups, inputs = metadata.tables["audit_stat_group"], metadata.tables["audit_input"]
+
+    def change(statement) -> None:
+        with store.engine.begin() as conn:
+            conn.execute(statement)
+
+    # a group's result rewritten in the second night: that night's seal no longer holds
+    with store.engine.connect() as conn:
+        gid, result = conn.execute(
+            sqlalchemy.select(groups.c.id, groups.c.result)
+            .where(groups.c.input_id == 2, groups.c.result.is_not(None))
+            .limit(1)
+        ).one()
+    change(sqlalchemy.update(groups).where(groups.c.id == gid).values(result="0.00"))
+    status, v = _verify(store_url)
+    assert status == 1 and not v["holds"] and [b["input"] for b in v["broken"]] == [2]
+    assert v["broken"][0]["path"] == "b.del"
+    change(sqlalchemy.update(groups).where(groups.c.id == gid).values(result=result))
+    assert _verify(store_url)[0] == 0  # as it was: it holds again
+    # the head an earlier report wrote down: still a seal of the store, one input sealed since
+    status, v = _verify(store_url, "--head", seals[1])
+    assert status == 0 and v["anchor_input"] == 2 and v["sealed_after_anchor"] == 1
+    # the second night removed: the third is no longer chained to what came before it, and the
+    # head written down after the second night is no seal of the store any more
+    change(sqlalchemy.delete(inputs).where(inputs.c.id == 2))
+    status, v = _verify(store_url, "--head", seals[1])
+    assert status == 1 and [b["input"] for b in v["broken"]] == [3]
+    assert v["anchor_input"] is None
+    text = cli("history", "verify", "--store", store_url, "--head", seals[1])
+    assert text.returncode == 1 and "is not a seal of this store" in text.stdout
+    # a seal cleared, so that its input would pass for one recorded before the seal
+    change(sqlalchemy.update(inputs).where(inputs.c.id == 3).values(seal=None))
+    status, v = _verify(store_url)
+    assert status == 1 and "it has no seal" in v["broken"][0]["why"]
+    store.dispose()
+    bad = cli("history", "verify", "--store", store_url, "--head", "not-a-seal")
+    assert bad.returncode == 2 and "64 lowercase hexadecimal digits" in bad.stderr
+
+
+def test_a_store_recorded_before_the_seal_is_sealed_from_its_next_night(tmp_path, base_reports):
+    """A store of the schema before the seal, with a night in it: migrated, that night is counted
+    as unsealed, and the nights recorded after it are sealed and verified."""
+    from alembic import command
+    from alembic.config import Config
+
+    from audit.history.migrate import MIGRATIONS
+
+    url = str(tmp_path / "old.sqlite")
+    store = parse(url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with store.engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0002")
+        columns = [c for c in metadata.tables["audit_input"].c if c.name not in ("id", "seal")]
+        conn.execute(
+            metadata.tables["audit_input"]
+            .insert()
+            .values(
+                **{
+                    c.name: (
+                        "0" * 64 if c.name == "sha256" else "x" if c.type.python_type is str else 0
+                    )
+                    for c in columns
+                    if not c.nullable or c.name == "sha256"
+                }
+            )
+        )
+    store.dispose()
+    recorder = Recorder.open(url, None, [], "06:00")
+    assert recorder.before == (0, None)
+    head = recorder.record(
+        night_as(base_reports[0], "new.del"), {"new.del": "2026-11-20T21:00:00.000+01:00"}
+    ).head
+    recorder.store.dispose()
+    status, v = _verify(url)
+    assert status == 0 and (v["inputs"], v["sealed"], v["unsealed"]) == (2, 1, 1)
+    assert v["head"] == head

@@ -17,7 +17,7 @@ from .store import Store, StoreError
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 #: the newest schema version, the head of ``migrations/versions`` (a test checks they agree): a
 #: store at this version is used without importing Alembic, which costs about 0.2 s a run
-HEAD = "0002"
+HEAD = "0003"
 #: the PostgreSQL advisory lock taken while the schema is checked or migrated (any fixed number)
 LOCK_KEY = 0x4155_4449_5448  # "AUDITH"
 

@@ -16,7 +16,7 @@ from itertools import chain
 from pathlib import Path
 
 from .. import __version__
-from . import schema
+from . import schema, seal
 from .gaming_day import GamingDayError, day_start, of_stamp
 from .migrate import prepare
 from .store import Store, StoreError, parse
@@ -33,6 +33,8 @@ class Outcome:
     known: list[str] = field(default_factory=list)
     #: the gaming day of each input recorded (None: an input without a time)
     days: list[date | None] = field(default_factory=list)
+    #: the store's seal after the run (``seal.py``): the last input's, None if nothing was recorded
+    head: str | None = None
 
     def summary(self, store: Store) -> str:
         """``audit: recorded 1 night (gaming day 2026-11-20, 3 inputs) in STORE``: the nights are
@@ -61,7 +63,8 @@ class Outcome:
             if self.known
             else ""
         )
-        return f"audit: {said} in {store.shown}{known}\n"
+        sealed = f"; head {self.head}" if self.head else ""
+        return f"audit: {said} in {store.shown}{known}{sealed}\n"
 
 
 class Recorder:
@@ -73,6 +76,9 @@ class Recorder:
         self.start = start
         #: the statistics measured for the store, kept when the reports were not to show them
         self.statistics = None
+        #: the store's sealed inputs and head when it was opened, before this run records (the
+        #: reports name them: ``configuration.store``)
+        self.before: tuple[int, str | None] = (0, None)
 
     @classmethod
     def open(
@@ -98,6 +104,7 @@ class Recorder:
         try:
             with self.store.engine.begin() as conn:
                 prepare(self.store, conn, create=True)
+                self.before = seal.head(conn)
         except SQLAlchemyError as err:
             raise self.store.error("cannot open", err) from None
         except OSError as err:
@@ -156,6 +163,9 @@ def record(
     """Every input of ``report`` in ``conn``'s transaction; an input whose SHA-256 the store
     holds is skipped (ON CONFLICT DO NOTHING: a concurrent job recording it too waits, then skips)."""
     out = Outcome()
+    if not store.is_sqlite:  # one recording at a time, as SQLite's BEGIN IMMEDIATE does: each
+        # input is sealed to the one recorded before it (``seal.py``), never two to the same
+        conn.exec_driver_sql("LOCK TABLE audit_input IN EXCLUSIVE MODE")
     now = datetime.now(UTC).isoformat(timespec="seconds")
     anomalies = (
         {a.group.key: a.p_adjusted for a in statistics.anomalies()}
@@ -228,6 +238,7 @@ def record(
                 if g.path == inp.path
             ):
                 _many(conn, schema.groups, rows)
+        out.head = seal.seal(conn, input_id)
         out.recorded.append(inp.path)
         out.days.append(row["gaming_day"])
     return out

@@ -60,6 +60,9 @@ inputs = Table(
     Column("audit_version", String(40), nullable=False),
     #: when it was recorded, UTC, ISO 8601
     Column("recorded_at", String(40), nullable=False),
+    #: the SHA-256 of its rows chained to the seal of the input recorded before it (``seal.py``);
+    #: None for an input recorded before the store was sealed
+    Column("seal", String(64)),
     Index("ix_audit_input_gaming_day", "gaming_day"),
 )
 

@@ -251,6 +251,12 @@ def configuration_properties(report: Report) -> list[tuple[str, str]]:
                 ("version", p.version or ""),
             )
         ]
+    if conf.store is not None:
+        props += [
+            ("configuration.store.store", conf.store.store),
+            ("configuration.store.sealed", str(conf.store.sealed)),
+            ("configuration.store.head", conf.store.head or ""),
+        ]
     sel = conf.selection
     props += [
         ("configuration.selection.select", ",".join(sel.select)),

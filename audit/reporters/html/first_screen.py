@@ -301,6 +301,19 @@ def _configuration(c: Configuration | None) -> Html:
         ),
         ("statistics", "computed" if c.statistics else "not computed"),
     ]
+    if c.store is not None:
+        facts.append(
+            (
+                "history store",
+                join(
+                    [
+                        el("code", c.store.store),
+                        f": {c.store.sealed} input(s) sealed before this run, head ",
+                        el("code", c.store.head or "none"),
+                    ]
+                ),
+            )
+        )
     facts.append(
         (
             "rulesets",
