@@ -936,3 +936,27 @@ def test_a_store_recorded_before_the_seal_is_sealed_from_its_next_night(tmp_path
     status, v = _verify(url)
     assert status == 0 and (v["inputs"], v["sealed"], v["unsealed"]) == (2, 1, 1)
     assert v["head"] == head
+
+
+def test_every_format_names_the_store_and_its_head_before_the_run(tmp_path):
+    night = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
+    store = tmp_path / "h.sqlite"
+    first = cli("check", "-q", "--store", str(store), str(night))
+    head = first.stderr.rstrip("\n").rsplit("; head ", 1)[1]
+    other = tmp_path / "other.del"
+    other.write_text(night.read_text(encoding="utf-8") + "# another file\n", encoding="utf-8")
+    page = tmp_path / "night.html"
+    done = cli(
+        "check",
+        *("-f", "text", "-f", "junit", "-f", "html"),
+        *("-o", str(tmp_path / "night.txt"), "-o", str(tmp_path / "night.xml"), "-o", str(page)),
+        *("--store", str(store), str(other)),
+    )
+    assert done.returncode == 1, done.stderr
+    text = (tmp_path / "night.txt").read_text(encoding="utf-8")
+    assert f"recorded in store {store}, which had sealed 1 input(s) before, head {head}" in text
+    junit = (tmp_path / "night.xml").read_text(encoding="utf-8")
+    assert f'name="configuration.store.head" value="{head}"' in junit
+    assert 'name="configuration.store.sealed" value="1"' in junit
+    html = page.read_text(encoding="utf-8")
+    assert "history store" in html and head in html
