@@ -960,3 +960,22 @@ def test_every_format_names_the_store_and_its_head_before_the_run(tmp_path):
     assert 'name="configuration.store.sealed" value="1"' in junit
     html = page.read_text(encoding="utf-8")
     assert "history store" in html and head in html
+
+
+def test_a_night_whose_file_name_is_not_utf8_is_recorded_as_the_report_names_it(
+    store_url, tmp_path
+):
+    """Neither backend holds a lone surrogate (a file name's byte that is not UTF-8): the store
+    keeps the name as the JSON report writes it, and the night is recorded and sealed."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    night = os.fsencode(folder) + b"/nuit-\xff.del"
+    shutil.copy(ROOT / "fixtures" / "acceptance" / "three-breaches.del", night)
+    done = cli("check", "-f", "json", "--store", store_url, str(folder))
+    assert done.returncode == 1, done.stderr
+    assert "recorded 1 night" in done.stderr and "internal error" not in done.stderr
+    (reported,) = json.loads(done.stdout)["inputs"]
+    shown = cli("history", "nights", "--inputs", "--store", store_url, "-f", "json")
+    (one,) = json.loads(shown.stdout)
+    assert one["path"] == reported["path"] == str(folder) + "/nuit-\\xff.del"
+    assert cli("history", "verify", "--store", store_url).returncode == 0

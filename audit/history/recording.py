@@ -16,6 +16,7 @@ from itertools import chain
 from pathlib import Path
 
 from .. import __version__
+from ..escape import undecodable_escaped
 from . import schema, seal
 from .gaming_day import GamingDayError, day_start, of_stamp
 from .migrate import prepare
@@ -211,7 +212,7 @@ def record(
         }
         ins = (
             _insert(store, schema.inputs)
-            .values(**row)
+            .values(**_storable(row))
             .on_conflict_do_nothing(index_elements=["sha256"])
         )
         input_id = conn.execute(ins.returning(schema.inputs.c.id)).scalar()
@@ -246,7 +247,17 @@ def record(
 
 def _many(conn, table, rows: list[dict]) -> None:
     if rows:
-        conn.execute(table.insert(), rows)
+        conn.execute(table.insert(), [_storable(row) for row in rows])
+
+
+def _storable(row: dict) -> dict:
+    """The row with each text UTF-8 can hold: a file name's byte that is not UTF-8 (a lone
+    surrogate) written ``\\xNN``, as the JSON report writes it (SQLite and PostgreSQL refuse a
+    lone surrogate, and the night would not be recorded)."""
+    for key, value in row.items():
+        if type(value) is str and not value.isascii():
+            row[key] = undecodable_escaped(value)
+    return row
 
 
 def _batches(rows: Iterable[dict], size: int = BATCH) -> Iterator[list[dict]]:
