@@ -304,3 +304,35 @@ def test_the_statistics_looks_beside_the_state(tmp_path):
     broken = run("follow", "--once", "--state", str(state), str(NIGHT))
     assert broken.returncode == 2 and broken.stderr.count("\n") == 1, broken.stderr
     assert broken.stderr.startswith(f"audit: {looks}: cannot keep the statistics' looks")
+
+
+def test_a_file_whose_name_is_not_utf8_is_followed_and_named_as_the_report_names_it(tmp_path):
+    """A byte of the name that is not UTF-8 is written ``\\xNN`` in the JSON lines, as ``audit
+    check`` writes it; the looks of the live statistics keep it too, and a restart with the same
+    state writes no finding twice."""
+    import os
+    import shutil
+
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    shutil.copy(
+        ROOT / "fixtures" / "acceptance" / "three-breaches.del",
+        os.fsencode(folder) + b"/nuit-\xfe.del",
+    )
+    shutil.copy(NIGHT, os.fsencode(folder) + b"/nuit-\xff.del")  # long enough for live looks
+    state = tmp_path / "state.json"
+    args = ("follow", "--format", "jsonl", "--until-idle", "1", "--state", str(state), str(folder))
+    first = run(*args)
+    assert "internal error" not in first.stderr, first.stderr
+    found = [json.loads(line) for line in first.stdout.splitlines()]
+    findings = [o for o in found if o["type"] == "finding"]
+    checked = json.loads(run("check", "-f", "json", str(folder)).stdout)["findings"]
+    assert len(findings) == len(checked) == 3
+    assert (
+        {f["path"] for f in findings}
+        == {c["path"] for c in checked}
+        == {str(folder) + "/nuit-\\xfe.del"}
+    )
+    again = run(*args)
+    assert "internal error" not in again.stderr, again.stderr
+    assert not [o for o in map(json.loads, again.stdout.splitlines()) if o["type"] == "finding"]

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from ..escape import for_terminal
+from ..escape import for_terminal, undecodable_escaped
 from ..findings import SEVERITY_RANK, Finding, moment, place
 from ..reporters.text_statistics import footage
 from .live_stats import LiveAnomaly
@@ -58,6 +58,12 @@ def anomaly_line(a: LiveAnomaly) -> str:
         )
         + "\n"
     )
+
+
+def _jsonl(obj: dict[str, Any]) -> str:
+    """One JSON line; a file name's byte that is not UTF-8 written ``\\xNN``, as the reports write
+    it (UTF-8 cannot hold it)."""
+    return undecodable_escaped(json.dumps(obj, ensure_ascii=False), backslash="\\\\") + "\n"
 
 
 def key_of_object(obj: dict[str, Any]) -> Key:
@@ -202,9 +208,7 @@ class Emitter:
         if not self.keeps(f):
             return
         obj = finding_object(f)
-        self.output.write(
-            json.dumps(obj, ensure_ascii=False) + "\n" if self.format == "jsonl" else text_line(f)
-        )
+        self.output.write(_jsonl(obj) if self.format == "jsonl" else text_line(f))
         self.count += 1
         self.by_severity[f.severity] = self.by_severity.get(f.severity, 0) + 1
         self.written()
@@ -216,11 +220,7 @@ class Emitter:
     def anomaly(self, a: LiveAnomaly) -> None:
         """A statistics' anomaly (never filtered by ``--select``: it is not a finding), alerted too."""
         obj = a.as_object()
-        self.output.write(
-            json.dumps(obj, ensure_ascii=False) + "\n"
-            if self.format == "jsonl"
-            else anomaly_line(a)
-        )
+        self.output.write(_jsonl(obj) if self.format == "jsonl" else anomaly_line(a))
         self.anomalies += 1
         self.written()
         if self.board is not None:

@@ -105,7 +105,7 @@ class LiveStore:
     def get(self, key: GroupKey, default: tuple[int, int]) -> tuple[int, int]:
         row = self.kept.execute(
             "SELECT k, rounds FROM looks WHERE path = ? AND scope = ? AND ident = ? AND test = ?",
-            key,
+            _storable(key),
         ).fetchone()
         return default if row is None else (row[0], row[1])
 
@@ -120,7 +120,7 @@ class LiveStore:
         if k == 1:
             self.looked += 1  # a group's first look: it counts in the correction from now on
         self.kept.execute(
-            "INSERT OR REPLACE INTO looks VALUES (?, ?, ?, ?, ?, ?)", (*key, k, rounds)
+            "INSERT OR REPLACE INTO looks VALUES (?, ?, ?, ?, ?, ?)", (*_storable(key), k, rounds)
         )
 
     def __len__(self) -> int:
@@ -138,6 +138,20 @@ class LiveStore:
         self.db.close()
         if self.kept is not self.db:
             self.kept.close()
+
+
+def _storable(key: GroupKey) -> tuple:
+    """The key as SQLite takes it: a file name that is not UTF-8 (a byte of it a lone surrogate,
+    which SQLite refuses as text) as its bytes; every other key as it is, so that a looks file
+    written before reads the same."""
+    path = key[0]
+    if path.isascii():
+        return key
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return (path.encode("utf-8", "surrogateescape"), *key[1:])
+    return key
 
 
 def _kept(path: str) -> sqlite3.Connection:
