@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import date
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, text, update
 
 from . import schema
 
@@ -46,19 +46,31 @@ def _line(name: str, row) -> bytes:
     return (_encode([name, *row]) + "\n").encode("utf-8")
 
 
+def _queries() -> list[tuple[str, str]]:
+    """(table, SELECT of its own columns for one input, in the order written): plain SQL, its rows
+    as the driver gives them (the same on every read of one store; no conversion a row)."""
+    out = []
+    for table in (schema.inputs, *UNDER):
+        own = [c.name for c in table.c if c.name not in ("id", "input_id", "seal")]
+        key = "id" if table is schema.inputs else "input_id"
+        out.append(
+            (
+                table.name,
+                f"SELECT {', '.join(own)} FROM {table.name} WHERE {key} = :id ORDER BY id",
+            )
+        )
+    return out
+
+
+_QUERIES = _queries()
+
+
 def content(conn, input_id: int) -> str:
     """The SHA-256 of every row recorded for one input, as the store holds them now."""
     digest = hashlib.sha256()
-    own = [c for c in schema.inputs.c if c.name not in ("id", "seal")]
-    (row,) = conn.execute(select(*own).where(schema.inputs.c.id == input_id)).all()
-    digest.update(_line(schema.inputs.name, row))
-    for table in UNDER:
-        columns = [c for c in table.c if c.name not in ("id", "input_id")]
-        rows = conn.execute(
-            select(*columns).where(table.c.input_id == input_id).order_by(table.c.id)
-        )
-        for row in rows:
-            digest.update(_line(table.name, row))
+    for name, query in _QUERIES:
+        for row in conn.execute(text(query), {"id": input_id}):
+            digest.update(_line(name, row))
     return digest.hexdigest()
 
 
