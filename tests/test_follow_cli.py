@@ -321,7 +321,16 @@ def test_a_file_whose_name_is_not_utf8_is_followed_and_named_as_the_report_names
     )
     shutil.copy(NIGHT, os.fsencode(folder) + b"/nuit-\xff.del")  # long enough for live looks
     state = tmp_path / "state.json"
-    args = ("follow", "--format", "jsonl", "--until-idle", "1", "--state", str(state), str(folder))
+    args = (
+        "follow",
+        "--format",
+        "jsonl",
+        "--until-idle",
+        "0.3",
+        "--state",
+        str(state),
+        str(folder),
+    )
     first = run(*args)
     assert "internal error" not in first.stderr, first.stderr
     found = [json.loads(line) for line in first.stdout.splitlines()]

@@ -104,33 +104,31 @@ def test_every_report_names_the_plugin_that_ran_inside_the_audit(venv, tmp_path)
     """Third-party code ran in the process (its game, its rules): the report says which, from
     which distribution, even on a night none of whose tables plays its game."""
     night = ROOT / "fixtures" / "nights" / "example-night.del"  # bataille only
-    for log in (FIXTURES / "clean.del", night):
-        done = audit(venv, "check", "--format", "json", str(log))
-        assert done.returncode == 0, done.stderr
-        configuration = json.loads(done.stdout)["configuration"]
-        assert configuration["plugins"] == [
-            {
-                "game": "pair-impair",
-                "entry_point": "pair_impair:GAME",
-                "distribution": "pair-impair",
-                "version": "0.1.0",
-            }
-        ]
+    plugin = {
+        "game": "pair-impair",
+        "entry_point": "pair_impair:GAME",
+        "distribution": "pair-impair",
+        "version": "0.1.0",
+    }
+    done = audit(venv, "check", "--format", "json", str(FIXTURES / "clean.del"))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["configuration"]["plugins"] == [plugin]
+    out = {fmt: tmp_path / f"night.{fmt}" for fmt in ("json", "text", "html", "junit")}
+    formats = [arg for fmt, path in out.items() for arg in ("-f", fmt, "-o", str(path))]
+    done = audit(venv, "check", *formats, str(night))
+    assert done.returncode == 0, done.stderr
+    read = {fmt: path.read_text(encoding="utf-8") for fmt, path in out.items()}
+    assert json.loads(read["json"])["configuration"]["plugins"] == [plugin]
     said = "game plugin pair-impair (pair_impair:GAME, from pair-impair 0.1.0)"
-    text = audit(venv, "check", str(night)).stdout
-    assert text.splitlines()[0].startswith("audit: ") and said in text.splitlines()[0]
-    assert f"{said}: not the auditor's own code" in text
+    first = read["text"].splitlines()[0]
+    assert first.startswith("audit: ") and said in first
+    assert f"{said}: not the auditor's own code" in read["text"]
+    assert "is not the auditor&#x27;s own code" in read["html"] or (
+        "is not the auditor's own code" in read["html"]
+    )
+    assert 'name="configuration.plugins.1.distribution" value="pair-impair"' in read["junit"]
     quiet = audit(venv, "check", "--quiet", str(night)).stdout
     assert said in quiet
-    page = tmp_path / "night.html"
-    assert (
-        audit(venv, "check", "--format", "html", "--output", str(page), str(night)).returncode == 0
-    )
-    assert "is not the auditor&#x27;s own code" in page.read_text(encoding="utf-8") or (
-        "is not the auditor's own code" in page.read_text(encoding="utf-8")
-    )
-    junit = audit(venv, "check", "--format", "junit", str(night)).stdout
-    assert 'name="configuration.plugins.1.distribution" value="pair-impair"' in junit
 
 
 def test_a_misspelt_wager_is_a_syntax_finding_in_the_plugins_words(venv, tmp_path):
