@@ -888,10 +888,14 @@ def test_the_seal_shows_a_row_changed_an_input_removed_or_a_seal_cleared(store_u
     assert v["anchor_input"] is None
     text = cli("history", "verify", "--store", store_url, "--head", seals[1])
     assert text.returncode == 1 and "is not a seal of this store" in text.stdout
+    # a path rewritten to move the cursor of whoever reads the verdict: shown escaped
+    change(sqlalchemy.update(inputs).where(inputs.c.id == 1).values(path="a\x1b[2Jb.del"))
+    text = cli("history", "verify", "--store", store_url)
+    assert "input #1 (a\\x1b[2Jb.del" in text.stdout and "\x1b" not in text.stdout
     # a seal cleared, so that its input would pass for one recorded before the seal
     change(sqlalchemy.update(inputs).where(inputs.c.id == 3).values(seal=None))
     status, v = _verify(store_url)
-    assert status == 1 and "it has no seal" in v["broken"][0]["why"]
+    assert status == 1 and "it has no seal" in {b["input"]: b["why"] for b in v["broken"]}[3]
     store.dispose()
     bad = cli("history", "verify", "--store", store_url, "--head", "not-a-seal")
     assert bad.returncode == 2 and "64 lowercase hexadecimal digits" in bad.stderr

@@ -23,6 +23,7 @@ from datetime import date
 
 from sqlalchemy import func, select, text, update
 
+from ..escape import for_terminal
 from . import schema
 
 #: what the first input's seal is chained to
@@ -209,18 +210,19 @@ def as_text(store: str, v: Verdict) -> str:
     lines = []
     if v.holds:
         lines.append(
-            f"store {store}: the seal holds: {v.sealed} input(s) sealed"
+            f"store {for_terminal(store)}: the seal holds: {v.sealed} input(s) sealed"
             + (f", head {v.head} (input #{v.head_input})" if v.head else "")
         )
     else:
-        lines.append(f"store {store}: the seal does NOT hold")
+        lines.append(f"store {for_terminal(store)}: the seal does NOT hold")
     if v.unsealed:
         lines.append(
             f"  {v.unsealed} input(s) recorded before the store was sealed: not verifiable"
         )
     for b in v.broken:
         day = f", gaming day {b.gaming_day.isoformat()}" if b.gaming_day else ""
-        lines.append(f"  input #{b.input} ({b.path}{day}): {b.why}")
+        # the path as the store holds it: the store is the audited party's, its text escaped
+        lines.append(f"  input #{b.input} ({for_terminal(b.path)}{day}): {b.why}")
     if v.anchor is not None:
         if v.anchor_input is None:
             lines.append(
