@@ -112,15 +112,20 @@ def hidden_phrases(configuration: Configuration | None) -> list[Html]:
                 el("code", p.game, class_="id"),
                 " is not the auditor's own code (",
                 el("code", p.entry_point),
-                join([", from ", el("code", f"{p.distribution} {p.version or ''}".strip())])
-                if p.distribution
-                else "",
+                _origin(p, ", from "),
                 "): it ran inside the audit",
             ]
         )
         for p in configuration.plugins
     ]
     return out
+
+
+def _origin(p, lead: str) -> Html | str:
+    """``lead`` and a game plugin's distribution and version, or nothing when it has none."""
+    if not p.distribution:
+        return ""
+    return join([lead, el("code", f"{p.distribution} {p.version or ''}".strip())])
 
 
 def _suppressed(n: int, path: str | None) -> Html:
@@ -363,9 +368,7 @@ def _configuration(c: Configuration | None) -> Html:
                     el("code", p.game, class_="id"),
                     " ",
                     el("code", p.entry_point),
-                    join([" from ", el("code", f"{p.distribution} {p.version or ''}".strip())])
-                    if p.distribution
-                    else "",
+                    _origin(p, " from "),
                     class_="item",
                 )
                 for p in c.plugins
