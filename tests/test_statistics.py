@@ -225,6 +225,33 @@ def test_the_statistics_are_on_unless_turned_off(tmp_path):
     assert json.loads(report.read_text())["statistics"]["groups"]  # the command line wins
 
 
+def test_a_groups_expectation_is_the_sum_of_its_stakes_times_their_edges():
+    """Stakes in whole units, in cents and finer, of several kinds, at one or two tables: the
+    expectation ``MoneyGroup`` sums in integers by denominator is the plain sum of fractions."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from audit.engine.surveillance import Acc
+    from audit.statistics.money import Figures, MoneyGroup
+
+    units = {
+        "main": (Fraction(-3, 1000), Fraction(1)),
+        "side": (Fraction(-7, 97), Fraction(9)),
+        "other": (Fraction(1, 3), Fraction(2)),
+    }
+    rng = random.Random(4)
+    for _ in range(300):
+        m, plain = MoneyGroup(), Fraction(0)
+        for _table in range(rng.randrange(1, 3)):
+            acc = Acc()
+            for kind in rng.sample(sorted(units), rng.randrange(1, 4)):
+                stake = Decimal(rng.randrange(1, 10**6)).scaleb(-rng.choice([0, 0, 1, 2, 3]))
+                acc.add({kind: stake}, Decimal(0))
+                plain += Fraction(stake) * units[kind][0]
+            m.add(acc, Figures(units), "T", "r")
+        assert Fraction(*m.ratio()) == plain == m.expected
+
+
 def test_cents_and_the_expectation_in_integers_equal_the_fractions():
     """``cents``, ``rounded``, ``MoneyGroup.ratio`` and ``units_ratio`` (integers) against
     ``round(Fraction * 10**places)`` and the sums of fractions."""
