@@ -896,6 +896,12 @@ def test_the_seal_shows_a_row_changed_an_input_removed_or_a_seal_cleared(store_u
         )
         status, v = _verify(store_url)
         assert 1 in [b["input"] for b in v["broken"]]
+        change(sqlalchemy.text("UPDATE audit_input SET gaming_day = 'tuesday' WHERE id = 1"))
+        status, v = _verify(store_url)
+        assert {b["input"]: b["gaming_day"] for b in v["broken"]}[1] == "tuesday"
+        change(sqlalchemy.text("UPDATE audit_input SET path = :b, seal = :b WHERE id = 1"), b=b"x")
+        status, v = _verify(store_url)
+        assert {b["input"]: b["path"] for b in v["broken"]}[1] == "b'x'"
     # a path rewritten to move the cursor of whoever reads the verdict: shown escaped
     change(sqlalchemy.update(inputs).where(inputs.c.id == 1).values(path="a\x1b[2Jb.del"))
     text = cli("history", "verify", "--store", store_url)

@@ -108,13 +108,24 @@ def seal(conn, input_id: int) -> str:
     return value
 
 
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else repr(value)
+
+
+def _day(value: object) -> str | None:
+    """A gaming day as read (a date, or the text SQLite keeps), as ISO 8601 text."""
+    if value is None:
+        return None
+    return value.isoformat() if isinstance(value, date) else str(value)
+
+
 @dataclass
 class Break:
     """An input whose seal no longer holds, or that has none where it should."""
 
     input: int
     path: str
-    gaming_day: date | None
+    gaming_day: str | None
     why: str
 
 
@@ -143,10 +154,14 @@ def verify(conn, anchor: str | None = None) -> Verdict:
     inputs = schema.inputs
     out = Verdict(anchor=anchor)
     previous = ORIGIN
+    # plain SQL, no conversion: a value a hand wrote where a date belongs is shown, not parsed
     rows = conn.execute(
-        select(inputs.c.id, inputs.c.path, inputs.c.gaming_day, inputs.c.seal).order_by(inputs.c.id)
+        text(f"SELECT id, path, gaming_day, seal FROM {inputs.name} ORDER BY id")
     ).all()
-    for input_id, path, day, kept in rows:
+    for input_id, read_path, read_day, read_seal in rows:
+        # SQLite keeps whatever a hand writes in a column: anything but text is shown as it is
+        path, day = _text(read_path), _day(read_day)
+        kept = None if read_seal is None else _text(read_seal)
         out.inputs += 1
         if kept is None:
             if out.sealed:
@@ -190,7 +205,7 @@ def as_json(store: str, v: Verdict) -> dict:
             {
                 "input": b.input,
                 "path": b.path,
-                "gaming_day": b.gaming_day.isoformat() if b.gaming_day else None,
+                "gaming_day": b.gaming_day,
                 "why": b.why,
             }
             for b in v.broken
@@ -222,7 +237,7 @@ def as_text(store: str, v: Verdict) -> str:
             f"  {v.unsealed} input(s) recorded before the store was sealed: not verifiable"
         )
     for b in v.broken:
-        day = f", gaming day {b.gaming_day.isoformat()}" if b.gaming_day else ""
+        day = f", gaming day {for_terminal(b.gaming_day)}" if b.gaming_day else ""
         # the path as the store holds it: the store is the audited party's, its text escaped
         lines.append(f"  input #{b.input} ({for_terminal(b.path)}{day}): {b.why}")
     if v.anchor is not None:
