@@ -90,7 +90,7 @@ def head(conn) -> tuple[int, str | None]:
     last = conn.execute(
         select(inputs.c.seal).where(sealed).order_by(inputs.c.id.desc()).limit(1)
     ).scalar()
-    return count or 0, last
+    return count or 0, None if last is None else _text(last)
 
 
 def seal(conn, input_id: int) -> str:
