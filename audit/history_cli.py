@@ -89,13 +89,12 @@ def _show(store: str | None, config: Path | None, fmt: HistoryFormat, view: Call
     """Open the store named, make its schema current (or refuse it), print ``view(conn)``."""
     from .history.formats import render
 
-    write = _read(store, config, lambda conn, shown: render(view(conn), fmt.value))
-    write()
+    _write(_read(store, config, lambda conn, shown: render(view(conn), fmt.value)))
 
 
-def _read(store: str | None, config: Path | None, read: Callable) -> Callable[[], None]:
-    """Open the store named, make its schema current (or refuse it); ``read(conn, shown)`` gives
-    the text, written by the function returned."""
+def _read(store: str | None, config: Path | None, read: Callable[..., str]) -> str:
+    """Open the store named, make its schema current (or refuse it); ``read(conn, shown)``: the
+    text to print (``shown``: the store as a message names it)."""
     try:
         cfg = config_file.load(config) if config else config_file.discover()
     except config_file.ConfigError as err:
@@ -117,21 +116,23 @@ def _read(store: str | None, config: Path | None, read: Callable) -> Callable[[]
             ):  # the schema checked (or migrated) under the writers' lock
                 prepare(where, conn, create=False)
             with where.engine.connect().execution_options(**{READING: True}) as conn, conn.begin():
-                content = read(conn, where.shown)  # a reader: a job recording meanwhile waits not
+                content = read(
+                    conn, where.shown
+                )  # a reader: a job recording meanwhile is not held up
         except SQLAlchemyError as err:
             raise where.error("cannot read", err) from None
         finally:
             where.dispose()
     except StoreError as err:
         _die(str(err))
+    return content
 
-    def write() -> None:
-        try:
-            write_standard_output(content)
-        except OutputError as err:
-            _die(str(err))
 
-    return write
+def _write(content: str) -> None:
+    try:
+        write_standard_output(content)
+    except OutputError as err:
+        _die(str(err))
 
 
 def _days(since: str | None, until: str | None) -> tuple[date | None, date | None]:
@@ -283,7 +284,6 @@ def verify(
             return json.dumps(seal.as_json(shown, v), indent=1, ensure_ascii=False) + "\n"
         return seal.as_text(shown, v)
 
-    write = _read(store, config, read)
-    write()
+    _write(_read(store, config, read))
     if not verdict[0].holds:
         raise typer.Exit(1)
