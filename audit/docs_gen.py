@@ -43,8 +43,10 @@ def _cell(text: str) -> str:
 
 
 def shipped_rulesets(library: Library) -> str:
-    """The table of shipped rulesets: file, id, game, how many rules (and how many ship off)."""
-    out = ["| file | id | game | rules |", "|---|---|---|---|"]
+    """The table of shipped rulesets: file, id, game, how many rules (and how many ship off), and the
+    SHA-256 a report names it by (``configuration.rulesets[].sha256``): what a regulator compares a
+    report's with, on a machine the audited party controls."""
+    out = ["| file | id | game | rules | SHA-256 |", "|---|---|---|---|---|"]
     for rs_id in sorted(library.rulesets, key=lambda i: (i != "del-v1", i)):
         loaded = library.rulesets[rs_id]
         rules = loaded.model.rules
@@ -53,7 +55,8 @@ def shipped_rulesets(library: Library) -> str:
             f" ({off} off unless a house overlay enables them)" if off else ""
         )
         out.append(
-            f"| `rulesets/{loaded.path.name}` | `{rs_id}` | `{loaded.model.game}` | {count} |"
+            f"| `rulesets/{loaded.path.name}` | `{rs_id}` | `{loaded.model.game}` | {count} "
+            f"| `{loaded.sha256}` |"
         )
     return "\n".join(out) + "\n"
 

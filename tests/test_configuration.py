@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -367,3 +368,16 @@ def test_the_shipped_rulesets_are_said_to_be_shipped():
     assert report["configuration"]["rulesets"] and all(
         r["shipped"] for r in report["configuration"]["rulesets"]
     )
+
+
+def test_the_hashes_the_docs_publish_are_those_a_report_names():
+    """On a machine the audited party controls, a shipped file edited in place is still "shipped":
+    the regulator compares each ruleset's hash with the one docs/rulesets.md publishes."""
+    report = check_json(str(MIXED), str(ROOT / "fixtures" / "nights" / "cdf-night.del"))
+    table = (ROOT / "docs" / "rulesets.md").read_text(encoding="utf-8")
+    published = dict(
+        re.findall(r"^\| `rulesets/[^`]+` \| `([^`]+)` \|.*\| `([0-9a-f]{64})` \|$", table, re.M)
+    )
+    used = {r["id"]: r["sha256"] for r in report["configuration"]["rulesets"]}
+    assert set(used) == set(published)  # every shipped ruleset: the format's and each game's
+    assert used == published
