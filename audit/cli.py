@@ -537,10 +537,11 @@ def _conclude_check(
     the exit status."""
     if report.statistics is not None:
         report.statistics.alpha = stats.alpha
+    damaged = None  # what a store holds that no recording writes, met reading the month to date
     if checking.recorder is not None:
         checking.recorder.keep_statistics(report, shown=checking.statistics_shown)
         if report.statistics is not None:  # the morning page shows the month to date too
-            report.month_to_date = history.month_to_date(checking.recorder, report)
+            report.month_to_date, damaged = history.month_to_date(checking.recorder, report)
     base_sha = None
     base_path = checking.base_path
     if base_path is not None:
@@ -564,11 +565,13 @@ def _conclude_check(
     if checking.recorder is not None:
         sealed, head = checking.recorder.before
         report.configuration.store = StoreUsed(
-            store=checking.recorder.store.shown, sealed=sealed, head=head
+            store=checking.recorder.store.shown, sealed=sealed, head=head, damaged=damaged
         )
     _write_reports(checking.outputs, report, reports.quiet, checking.narrator)
     if checking.recorder is not None:
         history.record(checking.recorder, report, reports.quiet)
+        if damaged is not None:  # the evidence kept first: the report written, the night recorded
+            history.damaged(checking.recorder, damaged)
     anomalous = (
         stats.fail_on_anomaly
         and report.statistics is not None

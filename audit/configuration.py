@@ -88,6 +88,9 @@ class StoreUsed(_Fact):
     store: str
     sealed: int = 0
     head: str | None = None
+    #: values of the store that no recording writes, met when the run read the month to date (which
+    #: the report then leaves out); None when none was met (``audit history verify`` reads it all)
+    damaged: str | None = None
 
 
 class SelectionUsed(_Fact):
@@ -136,8 +139,12 @@ class Configuration(_Fact):
 
     def shaped(self) -> bool:
         """Whether anything beyond the shipped rules decided what this report lists: a selection, a
-        baseline that suppressed, a house overlay."""
-        return self.hides_anything() or bool(self.overlays)
+        baseline that suppressed, a house overlay; or a damaged store what it leaves out."""
+        return self.hides_anything() or bool(self.overlays) or self.store_damaged()
+
+    def store_damaged(self) -> bool:
+        """Whether the history store held values no recording writes (the month to date left out)."""
+        return self.store is not None and self.store.damaged is not None
 
     def as_json(self) -> dict:
         """The ``configuration`` object of the JSON report (and of SARIF's run properties)."""
@@ -157,6 +164,11 @@ class Configuration(_Fact):
             if not r.shipped
         ]
         said += [f"{p.said()} is not the auditor's own code" for p in self.plugins]
+        if self.store is not None and self.store_damaged():
+            said.append(
+                f"history store {self.store.store} holds values no recording writes "
+                "(the month to date is left out)"
+            )
         return said
 
     def selection_said(self) -> str:
@@ -207,6 +219,8 @@ class Configuration(_Fact):
                 f"recorded in store {self.store.store}, which had sealed {self.store.sealed} "
                 f"input(s) before, head {self.store.head or 'none'}"
             )
+            if self.store.damaged:
+                lines.append(f"store damaged: {self.store.damaged}")
         return lines
 
 

@@ -66,11 +66,22 @@ def open_recorder(store: str | None, cfg: config_file.Config, files: list[str]):
         _die(str(err))
 
 
-def month_to_date(recorder, report):
-    """The month to date's anomalies, the night's groups with the month's recorded nights."""
+def month_to_date(recorder, report) -> tuple[object, str | None]:
+    """The month to date's anomalies, the night's groups with the month's recorded nights, and
+    None; or, from a store holding values no recording writes, no month to date and what was
+    found there (the night's report is written all the same: ``damaged``)."""
     from .history.anomalies import month_to_date as summed
+    from .history.misfits import DamagedStore
 
-    return summed(recorder, report, recorder.statistics)
+    try:
+        return summed(recorder, report, recorder.statistics), None
+    except DamagedStore as err:
+        return None, err.what
+
+
+def damaged(recorder, what: str) -> NoReturn:
+    """Exit 2 for a damaged store, once the night's reports are written and the night recorded."""
+    _die(f"store {recorder.store.shown}: {what} (the report leaves the month to date out)")
 
 
 def record(recorder, report, quiet: bool) -> None:
@@ -105,6 +116,7 @@ def _read(store: str | None, config: Path | None, read: Callable[..., str]) -> s
     from sqlalchemy.exc import SQLAlchemyError
 
     from .history.migrate import prepare
+    from .history.misfits import reading
 
     try:
         where = parse(*chosen)
@@ -116,9 +128,9 @@ def _read(store: str | None, config: Path | None, read: Callable[..., str]) -> s
             ):  # the schema checked (or migrated) under the writers' lock
                 prepare(where, conn, create=False)
             with where.engine.connect().execution_options(**{READING: True}) as conn, conn.begin():
-                content = read(
-                    conn, where.shown
-                )  # a reader: a job recording meanwhile is not held up
+                # a reader: a job recording meanwhile is not held up; a value no recording
+                # writes is named as the store's damage, never an internal error
+                content = reading(conn, where.shown, lambda: read(conn, where.shown))
         except SQLAlchemyError as err:
             raise where.error("cannot read", err) from None
         finally:

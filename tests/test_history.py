@@ -605,6 +605,7 @@ def test_check_records_and_its_report_names_the_store_and_its_head_before(tmp_pa
         "store": str(tmp_path / "h.sqlite"),
         "sealed": 0,
         "head": None,
+        "damaged": None,
     }
     assert report == expected
     said = f"audit: recorded 1 night (gaming day 2026-11-20, 1 input) in {tmp_path / 'h.sqlite'}"
@@ -619,6 +620,7 @@ def test_check_records_and_its_report_names_the_store_and_its_head_before(tmp_pa
         "store": str(tmp_path / "h.sqlite"),
         "sealed": 1,
         "head": head,
+        "damaged": None,
     }
     shown = cli(
         "history", "nights", "--inputs", "--store", str(tmp_path / "h.sqlite"), "-f", "json"
@@ -997,3 +999,168 @@ def test_a_night_whose_file_name_is_not_utf8_is_recorded_as_the_report_names_it(
     (one,) = json.loads(shown.stdout)
     assert one["path"] == reported["path"] == str(folder) + "/nuit-\\xff.del"
     assert cli("history", "verify", "--store", store_url).returncode == 0
+
+
+# --- values no recording writes -------------------------------------------------------------------
+
+#: every view of ``audit history`` (verify reads any value: its own test)
+VIEWS = ["nights", "tables", "compare", "dealers", "rules", "anomalies"]
+
+
+def _altered(store_url: str, statement: str, **values) -> None:
+    store = parse(store_url)
+    with store.engine.begin() as conn:
+        conn.execute(sqlalchemy.text(statement), values)
+    store.dispose()
+
+
+def test_a_recorded_store_holds_no_value_a_recording_never_writes(store_url, base_reports):
+    """What a recording writes, findings, dealers and every kind of group included, is never taken
+    for another hand's: a failure of the program is never blamed on the store."""
+    from audit.history import misfits
+
+    recorder = Recorder.open(store_url, None, [], "06:00")
+    for k, report in enumerate(base_reports):
+        recorder.record(night_as(report, f"n{k}.del"), {f"n{k}.del": "2026-11-20T21:00:00+01:00"})
+    store = recorder.store
+    with store.engine.connect() as conn:
+        counted = {
+            t: conn.execute(sqlalchemy.text(f"SELECT count(*) FROM {t}")).scalar()
+            for t in ("audit_finding", "audit_dealer_night", "audit_stat_group")
+        }
+        assert all(counted.values()), counted
+        assert misfits.find(conn, limit=10) == []
+    store.dispose()
+
+
+#: (statement, the view that reads it, what the message names): SQLite keeps whatever a column is
+#: given; PostgreSQL holds a column's own type, where only a text can be no amount (``IN_TEXT``)
+ANY_TYPE = [
+    (
+        "UPDATE audit_table_night SET drop_amount = :b WHERE id = 1",
+        "tables",
+        "audit_table_night.drop_amount of row 1 (input #1) holds b'\\x00', not an amount",
+    ),
+    (
+        "UPDATE audit_table_night SET rounds = 'many' WHERE id = 1",
+        "tables",
+        "audit_table_night.rounds of row 1 (input #1) holds 'many', not a whole number",
+    ),
+    (
+        "UPDATE audit_input SET gaming_day = 'tuesday' WHERE id = 1",
+        "nights",
+        "audit_input.gaming_day of row 1 holds 'tuesday', not a date",
+    ),
+    (
+        "UPDATE audit_input SET gaming_day = 20261120 WHERE id = 1",
+        "dealers",
+        "audit_input.gaming_day of row 1 holds 20261120, not a date",
+    ),
+    (
+        "UPDATE audit_dealer_night SET rounds = :b WHERE id = 1",
+        "dealers",
+        "audit_dealer_night.rounds of row 1 (input #1) holds b'\\x00', not a whole number",
+    ),
+]
+IN_TEXT = [
+    (
+        "UPDATE audit_stat_group SET result = 'lots' WHERE id = "
+        "(SELECT min(id) FROM audit_stat_group WHERE scope = 'player')",
+        "anomalies",
+        "audit_stat_group.result of row",
+    ),
+    (
+        "UPDATE audit_table_night SET paid = 'twelve' WHERE id = 1",
+        "tables",
+        "audit_table_night.paid of row 1 (input #1) holds 'twelve', not an amount",
+    ),
+]
+
+
+def _named_by_the_views(store_url, base_reports, statement, reader, named) -> None:
+    recorder = Recorder.open(store_url, None, [], "06:00")
+    for k in range(2):
+        name = f"n{k}.del"
+        recorder.record(night_as(base_reports[k], name), {name: "2026-11-20T21:00:00+01:00"})
+    recorder.store.dispose()
+    _altered(store_url, statement, b=b"\x00")
+    met = []
+    for view in VIEWS:
+        done = cli("history", view, "--store", store_url)  # an exception fails the helper
+        if done.returncode:
+            assert done.returncode == 2 and named in done.stderr, (view, done.stderr)
+            assert "changed by another hand" in done.stderr and "history verify" in done.stderr
+            met.append(view)
+    assert reader in met
+    assert cli("history", "verify", "--store", store_url).returncode == 1  # and which night
+
+
+@pytest.mark.parametrize("store_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize(("statement", "reader", "named"), ANY_TYPE)
+def test_a_value_of_another_type_is_named_by_every_view_that_meets_it(
+    store_url, base_reports, statement, reader, named
+):
+    _named_by_the_views(store_url, base_reports, statement, reader, named)
+
+
+@pytest.mark.parametrize(("statement", "reader", "named"), IN_TEXT)
+def test_a_text_that_is_no_amount_is_named_by_every_view_that_meets_it(
+    store_url, base_reports, statement, reader, named
+):
+    _named_by_the_views(store_url, base_reports, statement, reader, named)
+
+
+def test_a_failure_of_the_program_on_a_sound_store_stays_the_programs(
+    tmp_path, base_reports, monkeypatch
+):
+    from typer.testing import CliRunner
+
+    from audit.cli import app
+
+    store = str(tmp_path / "h.sqlite")
+    recorder = Recorder.open(store, None, [], "06:00")
+    recorder.record(night_as(base_reports[0], "n.del"), {"n.del": "2026-11-20T21:00:00+01:00"})
+    recorder.store.dispose()
+
+    def broken(*args):
+        raise TypeError("a bug of the view's own")
+
+    monkeypatch.setattr(views, "nights", broken)
+    result = CliRunner().invoke(app, ["history", "nights", "--store", store])
+    assert isinstance(result.exception, TypeError)  # the command line calls it an internal error
+
+
+def test_a_damaged_store_never_costs_the_nights_report(store_url, tmp_path):
+    """The month to date meets a value no recording writes: the report is written all the same,
+    says so in every format, the night is recorded, and the run ends with exit status 2."""
+    nights = ROOT / "fixtures" / "nights"
+    first = cli("check", "-q", "--store", store_url, str(nights / "example-night.del"))
+    assert first.returncode == 0, first.stderr
+    _altered(
+        store_url,
+        "UPDATE audit_stat_group SET result = 'lots' WHERE id = "
+        "(SELECT min(id) FROM audit_stat_group WHERE scope = 'player')",
+    )
+    out = {f: tmp_path / f"night.{f}" for f in ("json", "html", "junit", "text")}
+    done = cli(
+        "check",
+        *(a for f, path in out.items() for a in ("-f", f, "-o", str(path))),
+        *("--store", store_url, str(nights / "mixed-night.del")),
+    )
+    assert done.returncode == 2
+    assert "audit_stat_group.result of row" in done.stderr
+    assert "the report leaves the month to date out" in done.stderr
+    assert "recorded 1 night" in done.stderr  # recorded first: the evidence kept
+    damaged = json.loads(out["json"].read_text(encoding="utf-8"))["configuration"]["store"]
+    assert "holds 'lots', not an amount" in damaged["damaged"]
+    page = out["html"].read_text(encoding="utf-8")
+    assert "Month to date left out" in page and 'id="hidden-findings"' in page
+    assert 'name="configuration.store.damaged"' in out["junit"].read_text(encoding="utf-8")
+    text = out["text"].read_text(encoding="utf-8")
+    assert text.startswith("audit: history store") and "store damaged: " in text
+    quiet = cli("check", "-q", "--store", store_url, str(nights / "cdf-night.del"))
+    assert quiet.returncode == 2 and "damaged, month to date left out" in quiet.stdout
+    listed = json.loads(
+        cli("history", "nights", "--inputs", "-f", "json", "--store", store_url).stdout
+    )
+    assert len(listed) == 3

@@ -25,6 +25,7 @@ from ..registry import game_scopes
 from ..statistics import DEFAULT_ALPHA, MIN_BETS, MIN_ROUNDS, Group, Statistics
 from . import periods, schema
 from .gaming_day import of_stamp
+from .misfits import reading
 from .views import View
 
 COLUMNS = [
@@ -255,8 +256,10 @@ def month_to_date(recorder, report, statistics) -> MonthToDate | None:
     when = periods.key(last, "month")
     tonight = {i.sha256 for i in report.inputs}
     try:
-        with recorder.store.engine.connect() as conn:
-            sums = summed(conn, "month", first, last, skip=tonight)
+        with recorder.store.engine.connect() as conn:  # a value no recording writes: DamagedStore
+            sums = reading(
+                conn, recorder.store.shown, lambda: summed(conn, "month", first, last, skip=tonight)
+            )
     except SQLAlchemyError:  # no store yet, or not readable: tonight alone
         sums = defaultdict(_Sum)
     for g in statistics.groups:

@@ -257,6 +257,8 @@ def configuration_properties(report: Report) -> list[tuple[str, str]]:
             ("configuration.store.sealed", str(conf.store.sealed)),
             ("configuration.store.head", conf.store.head or ""),
         ]
+        if conf.store.damaged:
+            props.append(("configuration.store.damaged", conf.store.damaged))
     sel = conf.selection
     props += [
         ("configuration.selection.select", ",".join(sel.select)),

@@ -74,7 +74,9 @@ def _verdict(report: Report) -> Html:
 
 def hidden_phrases(configuration: Configuration | None) -> list[Html]:
     """What hides findings from this report, one phrase each (none: nothing hides any)."""
-    if configuration is None or not configuration.hides_anything():
+    if configuration is None or not (
+        configuration.hides_anything() or configuration.store_damaged()
+    ):
         return []
     out = []
     chosen = configuration.selection
@@ -118,6 +120,16 @@ def hidden_phrases(configuration: Configuration | None) -> list[Html]:
         )
         for p in configuration.plugins
     ]
+    if configuration.store is not None and configuration.store_damaged():
+        out.append(
+            join(
+                [
+                    "the history store ",
+                    el("code", configuration.store.store),
+                    " holds values no recording writes: the month to date is left out",
+                ]
+            )
+        )
     return out
 
 
@@ -315,6 +327,7 @@ def _configuration(c: Configuration | None) -> Html:
                         el("code", c.store.store),
                         f": {c.store.sealed} input(s) sealed before this run, head ",
                         el("code", c.store.head or "none"),
+                        f"; damaged: {c.store.damaged}" if c.store.damaged else "",
                     ]
                 ),
             )

@@ -83,6 +83,19 @@ def section(report: Report, plots: list[Html]) -> Html:
 def _month_to_date(report: Report) -> Html:
     """With a history store: the month's recorded nights and this one summed, its anomalies."""
     mtd = report.month_to_date
+    store = report.configuration.store if report.configuration is not None else None
+    if mtd is None and store is not None and store.damaged:
+        return el(
+            "div",
+            el(
+                "p",
+                "Month to date left out: the history store ",
+                el("code", store.store),
+                f" holds values no recording writes: {store.damaged}.",
+                class_="warning",
+            ),
+            id="month",
+        )
     if mtd is None:
         return join([])
     head = el(
