@@ -88,8 +88,8 @@ class StoreUsed(_Fact):
     store: str
     sealed: int = 0
     head: str | None = None
-    #: values of the store that no recording writes, met when the run read the month to date (which
-    #: the report then leaves out); None when none was met (``audit history verify`` reads it all)
+    #: why the run could not read the month to date from the store, which the report then leaves out:
+    #: values no recording writes (another hand's), or the store's own error; None: it was read
     damaged: str | None = None
 
 
@@ -143,7 +143,7 @@ class Configuration(_Fact):
         return self.hides_anything() or bool(self.overlays) or self.store_damaged()
 
     def store_damaged(self) -> bool:
-        """Whether the history store held values no recording writes (the month to date left out)."""
+        """Whether the month to date could not be read from the history store (it is left out)."""
         return self.store is not None and self.store.damaged is not None
 
     def as_json(self) -> dict:
@@ -165,10 +165,7 @@ class Configuration(_Fact):
         ]
         said += [f"{p.said()} is not the auditor's own code" for p in self.plugins]
         if self.store is not None and self.store_damaged():
-            said.append(
-                f"history store {self.store.store} holds values no recording writes "
-                "(the month to date is left out)"
-            )
+            said.append(f"history store {self.store.store} damaged: the month to date is left out")
         return said
 
     def selection_said(self) -> str:

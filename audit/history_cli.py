@@ -68,8 +68,8 @@ def open_recorder(store: str | None, cfg: config_file.Config, files: list[str]):
 
 def month_to_date(recorder, report) -> tuple[object, str | None]:
     """The month to date's anomalies, the night's groups with the month's recorded nights, and
-    None; or, from a store holding values no recording writes, no month to date and what was
-    found there (the night's report is written all the same: ``damaged``)."""
+    None; or, from a store holding values no recording writes, or that cannot be read, no month
+    to date and why (the night's report is written all the same: ``damaged``)."""
     from .history.anomalies import month_to_date as summed
     from .history.misfits import DamagedStore
 
@@ -77,10 +77,13 @@ def month_to_date(recorder, report) -> tuple[object, str | None]:
         return summed(recorder, report, recorder.statistics), None
     except DamagedStore as err:
         return None, err.what
+    except StoreError as err:
+        return None, str(err).removeprefix(f"store {recorder.store.shown}: ")
 
 
 def damaged(recorder, what: str) -> NoReturn:
-    """Exit 2 for a damaged store, once the night's reports are written and the night recorded."""
+    """Exit 2 for a store the month to date could not be read from, once the night's reports are
+    written and the night recorded."""
     _die(f"store {recorder.store.shown}: {what} (the report leaves the month to date out)")
 
 

@@ -1164,3 +1164,19 @@ def test_a_damaged_store_never_costs_the_nights_report(store_url, tmp_path):
         cli("history", "nights", "--inputs", "-f", "json", "--store", store_url).stdout
     )
     assert len(listed) == 3
+
+
+def test_a_month_the_store_cannot_give_is_left_out_never_shown_as_tonight_alone(tmp_path):
+    """The month to date read from a store that fails (here a column renamed by another hand) was
+    the night alone, as if the month had no other night: it is now left out, and said so."""
+    nights = ROOT / "fixtures" / "nights"
+    store = str(tmp_path / "h.sqlite")
+    assert cli("check", "-q", "--store", store, str(nights / "example-night.del")).returncode == 0
+    _altered(store, "ALTER TABLE audit_stat_group RENAME COLUMN units_sd TO sd_of_units")
+    report = tmp_path / "night.json"
+    done = cli(
+        "check", "-f", "json", "-o", str(report), "--store", store, str(nights / "mixed-night.del")
+    )
+    assert done.returncode == 2, done.stderr
+    damaged = json.loads(report.read_text(encoding="utf-8"))["configuration"]["store"]["damaged"]
+    assert damaged.startswith("cannot read the month to date: ") and "units_sd" in damaged

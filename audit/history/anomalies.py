@@ -260,8 +260,8 @@ def month_to_date(recorder, report, statistics) -> MonthToDate | None:
             sums = reading(
                 conn, recorder.store.shown, lambda: summed(conn, "month", first, last, skip=tonight)
             )
-    except SQLAlchemyError:  # no store yet, or not readable: tonight alone
-        sums = defaultdict(_Sum)
+    except SQLAlchemyError as err:  # never tonight alone, as if the month had no other night
+        raise recorder.store.error("cannot read the month to date", err) from None
     for g in statistics.groups:
         if g.test not in TESTS or g.scope not in SUMMED or g.handle is None:
             continue

@@ -126,7 +126,7 @@ def hidden_phrases(configuration: Configuration | None) -> list[Html]:
                 [
                     "the history store ",
                     el("code", configuration.store.store),
-                    " holds values no recording writes: the month to date is left out",
+                    " could not be read: the month to date is left out",
                 ]
             )
         )

@@ -91,7 +91,7 @@ def _month_to_date(report: Report) -> Html:
                 "p",
                 "Month to date left out: the history store ",
                 el("code", store.store),
-                f" holds values no recording writes: {store.damaged}.",
+                f" could not be read: {store.damaged}.",
                 class_="warning",
             ),
             id="month",
