@@ -1034,7 +1034,8 @@ def test_a_recorded_store_holds_no_value_a_recording_never_writes(store_url, bas
 
 
 #: (statement, the view that reads it, what the message names): SQLite keeps whatever a column is
-#: given; PostgreSQL holds a column's own type, where only a text can be no amount (``IN_TEXT``)
+#: given; PostgreSQL holds a column's own type (``IN_TEXT``: a text that is no amount, or values of
+#: the right type that no recording writes together)
 ANY_TYPE = [
     (
         "UPDATE audit_table_night SET drop_amount = :b WHERE id = 1",
@@ -1063,6 +1064,16 @@ ANY_TYPE = [
     ),
 ]
 IN_TEXT = [
+    (
+        "UPDATE audit_stat_group SET ident = 'nobody' WHERE scope = 'pair'",
+        "anomalies",
+        "audit_stat_group.ident of row",
+    ),
+    (
+        "UPDATE audit_stat_group SET bets = 12 WHERE test = 'result'",
+        "anomalies",
+        "holds 12, not nothing (a units test's)",
+    ),
     (
         "UPDATE audit_stat_group SET result = 'lots' WHERE id = "
         "(SELECT min(id) FROM audit_stat_group WHERE scope = 'player')",

@@ -255,29 +255,31 @@ def month_to_date(recorder, report, statistics) -> MonthToDate | None:
     first = periods.start(last, "month")
     when = periods.key(last, "month")
     tonight = {i.sha256 for i in report.inputs}
-    try:
-        with recorder.store.engine.connect() as conn:  # a value no recording writes: DamagedStore
-            sums = reading(
-                conn, recorder.store.shown, lambda: summed(conn, "month", first, last, skip=tonight)
-            )
+    spent = statistics.alpha / calendar.monthrange(last.year, last.month)[1]
+
+    def month() -> MonthToDate:
+        sums = summed(conn, "month", first, last, skip=tonight)
+        for g in statistics.groups:
+            if g.test not in TESTS or g.scope not in SUMMED or g.handle is None:
+                continue
+            s = sums[(when, g.scope, g.id, g.table, g.test)]
+            s.days.add(last)
+            s.rounds += g.rounds
+            s.handle += g.handle
+            s.result += g.result
+            s.expected += g.expected
+            s.variance += g.sd**2
+            s.add_units(g.bets, g.units, g.units_expected, g.units_sd)
+        found = tested(sums, spent).anomalies()
+        found.sort(key=lambda a: (a.group.p_exact, a.group.scope, a.group.id, a.group.test))
+        nights = set().union(*(s.days for s in sums.values())) if sums else set()
+        return MonthToDate(first, last, len(nights), spent, found)
+
+    try:  # a value no recording writes, met anywhere on the way: DamagedStore
+        with recorder.store.engine.connect() as conn:
+            return reading(conn, recorder.store.shown, month)
     except SQLAlchemyError as err:  # never tonight alone, as if the month had no other night
         raise recorder.store.error("cannot read the month to date", err) from None
-    for g in statistics.groups:
-        if g.test not in TESTS or g.scope not in SUMMED or g.handle is None:
-            continue
-        s = sums[(when, g.scope, g.id, g.table, g.test)]
-        s.days.add(last)
-        s.rounds += g.rounds
-        s.handle += g.handle
-        s.result += g.result
-        s.expected += g.expected
-        s.variance += g.sd**2
-        s.add_units(g.bets, g.units, g.units_expected, g.units_sd)
-    spent = statistics.alpha / calendar.monthrange(last.year, last.month)[1]
-    found = tested(sums, spent).anomalies()
-    found.sort(key=lambda a: (a.group.p_exact, a.group.scope, a.group.id, a.group.test))
-    nights = set().union(*(s.days for s in sums.values())) if sums else set()
-    return MonthToDate(first, last, len(nights), spent, found)
 
 
 @dataclass

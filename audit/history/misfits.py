@@ -114,6 +114,32 @@ def _kind(column) -> tuple[Callable[[object], bool], str]:
     raise AssertionError(f"no check for {column.table.name}.{column.name}")  # pragma: no cover
 
 
+#: what a recording writes together in a statistics group's row, beyond each column's type: a money
+#: or units test's figures (the month's sums add them), bets for a units test only, a pair's two ids
+_GROUP_ROW: list[tuple[Callable[[dict], bool], tuple[str, ...], Callable[[object], bool], str]] = [
+    (
+        lambda r: r["test"] in ("result", "units"),
+        ("handle", "result", "expected", "sd"),
+        _is_amount,
+        "an amount",
+    ),
+    (
+        lambda r: r["test"] == "units",
+        ("units", "units_expected", "units_sd"),
+        _is_amount,
+        "an amount",
+    ),
+    (lambda r: r["test"] == "units", ("bets",), _is_int, "a whole number"),
+    (lambda r: r["test"] != "units", ("bets",), lambda v: v is None, "nothing (a units test's)"),
+    (
+        lambda r: r["scope"] == "pair",
+        ("ident",),
+        lambda v: _is_text(v) and "+" in v,  # type: ignore[operator]
+        "DEALER+PLAYER",
+    ),
+]
+
+
 def _misfits(conn) -> Iterator[Misfit]:
     from sqlalchemy import text
 
@@ -122,13 +148,22 @@ def _misfits(conn) -> Iterator[Misfit]:
         owner = "input_id" if "input_id" in table.columns else None
         picked = ", ".join(["id", owner or "NULL", *(c.name for c in columns)])
         checks = [(c, *_kind(c)) for c in columns]
+        names = [c.name for c in columns]
+        rules = _GROUP_ROW if table is schema.groups else []
         for row in conn.execute(text(f"SELECT {picked} FROM {table.name} ORDER BY id")):
+            wrong = set()
             for (column, fits, wanted), value in zip(checks, row[2:], strict=True):
-                if value is None:
-                    if not column.nullable:
-                        yield Misfit(table.name, column.name, row[0], row[1], value, wanted)
-                elif not fits(value):
+                if (value is None and not column.nullable) or (
+                    value is not None and not fits(value)
+                ):
+                    wrong.add(column.name)
                     yield Misfit(table.name, column.name, row[0], row[1], value, wanted)
+            values = dict(zip(names, row[2:], strict=True))
+            for applies, needed, fits, wanted in rules:
+                if not wrong.intersection(("scope", "test")) and applies(values):
+                    for name in needed:
+                        if name not in wrong and not fits(values[name]):
+                            yield Misfit(table.name, name, row[0], row[1], values[name], wanted)
 
 
 def find(conn, limit: int = NAMED) -> list[Misfit]:
