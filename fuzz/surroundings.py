@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """The fuzz run of what surrounds a log (issue 15): file names, folder trees, configuration,
-output files and interruption, each drawn at random and given to ``audit check`` as a user would.
+output files, interruption and the history store, each drawn at random and given to ``audit`` as
+a user would.
 
     python3 fuzz/surroundings.py --cases 200 [--seed S] [--kinds names,trees,...] [--report FILE]
 
-Five kinds of case, in turn:
+Six kinds of case, in turn:
 
 - ``names``: a log saved under a random name (bytes that are not UTF-8, bidi and zero-width
   characters, control characters, spaces, a leading dash), audited by name and in its folder;
@@ -20,7 +21,11 @@ Five kinds of case, in turn:
   folder, a folder, two formats to one file, a link); on exit 2 every previous file is as it
   was, otherwise each report is whole; no temporary file is left;
 - ``interrupt``: an audit reading a FIFO stopped by SIGINT or SIGTERM after a random part of a
-  night: exit 130, one ``audit: interrupted`` line, the previous report intact, nothing left.
+  night: exit 130, one ``audit: interrupted`` line, the previous report intact, nothing left;
+- ``store``: a recorded history store with one cell set to a value of any type SQLite keeps
+  (the store is the audited party's): ``history verify`` says whether it changed, a view and
+  ``check --store`` never fail with a traceback or an internal error, and the check's report is
+  written unless the store cannot be opened at all.
 
 Every check is a property of the case; a case that breaks one is kept (``--keep``) and named.
 Exit status: 0 no violation, 1 otherwise, 2 usage error.
@@ -29,6 +34,7 @@ Exit status: 0 no violation, 1 otherwise, 2 usage error.
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import json
 import os
@@ -47,7 +53,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 THREE = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
 NIGHT = ROOT / "fixtures" / "nights" / "mixed-night.del"
-KINDS = ("names", "trees", "config", "outputs", "interrupt")
+KINDS = ("names", "trees", "config", "outputs", "interrupt", "store")
 LOG_SUFFIXES = (".del", ".log", ".del.gz", ".log.gz")
 #: characters a hostile name or key is made of, beside plain letters
 NASTY = [
@@ -90,8 +96,12 @@ def expect(condition: bool, what: str) -> None:
         raise Violation(what)
 
 
-def no_traceback(done: subprocess.CompletedProcess) -> None:
+def no_traceback(done: subprocess.CompletedProcess, besides: str | None = None) -> None:
+    """No traceback, a known exit status, exit 2 with one ``audit:`` line (``besides``: the start of
+    a line that is no error's, such as the recording line of ``--store``)."""
     err = done.stderr if isinstance(done.stderr, str) else done.stderr.decode("utf-8", "replace")
+    if besides is not None:
+        err = "".join(line for line in err.splitlines(True) if not line.startswith(besides))
     expect(
         "Traceback" not in err and "internal error" not in err,
         f"a traceback or internal error: {err[-500:]}",
@@ -459,12 +469,123 @@ def case_interrupt(rng: random.Random, tmp: Path) -> str:
     return signal.Signals(signum).name
 
 
+# -- store --------------------------------------------------------------------------------------
+
+#: the history views a case reads (verify and check run in every case)
+VIEWS = ("nights", "tables", "compare", "dealers", "rules", "anomalies")
+#: the tables a recording writes (schema version aside), and where a recorded night lies
+STORE_TABLES = (
+    "audit_input",
+    "audit_table_night",
+    "audit_dealer_night",
+    "audit_finding",
+    "audit_stat_group",
+)
+#: the nights of the base store: a night's every kind of group, and findings
+STORE_NIGHTS = (ROOT / "fixtures" / "nights" / "example-night.del", THREE)
+#: a recorded store, made once a run (``base_store``)
+_BASE: list[Path] = []
+
+
+def base_store() -> Path:
+    """A store with two nights recorded (findings, dealers, every kind of group), made once."""
+    if not _BASE:
+        folder = Path(tempfile.mkdtemp(prefix="surroundings-store-"))
+        atexit.register(shutil.rmtree, folder, True)
+        for night in STORE_NIGHTS:
+            done = audit(["check", "-q", "--store", "base.sqlite", str(night)], folder)
+            if done.returncode not in (0, 1):  # the fuzzer's own set-up, not a case's violation
+                raise RuntimeError(f"could not record the base store: {done.stderr!r}")
+        _BASE.append(folder / "base.sqlite")
+    return _BASE[0]
+
+
+def hostile_value(rng: random.Random) -> object:
+    """A value of any type SQLite keeps, some of the right type but no recording's."""
+    return rng.choice(
+        [
+            lambda: bytes(rng.randrange(256) for _ in range(rng.randint(0, 4))),
+            lambda: "".join(
+                rng.choice(NASTY + ["x", "+", "1", "."]) for _ in range(rng.randint(0, 5))
+            ),
+            lambda: rng.choice([0, 1, -1, 7, 2**31, -(2**62), 2**63 - 1]),
+            lambda: rng.choice([0.5, -1e308, 1e308, float("inf"), float("-inf"), float("nan")]),
+            lambda: rng.choice(
+                ["12.34", "-0.01", "1e9", "NaN", "2026-02-30", "2026-11-20", "DX+P"]
+            ),
+            lambda: None,
+        ]
+    )()
+
+
+def case_store(rng: random.Random, tmp: Path) -> str:
+    import sqlite3
+
+    store = tmp / "h.sqlite"
+    shutil.copy(base_store(), store)
+    table = rng.choice(STORE_TABLES)
+    value = hostile_value(rng)
+    with contextlib.closing(sqlite3.connect(store)) as db:
+        columns = [row[1] for row in db.execute(f"PRAGMA table_info({table})") if row[1] != "id"]
+        column = rng.choice(columns)
+        ids = [row[0] for row in db.execute(f"SELECT id FROM {table}")]
+        row = rng.choice(ids)
+        (before,) = db.execute(f"SELECT {column} FROM {table} WHERE id = ?", (row,)).fetchone()
+        try:
+            with db:
+                db.execute(f"UPDATE {table} SET {column} = ? WHERE id = ?", (value, row))
+        except sqlite3.Error:
+            return "refused by SQLite (a constraint)"
+        (after,) = db.execute(f"SELECT {column} FROM {table} WHERE id = ?", (row,)).fetchone()
+    changed = (type(before), repr(before)) != (type(after), repr(after))
+    where = f"{table}.{column} of row {row} := {after!r}"
+    verify = audit(["history", "verify", "--store", "h.sqlite", "-f", "json"], tmp, timeout=60)
+    no_traceback(verify)
+    expect(
+        verify.returncode == (1 if changed else 0),
+        f"{where}: verify exit {verify.returncode}, the value {'changed' if changed else 'as it was'}",
+    )
+    view = rng.choice(VIEWS)
+    shown = audit(
+        ["history", view, "--store", "h.sqlite", "-f", rng.choice(["text", "json", "csv"])],
+        tmp,
+        timeout=60,
+    )
+    no_traceback(shown)
+    printable_only(shown.stderr.decode("utf-8"), f"{where}: history {view}'s message")
+    night = tmp / "night.del"
+    shutil.copy(NIGHT, night)
+    check = audit(
+        ["check", "-f", "json", "-o", "report.json", "--store", "h.sqlite", "night.del"],
+        tmp,
+        timeout=120,
+    )
+    no_traceback(check, besides="audit: recorded ")  # the recording line, then the error
+    printable_only(check.stderr.decode("utf-8"), f"{where}: check's message")
+    report = tmp / "report.json"
+    if report.exists():
+        stored = json.loads(report.read_text(encoding="utf-8"))["configuration"]["store"]
+        expect(
+            stored["damaged"] is None or check.returncode == 2,
+            f"{where}: a damaged store and exit {check.returncode}",
+        )
+        said = "damaged" if stored["damaged"] else f"exit {check.returncode}"
+    else:  # only a store that cannot be opened stops the run before the report
+        expect(
+            check.returncode == 2 and b"store h.sqlite" in check.stderr,
+            f"{where}: no report, and {check.stderr[-300:]!r}",
+        )
+        said = "store refused before the audit"
+    return f"{'changed' if changed else 'unchanged'}, view {'refused' if shown.returncode == 2 else 'read'}, check {said}"
+
+
 CASES = {
     "names": case_names,
     "trees": case_trees,
     "config": case_config,
     "outputs": case_outputs,
     "interrupt": case_interrupt,
+    "store": case_store,
 }
 
 

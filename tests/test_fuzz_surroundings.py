@@ -1,5 +1,6 @@
 """A short seeded run of ``fuzz/surroundings.py`` (issue 15): file names, folder trees,
-configuration, output files and interruption; the long run and its result are in docs/fuzzing.md."""
+configuration, output files, interruption and the history store; the long run and its result
+are in docs/fuzzing.md."""
 
 from __future__ import annotations
 
