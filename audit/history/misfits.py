@@ -96,10 +96,14 @@ def _is_amount(value: object) -> bool:
         return False
 
 
+def _is_pair_id(value: object) -> bool:
+    return type(value) is str and "+" in value
+
+
 def _kind(column) -> tuple[Callable[[object], bool], str]:
     """How a column's values are checked, and what the check wants (in a message's words)."""
     kind = column.type
-    if column.name != "id" and column.type in (schema.Money, schema.Units):
+    if kind is schema.Money or kind is schema.Units:  # a String of its own, by identity
         return _is_amount, "an amount"
     if isinstance(kind, Boolean):
         return _is_flag, "a yes or no"
@@ -131,12 +135,7 @@ _GROUP_ROW: list[tuple[Callable[[dict], bool], tuple[str, ...], Callable[[object
     ),
     (lambda r: r["test"] == "units", ("bets",), _is_int, "a whole number"),
     (lambda r: r["test"] != "units", ("bets",), lambda v: v is None, "nothing (a units test's)"),
-    (
-        lambda r: r["scope"] == "pair",
-        ("ident",),
-        lambda v: _is_text(v) and "+" in v,  # type: ignore[operator]
-        "DEALER+PLAYER",
-    ),
+    (lambda r: r["scope"] == "pair", ("ident",), _is_pair_id, "DEALER+PLAYER"),
 ]
 
 
