@@ -92,7 +92,7 @@ def _month_to_date(report: Report) -> Html:
                 "Month to date left out: the history store ",
                 el("code", store.store),
                 f" could not be read: {store.damaged}.",
-                class_="warning",
+                class_="damaged",
             ),
             id="month",
         )
