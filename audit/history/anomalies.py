@@ -257,7 +257,7 @@ def month_to_date(recorder, report, statistics) -> MonthToDate | None:
     tonight = {i.sha256 for i in report.inputs}
     spent = statistics.alpha / calendar.monthrange(last.year, last.month)[1]
 
-    def month() -> MonthToDate:
+    def month(conn) -> MonthToDate:
         sums = summed(conn, "month", first, last, skip=tonight)
         for g in statistics.groups:
             if g.test not in TESTS or g.scope not in SUMMED or g.handle is None:
@@ -277,7 +277,7 @@ def month_to_date(recorder, report, statistics) -> MonthToDate | None:
 
     try:  # a value no recording writes, met anywhere on the way: DamagedStore
         with recorder.store.engine.connect() as conn:
-            return reading(conn, recorder.store.shown, month)
+            return reading(conn, recorder.store.shown, lambda: month(conn))
     except SQLAlchemyError as err:  # never tonight alone, as if the month had no other night
         raise recorder.store.error("cannot read the month to date", err) from None
 
