@@ -456,6 +456,8 @@ class _Checking:
     base_path: Path | None
     recorder: "Recorder | None"
     statistics_shown: bool
+    #: the store that could not be opened, and why: the night is audited, not recorded
+    unopened: tuple[str, str] | None = None
 
 
 def _check(
@@ -517,13 +519,15 @@ def _prepare_check(
             outputs,
             run_sources(files, library, cfg.path, base_path, *store_files(run.store, cfg)),
         )
-    # before a log is read: exit 2 if the store cannot be used
-    recorder = history.open_recorder(run.store, cfg, files)
+    # before a log is read: exit 2 if the options name no usable store
+    recorder, unopened = history.open_recorder(run.store, cfg, files)
     shown = stats.statistics if stats.statistics is not None else cfg.settings.statistics
     library.statistics = shown or recorder is not None  # the store keeps them
     if recorder is not None:  # the store records each input's gaming day, counted as it is read
         library.gaming_day_start = recorder.start
-    return _Checking(cfg, library, selection, outputs, narrator, files, base_path, recorder, shown)
+    return _Checking(
+        cfg, library, selection, outputs, narrator, files, base_path, recorder, shown, unopened
+    )
 
 
 def _conclude_check(
@@ -567,7 +571,13 @@ def _conclude_check(
         report.configuration.store = StoreUsed(
             store=checking.recorder.store.shown, sealed=sealed, head=head, damaged=damaged
         )
+    elif checking.unopened is not None:
+        report.configuration.store = StoreUsed(
+            store=checking.unopened[0], unopened=checking.unopened[1]
+        )
     _write_reports(checking.outputs, report, reports.quiet, checking.narrator)
+    if checking.unopened is not None:  # the evidence kept first: the report written
+        history.unopened(*checking.unopened)
     if checking.recorder is not None:
         history.record(checking.recorder, report, reports.quiet)
         if damaged is not None:  # the evidence kept first: the report written, the night recorded

@@ -91,6 +91,22 @@ class StoreUsed(_Fact):
     #: why the run could not read the month to date from the store, which the report then leaves out:
     #: values no recording writes (another hand's), or the store's own error; None: it was read
     damaged: str | None = None
+    #: why the run could not open the store at all (unreachable, not a store, a newer schema): the
+    #: night is audited and reported all the same, not recorded, and without a month to date;
+    #: ``sealed`` and ``head`` then say nothing. None: it was opened
+    unopened: str | None = None
+
+    def trouble(self) -> tuple[str, str, str] | None:
+        """What went wrong with the store, why, and what the report lacks for it; None: nothing."""
+        if self.unopened is not None:
+            return (
+                "could not be opened",
+                self.unopened,
+                "the night is not recorded and the month to date is left out",
+            )
+        if self.damaged is not None:
+            return ("could not be read", self.damaged, "the month to date is left out")
+        return None
 
 
 class SelectionUsed(_Fact):
@@ -140,11 +156,11 @@ class Configuration(_Fact):
     def shaped(self) -> bool:
         """Whether anything beyond the shipped rules decided what this report lists: a selection, a
         baseline that suppressed, a house overlay; or a damaged store what it leaves out."""
-        return self.hides_anything() or bool(self.overlays) or self.store_damaged()
+        return self.hides_anything() or bool(self.overlays) or self.store_trouble() is not None
 
-    def store_damaged(self) -> bool:
-        """Whether the month to date could not be read from the history store (it is left out)."""
-        return self.store is not None and self.store.damaged is not None
+    def store_trouble(self) -> tuple[str, str, str] | None:
+        """What went wrong with the history store (``StoreUsed.trouble``); None: nothing, or none."""
+        return self.store.trouble() if self.store is not None else None
 
     def as_json(self) -> dict:
         """The ``configuration`` object of the JSON report (and of SARIF's run properties)."""
@@ -164,8 +180,8 @@ class Configuration(_Fact):
             if not r.shipped
         ]
         said += [f"{p.said()} is not the auditor's own code" for p in self.plugins]
-        if self.store is not None and self.store_damaged():
-            said.append(f"history store {self.store.store} damaged: the month to date is left out")
+        if self.store is not None and (trouble := self.store.trouble()) is not None:
+            said.append(f"history store {self.store.store} {trouble[0]}: {trouble[2]}")
         return said
 
     def selection_said(self) -> str:
@@ -211,7 +227,11 @@ class Configuration(_Fact):
             f"fail on {self.fail_on}{' or an anomaly' if self.fail_on_anomaly else ''}; "
             f"statistics {'on' if self.statistics else 'off'}"
         )
-        if self.store is not None:
+        if self.store is not None and self.store.unopened is not None:
+            lines.append(
+                f"not recorded: store {self.store.store} could not be opened: {self.store.unopened}"
+            )
+        elif self.store is not None:
             lines.append(
                 f"recorded in store {self.store.store}, which had sealed {self.store.sealed} "
                 f"input(s) before, head {self.store.head or 'none'}"

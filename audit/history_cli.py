@@ -54,16 +54,40 @@ def _die(message: str) -> NoReturn:
 
 
 def open_recorder(store: str | None, cfg: config_file.Config, files: list[str]):
-    """``audit check``'s recorder, its store ready (None: no store); exit 2 if it cannot be used."""
+    """``audit check``'s recorder, its store ready, and None; (None, None) without a store.
+
+    Options that name no usable store (standard input, a gaming day start, a store of an unknown
+    kind) exit 2 before a log is read. A store that cannot be opened (unreachable, not a store, a
+    newer schema, a driver missing) gives (None, (store, why)): the night is audited and its
+    reports written all the same, saying so, and the run then exits 2 (``unopened``). Left to
+    stop the run, a store the audited party breaks would keep the night's reports from being
+    written at all."""
     chosen = store_setting(store, cfg)
     if chosen is None:
-        return None
+        return None, None
     from .history.recording import Recorder
 
     try:
-        return Recorder.open(*chosen, files, cfg.settings.gaming_day_start)
+        recorder = Recorder.made(*chosen, files, cfg.settings.gaming_day_start)
     except StoreError as err:
         _die(str(err))
+    try:
+        recorder.prepare()
+    except StoreError as err:
+        recorder.store.dispose()
+        shown = recorder.store.shown
+        return None, (
+            shown,
+            str(err).removeprefix(f"store {shown}: ").removeprefix("cannot open: "),
+        )
+    return recorder, None
+
+
+def unopened(shown: str, why: str) -> NoReturn:
+    """Exit 2 for a store that could not be opened, once the night's reports are written."""
+    _die(
+        f"store {shown}: could not be opened: {why} (the report is written; the night is not recorded)"
+    )
 
 
 def month_to_date(recorder, report) -> tuple[object, str | None]:

@@ -25,7 +25,7 @@ Six kinds of case, in turn:
 - ``store``: a recorded history store with one cell set to a value of any type SQLite keeps
   (the store is the audited party's): ``history verify`` says whether it changed, a view and
   ``check --store`` never fail with a traceback or an internal error, and the check's report is
-  written unless the store cannot be opened at all.
+  always written (a store that cannot be opened, or whose month cannot be read, then exit 2).
 
 Every check is a property of the case; a case that breaks one is kept (``--keep``) and named.
 Exit status: 0 no violation, 1 otherwise, 2 usage error.
@@ -563,19 +563,20 @@ def case_store(rng: random.Random, tmp: Path) -> str:
     no_traceback(check, besides="audit: recorded ")  # the recording line, then the error
     printable_only(check.stderr.decode("utf-8"), f"{where}: check's message")
     report = tmp / "report.json"
-    if report.exists():
-        stored = json.loads(report.read_text(encoding="utf-8"))["configuration"]["store"]
-        expect(
-            stored["damaged"] is None or check.returncode == 2,
-            f"{where}: a damaged store and exit {check.returncode}",
-        )
-        said = "damaged" if stored["damaged"] else f"exit {check.returncode}"
-    else:  # only a store that cannot be opened stops the run before the report
-        expect(
-            check.returncode == 2 and b"store h.sqlite" in check.stderr,
-            f"{where}: no report, and {check.stderr[-300:]!r}",
-        )
-        said = "store refused before the audit"
+    expect(report.exists(), f"{where}: no report, and {check.stderr[-300:]!r}")
+    stored = json.loads(report.read_text(encoding="utf-8"))["configuration"]["store"]
+    troubled = stored["damaged"] is not None or stored["unopened"] is not None
+    expect(
+        not troubled or check.returncode == 2,
+        f"{where}: a store that could not be used, and exit {check.returncode}",
+    )
+    said = (
+        "store not opened"
+        if stored["unopened"]
+        else "damaged"
+        if stored["damaged"]
+        else f"exit {check.returncode}"
+    )
     return f"{'changed' if changed else 'unchanged'}, view {'refused' if shown.returncode == 2 else 'read'}, check {said}"
 
 

@@ -69,8 +69,11 @@ class Outcome:
 
 
 class Recorder:
-    """The store a run records into, opened (and its schema made current) before the audit, so
-    that an unusable store stops the run before a log is read."""
+    """The store a run records into, opened (and its schema made current) before the audit.
+
+    What the command line got wrong (standard input, a gaming day start, a store of an unknown
+    kind) stops the run before a log is read (``made``); a store that is there but cannot be
+    opened (``prepare``) does not keep the night from being audited and its reports written."""
 
     def __init__(self, store: Store, start: time):
         self.store = store
@@ -85,6 +88,17 @@ class Recorder:
     def open(
         cls, value: str, base: Path | None, files: list[str], gaming_day_start: str
     ) -> Recorder:
+        """``made``, then ``prepare``: the recorder of a store ready to record into."""
+        recorder = cls.made(value, base, files, gaming_day_start)
+        recorder.prepare()
+        return recorder
+
+    @classmethod
+    def made(
+        cls, value: str, base: Path | None, files: list[str], gaming_day_start: str
+    ) -> Recorder:
+        """The recorder the options ask for, its store not yet opened: StoreError for what the
+        options themselves get wrong."""
         if "-" in files:
             raise StoreError(
                 "standard input cannot be recorded in a store (the store lists each night by its "
@@ -94,9 +108,7 @@ class Recorder:
             start = day_start(gaming_day_start)
         except GamingDayError as err:
             raise StoreError(str(err)) from None
-        recorder = cls(parse(value, base), start)
-        recorder.prepare()
-        return recorder
+        return cls(parse(value, base), start)
 
     def prepare(self) -> None:
         """Create the store, or migrate it, or refuse it."""

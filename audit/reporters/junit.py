@@ -257,8 +257,11 @@ def configuration_properties(report: Report) -> list[tuple[str, str]]:
             ("configuration.store.sealed", str(conf.store.sealed)),
             ("configuration.store.head", conf.store.head or ""),
         ]
-        if conf.store.damaged:
-            props.append(("configuration.store.damaged", conf.store.damaged))
+        props += [
+            (f"configuration.store.{name}", value)
+            for name, value in (("damaged", conf.store.damaged), ("unopened", conf.store.unopened))
+            if value
+        ]
     sel = conf.selection
     props += [
         ("configuration.selection.select", ",".join(sel.select)),

@@ -208,6 +208,6 @@ def summary_line(report: Report) -> str:
         line += "; ruleset(s) not shipped: " + ", ".join(f"{r.id} ({r.path})" for r in foreign)
     if conf is not None and conf.plugins:
         line += "; " + ", ".join(p.said() for p in conf.plugins) + ", not the auditor's own code"
-    if conf is not None and conf.store is not None and conf.store.damaged:
-        line += f"; history store {conf.store.store} damaged, month to date left out"
+    if conf is not None and conf.store is not None and (trouble := conf.store.trouble()):
+        line += f"; history store {conf.store.store} {trouble[0]}, {trouble[2]}"
     return for_terminal(line) + "\n"

@@ -75,7 +75,7 @@ def _verdict(report: Report) -> Html:
 def hidden_phrases(configuration: Configuration | None) -> list[Html]:
     """What hides findings from this report, one phrase each (none: nothing hides any)."""
     if configuration is None or not (
-        configuration.hides_anything() or configuration.store_damaged()
+        configuration.hides_anything() or configuration.store_trouble() is not None
     ):
         return []
     out = []
@@ -120,13 +120,13 @@ def hidden_phrases(configuration: Configuration | None) -> list[Html]:
         )
         for p in configuration.plugins
     ]
-    if configuration.store is not None and configuration.store_damaged():
+    if configuration.store is not None and (trouble := configuration.store_trouble()):
         out.append(
             join(
                 [
                     "the history store ",
                     el("code", configuration.store.store),
-                    " could not be read: the month to date is left out",
+                    f" {trouble[0]}: {trouble[2]}",
                 ]
             )
         )
@@ -318,7 +318,19 @@ def _configuration(c: Configuration | None) -> Html:
         ),
         ("statistics", "computed" if c.statistics else "not computed"),
     ]
-    if c.store is not None:
+    if c.store is not None and c.store.unopened is not None:
+        facts.append(
+            (
+                "history store",
+                join(
+                    [
+                        el("code", c.store.store),
+                        f": could not be opened: {c.store.unopened}; the night is not recorded",
+                    ]
+                ),
+            )
+        )
+    elif c.store is not None:
         facts.append(
             (
                 "history store",

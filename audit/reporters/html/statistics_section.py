@@ -84,14 +84,14 @@ def _month_to_date(report: Report) -> Html:
     """With a history store: the month's recorded nights and this one summed, its anomalies."""
     mtd = report.month_to_date
     store = report.configuration.store if report.configuration is not None else None
-    if mtd is None and store is not None and store.damaged:
+    if mtd is None and store is not None and (trouble := store.trouble()) is not None:
         return el(
             "div",
             el(
                 "p",
                 "Month to date left out: the history store ",
                 el("code", store.store),
-                f" could not be read: {store.damaged}.",
+                f" {trouble[0]}: {trouble[1]}.",
                 class_="damaged",
             ),
             id="month",
