@@ -523,6 +523,8 @@ def case_store(rng: random.Random, tmp: Path) -> str:
 
     store = tmp / "h.sqlite"
     shutil.copy(base_store(), store)
+    if rng.random() < 0.15:
+        return _store_broken(rng, tmp, store)
     table = rng.choice(STORE_TABLES)
     value = hostile_value(rng)
     with contextlib.closing(sqlite3.connect(store)) as db:
@@ -578,6 +580,47 @@ def case_store(rng: random.Random, tmp: Path) -> str:
         else f"exit {check.returncode}"
     )
     return f"{'changed' if changed else 'unchanged'}, view {'refused' if shown.returncode == 2 else 'read'}, check {said}"
+
+
+def _store_broken(rng: random.Random, tmp: Path, store: Path) -> str:
+    """The store broken as a whole: its schema version set to a hostile value, its header
+    overwritten, or the file cut short. ``check --store`` still audits the night and writes its
+    report, which says why the store was not used; the run ends with exit 2, and a store it could
+    not open is left as it was."""
+    import sqlite3
+
+    how = rng.choice(["version", "header", "cut"])
+    if how == "version":
+        with contextlib.closing(sqlite3.connect(store)) as db, db:
+            db.execute("UPDATE alembic_version SET version_num = ?", (hostile_value(rng),))
+    elif how == "header":
+        with store.open("r+b") as f:
+            f.write(bytes(rng.randrange(256) for _ in range(rng.randint(1, 100))))
+    else:
+        with store.open("r+b") as f:
+            f.truncate(rng.randrange(store.stat().st_size))
+    before = store.read_bytes()
+    verify = audit(["history", "verify", "--store", "h.sqlite"], tmp, timeout=60)
+    no_traceback(verify)
+    shutil.copy(NIGHT, tmp / "night.del")
+    check = audit(
+        ["check", "-f", "json", "-o", "report.json", "--store", "h.sqlite", "night.del"],
+        tmp,
+        timeout=120,
+    )
+    no_traceback(check, besides="audit: recorded ")
+    printable_only(check.stderr.decode("utf-8"), f"store {how}: check's message")
+    report = tmp / "report.json"
+    expect(report.exists(), f"store {how}: no report, and {check.stderr[-300:]!r}")
+    stored = json.loads(report.read_text(encoding="utf-8"))["configuration"]["store"]
+    if stored["unopened"] is not None:
+        expect(check.returncode == 2, f"store {how}: not opened, and exit {check.returncode}")
+        expect(store.read_bytes() == before, f"store {how}: not opened, yet changed")
+        return f"{how}: store not opened, report written"
+    if stored["damaged"] is not None:
+        expect(check.returncode == 2, f"store {how}: damaged, and exit {check.returncode}")
+        return f"{how}: damaged, report written"
+    return f"{how}: check exit {check.returncode}"
 
 
 CASES = {

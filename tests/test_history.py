@@ -8,6 +8,7 @@ name, digest and gaming day, so that the test stays fast.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import glob
 import hashlib
@@ -15,6 +16,7 @@ import json
 import os
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -524,6 +526,30 @@ def test_a_store_of_an_unknown_schema_version_is_refused(store_url, tmp_path):
             and "Traceback" not in done.stderr
         )
         assert PASSWORD not in done.stderr and QUOTED not in done.stderr
+
+
+@pytest.mark.parametrize(
+    "values", [[""], ["0"], ["000"], [b"\x00"], [7], [0.5], ["0003", "0002"]], ids=repr
+)
+def test_a_schema_version_another_hand_wrote_is_refused_by_name(tmp_path, values):
+    """Alembic takes a version's first characters for it and fails on an empty one (an assertion:
+    "internal error"); a store is opened only at a version its migrations name exactly, one row."""
+    night = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
+    store = tmp_path / "h.sqlite"
+    assert cli("check", "-q", "--store", str(store), str(night)).returncode == 1
+    with contextlib.closing(sqlite3.connect(store)) as db, db:
+        db.execute("DELETE FROM alembic_version")
+        db.executemany("INSERT INTO alembic_version VALUES (?)", [(v,) for v in values])
+        kept = [row[0] for row in db.execute("SELECT version_num FROM alembic_version")]
+    before = store.read_bytes()
+    verify = cli("history", "verify", "--store", str(store))
+    assert verify.returncode == 2 and "internal error" not in verify.stderr, verify.stderr
+    said = "schema versions" if len(values) > 1 else f"schema version {kept[0]!r}"
+    assert said in verify.stderr and verify.stderr.rstrip().endswith("refused"), verify.stderr
+    check = cli("check", "-q", "--store", str(store), str(night))
+    assert check.returncode == 2 and said in check.stderr, check.stderr
+    assert "could not be opened" in check.stdout  # the night reported all the same
+    assert store.read_bytes() == before
 
 
 def test_the_newest_version_is_the_head_of_the_migrations_shipped():

@@ -39,8 +39,6 @@ def prepare(store: Store, conn, create: bool) -> None:
     current = _current(conn)
     if current == HEAD:
         return
-    from alembic.util.exc import CommandError
-
     scripts = _scripts()
     newest = scripts.get_current_head()
     if current is None:
@@ -54,25 +52,39 @@ def prepare(store: Store, conn, create: bool) -> None:
             raise StoreError(
                 f"store {store.shown}: nothing recorded yet (audit check --store records a night)"
             )
-    else:
-        try:
-            scripts.get_revision(current)
-        except CommandError:
-            raise StoreError(
-                f"store {store.shown}: schema version {current!r} is unknown to this audit "
-                f"(it knows up to {newest!r}): a newer del-audit made it; use that version "
-                "or a newer one"
-            ) from None
+    elif isinstance(current, tuple):
+        raise StoreError(
+            f"store {store.shown}: holds {len(current)} schema versions "
+            f"({', '.join(map(repr, current[:3]))}{', …' if len(current) > 3 else ''}) where "
+            "this audit writes one: another hand wrote them; refused"
+        )
+    elif current not in _known(scripts):
+        raise StoreError(
+            f"store {store.shown}: schema version {current!r} is unknown to this audit "
+            f"(it knows up to {newest!r}): a newer del-audit made it, or another hand wrote it; "
+            "refused"
+        )
     _upgrade(conn)
 
 
-def _current(conn) -> str | None:
-    """The store's schema version (None: none recorded), as Alembic keeps it."""
+def _known(scripts) -> set[str]:
+    """Every schema version this audit's migrations name, exactly. (Alembic's own lookup takes a
+    version's first characters for it, and fails on a value a store was given by another hand,
+    such as an empty text.)"""
+    return {script.revision for script in scripts.walk_revisions()}
+
+
+def _current(conn) -> object:
+    """The store's schema version as Alembic keeps it (None: none recorded), or, written by another
+    hand, a value of any type, or a tuple of several."""
     from sqlalchemy import inspect, text
 
     if not inspect(conn).has_table("alembic_version"):
         return None
-    return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    rows = conn.execute(text("SELECT version_num FROM alembic_version")).all()
+    if len(rows) > 1:  # Alembic keeps one (the store is never branched): another hand's rows
+        return tuple(row[0] for row in rows)
+    return rows[0][0] if rows else None
 
 
 def _upgrade(conn) -> None:
