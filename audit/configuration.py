@@ -155,7 +155,7 @@ class Configuration(_Fact):
 
     def shaped(self) -> bool:
         """Whether anything beyond the shipped rules decided what this report lists: a selection, a
-        baseline that suppressed, a house overlay; or a damaged store what it leaves out."""
+        baseline that suppressed, a house overlay; or a store it could not use what it leaves out."""
         return self.hides_anything() or bool(self.overlays) or self.store_trouble() is not None
 
     def store_trouble(self) -> tuple[str, str, str] | None:
@@ -232,9 +232,9 @@ class Configuration(_Fact):
                 f"not recorded: store {self.store.store} could not be opened: {self.store.unopened}"
             )
         elif self.store is not None:
-            lines.append(
-                f"recorded in store {self.store.store}, which had sealed {self.store.sealed} "
-                f"input(s) before, head {self.store.head or 'none'}"
+            lines.append(  # (written before the night is recorded, which may yet fail: exit 2)
+                f"history store {self.store.store}: {self.store.sealed} input(s) sealed before "
+                f"this run, head {self.store.head or 'none'}"
             )
             if self.store.damaged:
                 lines.append(f"store damaged: {self.store.damaged}")

@@ -1056,7 +1056,7 @@ def test_every_format_names_the_store_and_its_head_before_the_run(tmp_path):
     )
     assert done.returncode == 1, done.stderr
     text = (tmp_path / "night.txt").read_text(encoding="utf-8")
-    assert f"recorded in store {store}, which had sealed 1 input(s) before, head {head}" in text
+    assert f"history store {store}: 1 input(s) sealed before this run, head {head}" in text
     junit = (tmp_path / "night.xml").read_text(encoding="utf-8")
     assert f'name="configuration.store.head" value="{head}"' in junit
     assert 'name="configuration.store.sealed" value="1"' in junit
