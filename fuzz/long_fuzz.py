@@ -18,8 +18,9 @@ It writes log files of five kinds, in turn, until ``--lines`` lines are written:
   few PAY / COLLECT amounts changed to other valid amounts;
 - every seventh file is also gzip-compressed (``.del.gz``).
 
-Files are audited in chunks (several files in one ``run_audit``), and each
-input is checked:
+Files are audited in chunks (several files in one ``run_audit``), with the
+statistics as ``audit check`` computes them by default, and each input is
+checked:
 
 1. no exception; every line read is accounted for (events, comments, blank,
    headers, syntax, not audited add up to the lines; the lines are those of
@@ -27,9 +28,11 @@ input is checked:
    ``DEL-SYNTAX`` finding; every finding is on a line of the file;
 2. the report is deterministic: the chunk audited again gives the same bytes;
 3. each file audited alone with ``jobs=2`` (its tables split over two
-   processes) gives the same findings and accounting as in the chunk;
+   processes) gives the same findings and accounting as in the chunk, and
+   the same JSON report, statistics included, as alone with ``jobs=1``;
 4. a compressed file gives the same lines, accounting and findings as its
-   plain text;
+   plain text (unless that text starts with gzip's magic bytes: it is then
+   read as an archive, a damaged one);
 5. a settlement night audits clean before the change, and after it every
    changed line has a ``wrong-payout`` finding and no other line has any.
 
@@ -623,6 +626,7 @@ class Run:
     def __init__(self, args):
         self.args = args
         self.library = Library.load()
+        self.library.statistics = True  # as ``audit check`` computes them by default
         self.maker = Maker(args.seed)
         self.keep = Path(args.keep or tempfile.mkdtemp(prefix="long-fuzz-failures-"))
         self.lines = 0
@@ -714,6 +718,7 @@ class Run:
                 continue
             try:
                 split = self.audit([path], jobs=2)
+                whole = self.audit([path])
             except Exception as err:
                 self.crashes.append(
                     {
@@ -723,6 +728,10 @@ class Run:
                 )
                 continue
             self.jobs_compared += 1
+            if render(split) != render(whole):  # the whole report, statistics included
+                self.violation(
+                    "jobs-report", name, stored, "jobs=2 and jobs=1 wrote different JSON reports"
+                )
             alone = _per_input(split)
             if alone[path] != mine[path]:
                 a, b = alone[path], mine[path]
@@ -738,8 +747,8 @@ class Run:
                 )
         # 4. a compressed log is audited as its plain text is
         for path, (_kind, name, plain, stored) in data_of.items():
-            if stored is plain:
-                continue
+            if stored is plain or plain.startswith(GZIP_MAGIC):
+                continue  # (a text that starts with the magic bytes is read as a damaged archive)
             p = tmp / ("plain-" + name[: -len(".gz")])
             p.write_bytes(plain)
             try:
