@@ -147,7 +147,7 @@ def _read(store: str | None, config: Path | None, read: Callable[..., str]) -> s
 
     try:
         where = parse(*chosen)
-        if where.file is not None and not where.file.is_file():
+        if where.file is not None and not where.file.exists():
             raise StoreError(f"store {where.shown}: no such file (nothing recorded yet)")
         try:
             with (

@@ -584,13 +584,19 @@ def case_store(rng: random.Random, tmp: Path) -> str:
 
 def _store_broken(rng: random.Random, tmp: Path, store: Path) -> str:
     """The store broken as a whole: its schema version set to a hostile value, its header
-    overwritten, or the file cut short. ``check --store`` still audits the night and writes its
+    overwritten, the file cut short, or a FIFO in the place of a file of it (opening one to read
+    waits for a writer). ``check --store`` still audits the night and writes its
     report, which says why the store was not used; the run ends with exit 2, and a store it could
     not open is left as it was."""
     import sqlite3
 
-    how = rng.choice(["version", "header", "cut"])
-    if how == "version":
+    how = rng.choice(["version", "header", "cut", "fifo"])
+    if how == "fifo":  # a FIFO in the place of the database or of one of its journals
+        end = rng.choice(["", "-journal", "-wal", "-shm"])
+        fifo = store.with_name(store.name + end)
+        fifo.unlink(missing_ok=True)
+        os.mkfifo(fifo)
+    elif how == "version":
         with contextlib.closing(sqlite3.connect(store)) as db, db:
             db.execute("UPDATE alembic_version SET version_num = ?", (hostile_value(rng),))
     elif how == "header":
@@ -599,7 +605,7 @@ def _store_broken(rng: random.Random, tmp: Path, store: Path) -> str:
     else:
         with store.open("r+b") as f:
             f.truncate(rng.randrange(store.stat().st_size))
-    before = store.read_bytes()
+    before = _regular_files(store)
     verify = audit(["history", "verify", "--store", "h.sqlite"], tmp, timeout=60)
     no_traceback(verify)
     shutil.copy(NIGHT, tmp / "night.del")
@@ -615,12 +621,19 @@ def _store_broken(rng: random.Random, tmp: Path, store: Path) -> str:
     stored = json.loads(report.read_text(encoding="utf-8"))["configuration"]["store"]
     if stored["unopened"] is not None:
         expect(check.returncode == 2, f"store {how}: not opened, and exit {check.returncode}")
-        expect(store.read_bytes() == before, f"store {how}: not opened, yet changed")
+        expect(_regular_files(store) == before, f"store {how}: not opened, yet changed")
         return f"{how}: store not opened, report written"
     if stored["damaged"] is not None:
         expect(check.returncode == 2, f"store {how}: damaged, and exit {check.returncode}")
         return f"{how}: damaged, report written"
     return f"{how}: check exit {check.returncode}"
+
+
+def _regular_files(store: Path) -> dict[str, bytes]:
+    """The bytes of each regular file of a SQLite store (the database and its journals); a FIFO's
+    are not read (that would wait for a writer)."""
+    files = [store.with_name(store.name + end) for end in ("", "-journal", "-wal", "-shm")]
+    return {f.name: f.read_bytes() for f in files if f.is_file()}
 
 
 CASES = {

@@ -48,14 +48,14 @@ QUOTED = "s3cret-P%40ss%3Aw%2Frd"
 BACKENDS = ["sqlite", "postgresql"]
 
 
-def audit(*args: str, cwd: Path = ROOT, **kw) -> subprocess.CompletedProcess:
+def audit(*args: str, cwd: Path = ROOT, timeout: float = 300, **kw) -> subprocess.CompletedProcess:
     """The command line in a process of its own, as a nightly job runs it."""
     return subprocess.run(
         [sys.executable, "-m", "audit", *args],
         cwd=cwd,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=timeout,
         **kw,
     )
 
@@ -760,7 +760,7 @@ def test_a_store_that_cannot_be_opened_does_not_keep_the_night_from_being_report
     unreachable = f"postgresql://auditor@127.0.0.1:{_free_port()}/history"
     cases = [
         (str(not_a_db), str(not_a_db), "file is not a database"),
-        (str(folder), str(folder), "unable to open database file"),
+        (str(folder), str(folder), "folder is not a regular file (a folder)"),
         (unreachable, unreachable, "127.0.0.1"),
     ]
     for n, (store, shown, why) in enumerate(cases):
@@ -795,6 +795,26 @@ def test_a_store_that_cannot_be_opened_does_not_keep_the_night_from_being_report
         assert f"not recorded: store {shown} could not be opened: {unopened}" in text
     assert not_a_db.read_text() == "not a database, just words\n" * 100
     assert list(folder.iterdir()) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+@pytest.mark.parametrize("end", ["", "-journal", "-wal", "-shm"])
+def test_a_store_file_that_is_a_fifo_is_refused_not_waited_on(tmp_path, end):
+    """SQLite opens a journal it finds to read it, and opening a FIFO waits for a writer: a FIFO
+    in the place of ``h.sqlite-journal`` held ``audit check --store`` before it read a log, deaf to
+    SIGTERM. Each file of a SQLite store must be a regular file, or the store is not opened (the
+    night is reported all the same, exit 2)."""
+    night = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
+    store = tmp_path / "h.sqlite"
+    if end:
+        assert audit("check", "-q", "--store", str(store), str(night)).returncode == 1
+    os.mkfifo(tmp_path / f"h.sqlite{end}")
+    named = f"h.sqlite{end} is not a regular file (a FIFO): refused"
+    check = audit("check", "-q", "--store", str(store), str(night), timeout=60)
+    assert check.returncode == 2 and named in check.stderr, check.stderr
+    assert "could not be opened" in check.stdout  # the night reported all the same
+    view = audit("history", "nights", "--store", str(store), timeout=60)
+    assert view.returncode == 2 and named in view.stderr, view.stderr
 
 
 def test_the_gaming_day_rule():

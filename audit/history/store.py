@@ -9,6 +9,7 @@ store is shown with it masked, and any error text is cleaned of it too.
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote, quote_plus
@@ -121,11 +122,55 @@ def _hide_userinfo(value: str) -> str:
     return f"{scheme}{sep}{userinfo.split(':', 1)[0]}:{MASK}@{host}"
 
 
+def _not_regular(store: Store) -> str | None:
+    """Why the SQLite store cannot be opened safely, or None: each of its files that exists (the
+    database and its journals) must be a regular file. SQLite opens a journal it finds to read it,
+    and opening a FIFO waits for a writer: a FIFO put in the place of ``-journal`` held the nightly
+    audit before it read a log, deaf to SIGTERM (the wait is in the system call SQLite repeats)."""
+    if store.file is None:
+        return None
+    for path in (
+        store.file,
+        *(store.file.with_name(store.file.name + end) for end in ("-wal", "-shm", "-journal")),
+    ):
+        try:
+            mode = path.stat().st_mode
+        except FileNotFoundError:
+            continue
+        except OSError as err:
+            return f"{path.name}: {err.strerror or err}"
+        if not stat.S_ISREG(mode):
+            return f"{path.name} is not a regular file ({_kind_of(mode)}): refused"
+    return None
+
+
+def _kind_of(mode: int) -> str:
+    """What a file that is not a regular one is, in a word or two."""
+    for test, name in (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return name
+    return "not a file"
+
+
 def _engine(store: Store):
+    import sqlite3
+
     from sqlalchemy import create_engine, event
 
     if store.is_sqlite:
         engine = create_engine(store.url, connect_args={"timeout": BUSY_SECONDS})
+
+        @event.listens_for(engine, "do_connect")
+        def _opening(dialect, record, cargs, cparams):  # before the driver opens a file
+            refused = _not_regular(store)
+            if refused is not None:
+                raise sqlite3.OperationalError(refused)
 
         @event.listens_for(engine, "connect")
         def _connect(dbapi, record):  # the driver's own transaction handling off: ours below
