@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import os
 import pickle
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -49,7 +50,10 @@ def recall(key: str) -> Any | None:
     if path is None:
         return None
     try:
-        with path.open("rb") as stream:
+        # not waiting to open a FIFO put in its place (for a writer that never comes)
+        with open(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as stream:
+            if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+                return None
             kept_key, data = _YamlDataUnpickler(stream).load()
     except Exception:  # missing, unreadable, damaged or not ours: read the YAML again
         return None

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -241,3 +243,23 @@ def test_a_damaged_or_foreign_cache_file_is_read_as_no_cache(tmp_path, monkeypat
     assert _rules(Library.load()) == first and len(read) == 2 and not marker.exists()
     read.clear()
     assert _rules(Library.load()) == first and read == []
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_in_the_place_of_a_cache_file_is_a_miss_not_a_wait(tmp_path, monkeypatch):
+    """Opening a FIFO to read waits for a writer: one put in the cache folder held every audit
+    before it read a log. It is a miss: the YAML is read again and the file written anew."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("AUDIT_CACHE_DIR", str(cache))
+    first = _rules(Library.load())
+    files = sorted(cache.glob("ruleset-*.pickle"))
+    files[0].unlink()
+    os.mkfifo(files[0])
+    read = _yaml_reads(monkeypatch)
+    done = threading.Event()
+    loaded: list = []
+    worker = threading.Thread(target=lambda: (loaded.append(Library.load()), done.set()))
+    worker.daemon = True  # a regression leaves it waiting: the test fails, the run goes on
+    worker.start()
+    assert done.wait(30), "waited on a FIFO in the cache folder"
+    assert _rules(loaded[0]) == first and len(read) == 1 and files[0].is_file()
