@@ -38,7 +38,7 @@ from pydantic import (
     model_validator,
 )
 
-from . import __version__, bounded, nesting, ruleset_cache
+from . import bounded, nesting
 from .engine.checks import DECLARED, Check, P, Params
 from .findings import Category, Severity
 from .registry import GAMES, checks_for
@@ -534,30 +534,12 @@ def _checked(data: Any, node: yaml.Node | None, path: Path) -> Ruleset:
     return _validate(Ruleset, data, node, path)
 
 
-def _cache_key(sha256: str) -> str:
-    """What the data read from a ruleset's bytes depends on, besides them: the reader and its limits."""
-    return (
-        f"ruleset sha256={sha256} del-audit={__version__} pyyaml={yaml.__version__} "
-        f"limits={MAX_YAML_BYTES},{MAX_YAML_NODES},{nesting.MAX_DEPTH}"
-    )
-
-
 def load_ruleset(path: Path) -> LoadedRuleset:
-    """The ruleset of a file, validated; its YAML read again only when its bytes were not read
-    before (``ruleset_cache``)."""
+    """The ruleset of a file, validated: its YAML read at every run (never data kept from an
+    earlier one, in a folder the audited party can write: docs/trust.md)."""
     raw = _bytes(path)
-    sha = hashlib.sha256(raw).hexdigest()
-    key = _cache_key(sha)
-    data = ruleset_cache.recall(key)
-    if data is not None:
-        try:
-            return LoadedRuleset(_checked(data, None, path), path, sha)
-        except RulesetError:
-            pass  # refused by this version's checks: refused below as without the cache, with its line
     data, node = _parse(raw, path)
-    ruleset = _checked(data, node, path)
-    ruleset_cache.keep(key, data)
-    return LoadedRuleset(ruleset, path, sha)
+    return LoadedRuleset(_checked(data, node, path), path, hashlib.sha256(raw).hexdigest())
 
 
 def load_overlay(path: Path) -> LoadedOverlay:

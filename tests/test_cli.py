@@ -207,39 +207,39 @@ def test_example_night_is_clean_and_large_enough():
     assert {"fr-bataille-2007", "mc-sun-war-2006"} <= rulesets
 
 
-def test_the_compiled_grammar_is_cached_per_user_and_a_damaged_cache_changes_nothing(tmp_path):
-    """The grammar is compiled once and read back on later runs from the user's cache folder
-    (AUDIT_CACHE_DIR here); a damaged cache file is compiled anew, silently, with the same report;
-    AUDIT_CACHE_DIR set empty, or a folder that cannot be made, means no cache at all."""
+def test_nothing_is_read_from_or_written_to_a_cache_folder(tmp_path):
+    """The grammar is compiled and the rulesets read at every run: nothing outside the installation
+    is read back at start-up. A cache folder is the audited party's to write on its machine; a
+    compiled grammar there is Lark's pickle (code run on load), a ruleset's data could be changed,
+    and no report would show either (docs/trust.md). What earlier versions kept there, and code
+    planted under their names, is never read, and nothing new is written."""
     import os
+    import pickle
 
-    cache = tmp_path / "cache"
+    marker = tmp_path / "ran"
 
-    def run(where: str) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [sys.executable, "-m", "audit", "check", "--format", "json", str(THREE)],
-            cwd=ROOT,
-            env={**os.environ, "AUDIT_CACHE_DIR": where},
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+    class Runs:  # unpickled, it would make the marker
+        def __reduce__(self):
+            return open, (str(marker), "w")
 
-    first = run(str(cache))
-    files = list(cache.glob("del-grammar-*"))  # (beside the rulesets' data: audit/ruleset_cache.py)
-    assert first.returncode == 1 and len(files) == 1 and files[0].stat().st_size > 10_000
-    assert oct(cache.stat().st_mode & 0o777) == "0o700"
-    assert run(str(cache)).stdout == first.stdout
-    files[0].write_bytes(files[0].read_bytes()[:5000])  # cut short, as by a full disk
-    damaged = run(str(cache))
-    assert (damaged.returncode, damaged.stdout, damaged.stderr) == (1, first.stdout, first.stderr)
-    assert files[0].stat().st_size > 10_000  # written anew
-    blocked = tmp_path / "file"
-    blocked.write_text("not a folder")
-    for where in ("", str(blocked / "cache")):
-        done = run(where)
-        assert (done.returncode, done.stdout, done.stderr) == (1, first.stdout, first.stderr)
-    assert blocked.read_text() == "not a folder"
+    home = tmp_path / "home"
+    cache = home / ".cache" / "del-audit"
+    cache.mkdir(parents=True)
+    for name in ("del-grammar-0123456789abcdef-lark-1.3.1.cache", "ruleset-0123.pickle"):
+        (cache / name).write_bytes(pickle.dumps(Runs()))
+    before = sorted(p.name for p in cache.iterdir())
+    env = {**os.environ, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")}
+    done = subprocess.run(
+        [sys.executable, "-m", "audit", "check", "--format", "json", str(THREE)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 1 and json.loads(done.stdout)["summary"]["findings"], done.stderr
+    assert not marker.exists() and sorted(p.name for p in cache.iterdir()) == before
+    assert [p.name for p in (home / ".cache").iterdir()] == ["del-audit"]
 
 
 def test_a_reader_that_stops_early_ends_the_output_quietly():

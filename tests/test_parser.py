@@ -7,7 +7,7 @@ offending word (1-based column) with a sentence a compliance officer can read.
 
 from __future__ import annotations
 
-import os
+import json
 import re
 from datetime import UTC, datetime, timedelta, timezone
 from decimal import Decimal
@@ -19,7 +19,10 @@ from audit import events as ev
 from audit.games.bataille import events as bat
 from audit.games.chemin_de_fer import events as cdf
 from audit.parse import Comment, Header, Problem, parse_line
+from audit.parse.transform import ToEvent
 from audit.values import Card, Owner
+
+ROOT = Path(__file__).resolve().parent.parent
 
 TS = "2026-11-20T21:03:12.345+01:00"
 WHEN = datetime(2026, 11, 20, 21, 3, 12, 345000, tzinfo=timezone(timedelta(hours=1)))
@@ -720,38 +723,75 @@ def test_every_example_of_the_spec_parses(index):
     assert events, "the example holds no event"
 
 
-def test_the_grammar_cache_appears_whole_under_its_name_never_half_written(tmp_path, monkeypatch):
-    """Runs started together (the tests in parallel, several audits from cron) share the cache:
-    the one that compiles writes it under a name of its own, then renames it in one step."""
+def _outcome(parser, line: str):
+    """What a parser makes of a line: its event, or where and how it fails (the expected terminals
+    as a set: their order is the parser's own)."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+
+    try:
+        return ("event", parser.parse(line))
+    except UnexpectedToken as err:
+        return ("token", err.line, err.column, str(err.token), sorted(err.expected))
+    except UnexpectedCharacters as err:
+        return ("characters", err.line, err.column, sorted(err.allowed or ()))
+    except UnexpectedInput as err:
+        return ("input", type(err).__name__, err.line, err.column)
+    except VisitError as err:
+        return ("value", type(err.orig_exc).__name__, str(err.orig_exc))
+    except Exception as err:  # the transformer's own refusal of a value (DelSyntaxError)
+        return ("refused", type(err).__name__, str(err))
+
+
+def test_the_shipped_compiled_grammar_is_current_and_reads_every_line_as_the_grammar_does(
+    tmp_path,
+):
+    """``grammars/del.compiled.json`` is made from today's grammar text by this Lark (else every
+    run compiles it: ``python -m audit.compile_grammar``), the audit uses it, and its parser gives
+    every line of every fixture, and those lines cut and garbled, the event or the error that the
+    grammar compiled anew gives."""
     import importlib
+    import random
+
+    from lark import __version__ as lark_version
+
+    from audit import compile_grammar
+    from audit.parse import shipped
 
     module = importlib.import_module("audit.parse.grammar")
-
-    monkeypatch.setenv("AUDIT_CACHE_DIR", str(tmp_path))
-    seen = []
-    real = module._compile
-
-    def compile_and_look(text, cache):
-        parser = real(text, cache)
-        seen.append(
-            (Path(cache).name if cache else None, sorted(p.name for p in tmp_path.iterdir()))
-        )
-        return parser
-
-    monkeypatch.setattr(module, "_compile", compile_and_look)
+    assert compile_grammar.current(), f"run {compile_grammar.REGENERATE}"
+    kept = json.loads(shipped.shipped_path().read_text(encoding="utf-8"))
+    if kept["lark"] != lark_version:  # pragma: no cover - another Lark: the grammar is compiled
+        pytest.skip(f"the file is of Lark {kept['lark']}, this is {lark_version}")
+    text = module.grammar_text()
+    loaded = shipped.load(text, transformer=ToEvent())
+    assert loaded is not None
+    assert shipped.load(text + "\n// another grammar\n", transformer=ToEvent()) is None
+    damaged = {**kept, "parser": {"data": {}, "memo": {}}}  # of this grammar, but no parser in it
+    real = shipped.shipped_path
+    try:
+        shipped.shipped_path = lambda: tmp_path / "del.compiled.json"  # type: ignore[assignment]
+        (tmp_path / "del.compiled.json").write_text(json.dumps(damaged), encoding="utf-8")
+        assert shipped.load(text, transformer=ToEvent()) is None  # compiled instead
+    finally:
+        shipped.shipped_path = real  # type: ignore[assignment]
+    fresh = module.compile_text(text)
+    rng = random.Random(7)
+    lines = set()
+    for path in sorted(ROOT.glob("fixtures/**/*.del")):
+        lines.update(path.read_text(encoding="utf-8", errors="replace").splitlines())
+    assert len(lines) > 2_000
+    lines = set(rng.sample(sorted(lines), 2_000))  # (every line: 14 s, for no more verbs or errors)
+    garbled = []
+    for line in sorted(lines):
+        cut = rng.randrange(len(line) + 1)
+        garbled += [
+            line[:cut],
+            line[:cut] + rng.choice(["=", " ", "#", "x", "é", "\t"]) + line[cut:],
+        ]
+    for line in sorted(lines) + garbled:
+        assert _outcome(loaded, line) == _outcome(fresh, line), line
     module.grammar.cache_clear()
     try:
-        module.grammar()
-        ((written, present),) = seen
-        assert written.startswith(".del-grammar-") and written.endswith(f".{os.getpid()}.tmp")
-        assert [p for p in present if "grammar" in p] == [
-            written
-        ]  # nothing yet under the shared name
-        assert [p.name for p in tmp_path.iterdir() if "grammar" in p.name] == [
-            written[1:].rsplit(".", 2)[0]
-        ]
-        module.grammar.cache_clear()
-        module.grammar()  # read back under its name
-        assert seen[1][0] == written[1:].rsplit(".", 2)[0]
+        assert module.grammar().source_path == "<deserialized>"  # the audit's is the shipped one
     finally:
         module.grammar.cache_clear()

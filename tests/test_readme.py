@@ -93,7 +93,6 @@ def test_the_use_lines_run_as_written_in_the_order_a_newcomer_meets_them(tmp_pat
         **os.environ,
         "PATH": f"{bindir}{os.pathsep}{os.environ['PATH']}",
         "PYTHONPATH": str(ROOT),
-        "AUDIT_CACHE_DIR": str(tmp_path / "cache"),
     }
     env.pop("NO_COLOR", None)
     ran = []
