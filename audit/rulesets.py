@@ -17,6 +17,7 @@ change a parameter) is refused, by ``apply_overlay``.
 
 from __future__ import annotations
 
+import copy
 import difflib
 import hashlib
 from dataclasses import dataclass
@@ -534,12 +535,33 @@ def _checked(data: Any, node: yaml.Node | None, path: Path) -> Ruleset:
     return _validate(Ruleset, data, node, path)
 
 
+#: the YAML read in this process, by (SHA-256 of the bytes, path): a process that loads the same
+#: rulesets again (the tests, a cluster's worker) parses them once. Memory only, never a file: data
+#: kept between runs in a folder is what the audited party could change (docs/trust.md)
+_READ: dict[tuple[str, str], tuple[Any, yaml.Node | None]] = {}
+_READ_MAX = 64
+
+
 def load_ruleset(path: Path) -> LoadedRuleset:
-    """The ruleset of a file, validated: its YAML read at every run (never data kept from an
-    earlier one, in a folder the audited party can write: docs/trust.md)."""
+    """The ruleset of a file, validated: its bytes read and hashed each time, their YAML parsed
+    once a process (``_read_yaml``)."""
     raw = _bytes(path)
-    data, node = _parse(raw, path)
-    return LoadedRuleset(_checked(data, node, path), path, hashlib.sha256(raw).hexdigest())
+    sha = hashlib.sha256(raw).hexdigest()
+    data, node = _read_yaml(raw, sha, path)
+    return LoadedRuleset(_checked(data, node, path), path, sha)
+
+
+def _read_yaml(raw: bytes, sha: str, path: Path) -> tuple[Any, yaml.Node | None]:
+    """``_parse(raw, path)``, kept in ``_READ``: a copy of the data each time (the caller's to
+    change), the same nodes (only read, for line numbers)."""
+    key = (sha, str(path))
+    kept = _READ.get(key)
+    if kept is None:
+        kept = _parse(raw, path)
+        if len(_READ) >= _READ_MAX:
+            _READ.clear()
+        _READ[key] = kept
+    return copy.deepcopy(kept[0]), kept[1]
 
 
 def load_overlay(path: Path) -> LoadedOverlay:

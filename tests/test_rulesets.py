@@ -133,3 +133,28 @@ def test_overlay_changes_params_and_must_name_real_rules(tmp_path):
     )
     with pytest.raises(RulesetError, match=r"worse.yaml, line 5: rules.FR-PAY-MAIN: .*params.odds"):
         Library.load(overlays=[worse])
+
+
+def test_a_ruleset_read_again_in_one_process_is_the_same_and_a_changed_byte_is_read(tmp_path):
+    """The YAML is parsed once a process (``rulesets._READ``, memory only): a library loaded again
+    is the one the plain parse gives, and a file whose bytes changed is parsed anew."""
+    import audit.rulesets as rulesets
+
+    folder = _broken(tmp_path, "title:", "title:")  # a copy of the shipped rulesets
+    first = Library.load(folder)
+    again = Library.load(folder)
+    rulesets._READ.clear()
+    plain = Library.load(folder)
+    described = lambda lib: {  # noqa: E731
+        k: (v.sha256, v.model.model_dump()) for k, v in lib.rulesets.items()
+    }
+    assert described(first) == described(again) == described(plain)
+    again.rulesets["fr-bataille-2007"].model.rules.clear()  # a caller's change stays its own
+    assert described(Library.load(folder)) == described(plain)
+    path = folder / "fr-bataille-2007.yaml"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("params: {decks: 6}", "params: {decks: 8}", 1),
+        encoding="utf-8",
+    )
+    changed = Library.load(folder).rulesets["fr-bataille-2007"]
+    assert changed.model.rules != plain.rulesets["fr-bataille-2007"].model.rules
