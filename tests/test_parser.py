@@ -795,3 +795,18 @@ def test_the_shipped_compiled_grammar_is_current_and_reads_every_line_as_the_gra
         assert module.grammar().source_path == "<deserialized>"  # the audit's is the shipped one
     finally:
         module.grammar.cache_clear()
+
+
+def test_the_shipped_grammars_encoding_gives_back_integer_keys_and_tuples():
+    """JSON keeps only text keys and lists: the shipped file tags the rest (Lark's parse table is
+    keyed by state numbers), and reading it gives back the very values written."""
+    from audit.parse import shipped
+
+    value = {
+        "states": {0: {"A": (1, {"@": 3}), "B": (0, 7)}, 12: {}},
+        "text keys": {"a": [1, (2, 3), None, True]},
+        "\u0000pairs": "a key like a tag",
+        "empty": (),
+    }
+    written = json.dumps(shipped._encoded(value))
+    assert json.loads(written, object_hook=shipped._decoded) == value
