@@ -19,12 +19,7 @@ from ..findings import DEFAULT_FAIL_ON, SEVERITIES, SEVERITY_RANK
 from ..rulesets import RulesetError
 from ..selection import SelectionError, choose
 from ..statistics import DEFAULT_ALPHA
-from .emit import FORMATS, Alert, EmitError, Emitter, Output
-from .serve import ServeError
-from .session import Options, Stop
-from .session import follow as run_follow
-from .state import StateError
-from .tail import FollowError
+from .emit import FORMATS
 
 FollowFormat = Enum("FollowFormat", [(f, f) for f in FORMATS], type=str)  # type: ignore[misc]
 Severity = Enum("Severity", [(s, s) for s in SEVERITIES], type=str)  # type: ignore[misc]
@@ -176,6 +171,15 @@ def follow(
         sys.stderr.write(f"audit: {for_terminal(message)}\n")
         sys.stderr.flush()
 
+    # what following needs, imported when it runs: not on every command's start-up (the live page's
+    # server alone brings asyncio and ssl)
+    from .emit import Alert, EmitError, Emitter, Output
+    from .serve import ServeError
+    from .session import Options, Stop
+    from .session import follow as run_follow
+    from .state import StateError
+    from .tail import FollowError
+
     stop = Stop()
     server = board = None
     try:
@@ -264,6 +268,7 @@ def simulate_live(
     from datetime import datetime
 
     from .live_writer import LiveError, write_live
+    from .session import Stop
 
     begin = None
     if start is not None:

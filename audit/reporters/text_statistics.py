@@ -6,11 +6,13 @@ JSON report lists every group.
 
 from __future__ import annotations
 
-from rich.console import Console
-from rich.markup import escape
+from typing import TYPE_CHECKING
 
 from ..report import Report
 from ..statistics import SCOPES, Group
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 #: groups shown per scope and test, the most improbable first
 SHOWN = 5
@@ -23,6 +25,8 @@ _TESTS = {
 
 
 def draw(report: Report, console: Console) -> None:
+    from rich.markup import escape  # rich only where it draws: ``footage`` serves audit follow too
+
     stats = report.statistics
     assert stats is not None  # drawn only for a report with statistics
     if not stats.groups:
@@ -50,7 +54,7 @@ def draw(report: Report, console: Console) -> None:
                 continue
             console.print(f"  [bold]{scope}[/bold] — {label} ({count} tested, smallest p first)")
             for g in rows:
-                console.print("    " + _row(g))
+                console.print("    " + _row(g, escape))
 
 
 def footage(g: Group, escape=str) -> str:
@@ -91,7 +95,7 @@ def _key(g: Group) -> tuple:
     return (g.p, g.id)
 
 
-def _row(g: Group) -> str:
+def _row(g: Group, escape) -> str:
     if g.test == "result":
         figures = (
             f"{g.rounds:>6} rounds  handle {g.handle:>12.2f}  result {g.result:>11.2f}  "
