@@ -552,6 +552,50 @@ def test_a_schema_version_another_hand_wrote_is_refused_by_name(tmp_path, values
     assert store.read_bytes() == before
 
 
+def test_a_store_whose_version_was_written_back_is_refused_not_half_migrated(store_url):
+    """A store at the newest schema whose version says an older one: migrating it would fail on a
+    table or column it already holds (SQLite's "duplicate column name"); it is named and refused."""
+    night = ROOT / "fixtures" / "acceptance" / "three-breaches.del"
+    assert cli("check", "-q", "--store", store_url, str(night)).returncode == 1
+    store = parse(store_url)
+    with store.engine.begin() as conn:
+        conn.execute(sqlalchemy.text("UPDATE alembic_version SET version_num = '0002'"))
+    before = _dump(store_url)
+    store.dispose()
+    done = cli("history", "nights", "--store", store_url)
+    assert done.returncode == 2, done.stderr
+    assert (
+        "says schema version '0002' but already holds every table and column of '0003'"
+        in done.stderr
+        and "changed by another hand; refused" in done.stderr
+    ), done.stderr
+    assert "duplicate" not in done.stderr and PASSWORD not in done.stderr
+    assert _dump(store_url) == before
+
+
+def test_no_older_schema_version_holds_the_newest_schema(tmp_path):
+    """What tells a store whose version was written back from an old one to migrate: every migration
+    adds a table or a column, so a store at any older version lacks one of the newest."""
+    from alembic import command
+    from alembic.config import Config
+
+    from audit.history import migrate
+
+    older = [s.revision for s in migrate._scripts().walk_revisions() if s.revision != migrate.HEAD]
+    assert older  # the store has had more than one schema
+    for version in older:
+        store = parse(str(tmp_path / f"{version}.sqlite"))
+        config = Config()
+        config.set_main_option("script_location", str(migrate.MIGRATIONS))
+        with store.engine.begin() as conn:
+            config.attributes["connection"] = conn
+            command.upgrade(config, version)
+            assert not migrate._holds_newest(conn), version
+            command.upgrade(config, "head")
+            assert migrate._holds_newest(conn)
+        store.dispose()
+
+
 def test_the_newest_version_is_the_head_of_the_migrations_shipped():
     from audit.history import migrate
 

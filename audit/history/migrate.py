@@ -64,7 +64,29 @@ def prepare(store: Store, conn, create: bool) -> None:
             f"(it knows up to {newest!r}): a newer del-audit made it, or another hand wrote it; "
             "refused"
         )
+    elif _holds_newest(conn):
+        raise StoreError(
+            f"store {store.shown}: says schema version {current!r} but already holds every table "
+            f"and column of {newest!r}: its version was changed by another hand; refused"
+        )
     _upgrade(conn)
+
+
+def _holds_newest(conn) -> bool:
+    """Whether the store holds every table and column of the newest schema (``schema.metadata``):
+    a store at an older version never does (each migration adds to it), so one that says it is
+    older had its version written back by another hand, and migrating it would fail half-way."""
+    from sqlalchemy import inspect
+
+    seen = inspect(conn)
+    present = set(seen.get_table_names())
+    for table in metadata.tables.values():
+        if table.name not in present:
+            return False
+        columns = {column["name"] for column in seen.get_columns(table.name)}
+        if not {column.name for column in table.columns} <= columns:
+            return False
+    return True
 
 
 def _known(scripts) -> set[str]:
