@@ -59,6 +59,7 @@ class AdviceOn(Params):
 
 CDF_DEAL_ORDER = declare("cdf-deal-order", NoParams, SCOPE)
 CDF_NATURAL = declare("cdf-natural", NoParams, SCOPE)
+CDF_NATURAL_KEPT = declare("cdf-natural-kept", NoParams, SCOPE)
 CDF_PONTE_FIRST = declare("cdf-ponte-first", NoParams, SCOPE)
 CDF_DRAW_PONTE = declare("cdf-draw-ponte", PonteDrawing, SCOPE)
 CDF_DRAW_PONTE_TABLE = declare("cdf-draw-ponte-table", PonteDrawing, SCOPE)
@@ -240,11 +241,14 @@ class Drawing:
         self.abat[e.side] = True
 
     def _natural_not_shown(self: RoundState, side: str) -> None:
+        """A natural not shown once the four cards are out: a right its holder lost (arts. 30, 31),
+        not a breach; the coup is judged as it is then played."""
         if natural(self.cards[side][:2]) and not self.abat[side] and self.once(f"natural-{side}"):
             self.flag(
-                CDF_NATURAL,
-                f"the {side} holds a natural ({points(self.cards[side][:2])}) and does not show it",
-                expected=f"ABAT {side} {points(self.cards[side][:2])}",
+                CDF_NATURAL_KEPT,
+                f"the {side} holds a natural ({points(self.cards[side][:2])}) and does not show it: "
+                "he loses his right to show it, and the coup goes on",
+                expected=f"ABAT {side} {points(self.cards[side][:2])} (his right, not his duty)",
             )
 
     def _may_call(self: RoundState) -> bool:
