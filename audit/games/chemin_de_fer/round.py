@@ -441,6 +441,7 @@ class CdfRound(Drawing, Round):
         bank = self.bank_amount()
         if bank is None:
             return
+        self._check_table_half(bank)
         total = sum(self.in_play().values(), Decimal(0))
         if total > bank:
             self.flag(
@@ -448,6 +449,25 @@ class CdfRound(Drawing, Round):
                 f"stakes of {fmt_amount(total)} against a bank of {fmt_amount(bank)}",
                 expected=f"at most {fmt_amount(bank)} staked",
             )
+
+    def _check_table_half(self, bank: Decimal) -> None:
+        """Art. 21, its « au moins » crossed out: the ponte of a banco avec la table goes for half
+        the bank (``table_share``), no more; a STAKE of his own beside his banco is more."""
+        if not self.bancos:
+            return
+        holder = self.ponte or self.bancos[0][0]
+        mode = self.ponte_mode or next((m for o, m in self.bancos if o == holder), "solo")
+        more = self.stakes.get(holder, Decimal(0))
+        if mode != "table" or more <= 0:
+            return
+        rule = self.rules.stakes_bank
+        share = (bank * (rule.table_share if rule is not None else Decimal("0.5"))).quantize(CENT)
+        self.flag(
+            CDF_STAKES_BANK,
+            f"{holder} calls banco avec la table and stakes {fmt_amount(share + more)}: "
+            f"{fmt_amount(more)} beyond his half of {fmt_amount(bank)}",
+            expected=f"{holder} goes for {fmt_amount(share)}, no more; the others make up the rest",
+        )
 
     def _first_card(self) -> None:
         """At the coup's first card: a banker, the bets closed, a bank, cards enough, stakes covered."""
