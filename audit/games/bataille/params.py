@@ -42,6 +42,8 @@ class BatailleParams:
     house_egalite_max_at_most: Decimal | None
     #: a lone player at the table plays two boxes
     lone_player_two_boxes: bool
+    #: the maximum bounds a player's stakes on every hand together too (``bet-limits`` per_player)
+    player_max: bool
     #: the rounds announced before the end of the night (None: no announcement)
     last_rounds: int | None
     war_burns_before_players: int
@@ -94,6 +96,7 @@ def bataille_params(ruleset: LoadedRuleset) -> BatailleParams:
         house_max_at_most=house.max_at_most if house is not None else None,
         house_egalite_max_at_most=house.side_max_at_most("egalite") if house is not None else None,
         lone_player_two_boxes=enabled(ruleset, "lone-player-two-boxes") is not None,
+        player_max=bool(getattr(enabled(ruleset, "bet-limits"), "per_player", False)),
         last_rounds=announced.last_rounds if announced is not None else None,
         war_burns_before_players=war.before_players,
         war_burns_before_each_player=war.before_each_player,

@@ -56,7 +56,14 @@ class BoxesPerPlayer(Params):
     max_boxes: int = Field(gt=0)
 
 
-BET_LIMITS = declare("bet-limits", NoParams, SCOPE)
+class BetLimits(Params):
+    """``per_player``: the maximum also bounds each player's stakes on every hand together (Monaco's
+    « le montant par joueur »), beside each hand's."""
+
+    per_player: bool = False
+
+
+BET_LIMITS = declare("bet-limits", BetLimits, SCOPE)
 EGALITE_LIMITS = declare("egalite-limits", NoParams, SCOPE)
 LATE_BET = declare("late-bet", LateBets, SCOPE)
 EGALITE_NEEDS_STAKE = declare("egalite-needs-stake", EgaliteNeedsStake, SCOPE)
@@ -282,6 +289,30 @@ class BatailleRound(War, Settlement, Round):
             )
         self.closed_by_deal = False
 
+    def _check_player_totals(self, most: Decimal) -> None:
+        """A player's initial stakes on two hands or more, together, at most the table maximum (one
+        hand's are its own total's, which ``_check_stakes`` judges)."""
+        totals: dict[Owner, list] = {}
+        for seat in sorted(self.hands):
+            main = self.hands[seat].spots.get("main")
+            if main is None:
+                continue
+            for owner, (amount, line) in main.stakes.items():
+                if amount > ZERO:
+                    mine = totals.setdefault(owner, [ZERO, [], line])
+                    mine[0] += amount
+                    mine[1].append(seat)
+                    mine[2] = max(mine[2], line)
+        for owner, (total, seats, line) in totals.items():
+            if len(seats) > 1 and total > most:
+                self.flag(
+                    BET_LIMITS,
+                    f"{owner} stakes {fmt_amount(total)} in all on seats "
+                    f"{', '.join(map(str, seats))}, above the table maximum {fmt_amount(most)}",
+                    line=line,
+                    expected=f"at most {fmt_amount(most)} a player",
+                )
+
     def apply_nomorebets(self, e: ev.NoMoreBets | ev.Deal) -> None:
         if self.phase != "betting":
             return
@@ -292,6 +323,8 @@ class BatailleRound(War, Settlement, Round):
 
     def _check_stakes(self) -> None:
         lim = self.limits
+        if self.rules.player_max:
+            self._check_player_totals(lim.max)
         players: set[int] = set()
         boxes: dict[Owner, int] = {}
         count_boxes = self.rules.lone_player_two_boxes or self.rules.boxes_per_player is not None

@@ -382,8 +382,16 @@ class _Round:
         if not vacant:
             return
         hand = _Hand(self.rng.choice(vacant), self.rng.choice(sorted(t.players)))
+        most = t.max
+        if self.p.player_max:  # his stakes on every hand together within the maximum
+            most -= sum(
+                (h.main.get(f"seat:{hand.owner}", Decimal(0)) for h in self.hands.values()),
+                Decimal(0),
+            )
+            if most < t.min:
+                return
         self.hands[hand.seat] = hand
-        amount = t.pick(self.rng, t.min, t.max)
+        amount = t.pick(self.rng, t.min, most)
         hand.main[f"seat:{hand.owner}"] = amount
         self._bet(hand, "main", amount, hand.by())
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from ...engine.checks import NoParams, declare
 from ..seats import SeatMoves
 from .round import (
+    BET_LIMITS,
     BOXES_PER_PLAYER,
     EGALITE_NEEDS_STAKE,
     EGALITE_OFFERED,
@@ -43,6 +44,8 @@ class BatailleTable(SeatMoves):
         self.surrender = s(SURRENDER)
         self.war_burns = s(BURN_BATAILLE) or s(BURN_BATAILLE_EXTRA)
         self.boxes_per_player = s(BOXES_PER_PLAYER)
+        limits = s(BET_LIMITS)
+        self.player_max = limits is not None and limits.per_player
         self.bataille_ace = self.flagger.enabled(BATAILLE_ACE)
         self.lone_player_two_boxes = self.flagger.enabled(LONE_PLAYER_TWO_BOXES)
         self.pause_new_shoe = self.flagger.enabled(PAUSE_NEW_SHOE)
